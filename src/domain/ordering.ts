@@ -1,0 +1,61 @@
+/**
+ * The ordering and matching rules of decisions §4, for stores that sort in JavaScript: strings by
+ * Unicode code point (what SQLite's BINARY and Postgres's `COLLATE "C"` do on UTF-8), nulls last
+ * in both directions, ties by `id` ascending; search and filters compare JavaScript-lower-cased text.
+ */
+
+/** Compares strings by code point, not by UTF-16 code unit (they differ past U+FFFF). */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x !== y) return rank(x) - rank(y)
+  }
+  return a.length - b.length
+}
+
+/** Surrogates encode code points above U+FFFF, so they must rank after U+E000..U+FFFF. */
+function rank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000
+  if (unit >= 0xe000) return unit - 0x800
+  return unit
+}
+
+type Sortable = string | number | boolean | null | undefined
+
+function compareValues(a: Sortable, b: Sortable): number {
+  if (typeof a === 'string' && typeof b === 'string') return compareCodePoints(a, b)
+  return a! < b! ? -1 : a! > b! ? 1 : 0
+}
+
+/**
+ * A comparator on `key(record)`, ascending or descending, with nulls last either way and ties by
+ * `id` ascending: a total order, so that pages never overlap or skip.
+ *
+ * @example
+ * tickets.sort(orderBy((t) => t.priority, true))
+ */
+export function orderBy<T extends { id: string }>(key: (record: T) => Sortable, descending: boolean, then?: (record: T) => Sortable): (a: T, b: T) => number {
+  return (a, b) => {
+    const x = key(a)
+    const y = key(b)
+    const xNull = x === null || x === undefined
+    const yNull = y === null || y === undefined
+    if (xNull !== yNull) return xNull ? 1 : -1
+    if (!xNull) {
+      const c = compareValues(x, y)
+      if (c !== 0) return descending ? -c : c
+    }
+    if (then) {
+      const c = compareValues(then(a), then(b))
+      if (c !== 0) return c
+    }
+    return compareCodePoints(a.id, b.id)
+  }
+}
+
+/** The form every store compares search terms and case-insensitive filters in. */
+export function foldCase(text: string): string {
+  return text.toLowerCase()
+}

@@ -1,0 +1,86 @@
+import { ApiError } from './errors.js'
+
+/** Every scope a key can be granted. `X.write` also grants `X.read`. */
+export const SCOPES = [
+  'tickets.read',
+  'budgets.write',
+  'automation.write',
+  'reports.read',
+  'reports.write',
+  'compliance.read',
+  'training.read',
+  'training.write',
+  'users.read',
+  'calendar.read',
+  'companies.read',
+  'goals.read',
+  'surveys.read',
+  'planner.read',
+] as const
+
+/** A scope, e.g. `'tickets.read'`. */
+export type Scope = (typeof SCOPES)[number]
+
+/** A per-key rate limit rule: at most `limit` requests per `windowMs`. */
+export interface RateLimitRule {
+  limit: number
+  windowMs: number
+}
+
+/** Who is calling: what `keyResolver` returns for a valid key. */
+export interface Principal {
+  /** The one tenant this key sees. */
+  tenantId: string
+  /** The key's id: the rate limit is counted per key id. */
+  keyId: string
+  /** Granted scopes; unknown strings are ignored. */
+  scopes: readonly string[]
+  /** Becomes `createdBy` / `updatedBy` of what this key writes. */
+  actor: { id: string; name: string }
+  /** Overrides the rate limiter's own rule for this key. */
+  rateLimit?: RateLimitRule
+}
+
+/**
+ * Resolves a bearer token to a principal, or `null` for an unknown or revoked key.
+ *
+ * @example
+ * const keyResolver: KeyResolver = async (token) => (await db.apiKeys.find(hash(token)))?.principal ?? null
+ */
+export type KeyResolver = (token: string, request: Request) => Principal | null | Promise<Principal | null>
+
+const BEARER = /^Bearer[ ]+([\x21-\x7e]+)[ ]*$/i
+
+/** The token of an `Authorization: Bearer <token>` header, or `null`. */
+export function bearerToken(header: string | null): string | null {
+  if (header === null) return null
+  return BEARER.exec(header)?.[1] ?? null
+}
+
+/** Whether the granted scopes satisfy `required` (`X.write` grants `X.read`). */
+export function hasScope(granted: readonly string[], required: Scope): boolean {
+  if (granted.includes(required)) return true
+  return required.endsWith('.read') && granted.includes(`${required.slice(0, -'.read'.length)}.write`)
+}
+
+/**
+ * Authenticates a request: 401 `UNAUTHORIZED` (with `WWW-Authenticate: Bearer`) unless the
+ * bearer token resolves to a principal.
+ */
+export async function authenticate(request: Request, keyResolver: KeyResolver): Promise<Principal> {
+  const token = bearerToken(request.headers.get('authorization'))
+  const principal = token === null ? null : await keyResolver(token, request)
+  if (principal === null || principal === undefined) {
+    throw new ApiError('UNAUTHORIZED', 'A valid API key is required: send Authorization: Bearer <key>', undefined, {
+      'www-authenticate': token === null ? 'Bearer realm="api"' : 'Bearer realm="api", error="invalid_token"',
+    })
+  }
+  return principal
+}
+
+/** 403 `INSUFFICIENT_SCOPE` unless the principal holds `required`. */
+export function requireScope(principal: Principal, required: Scope): void {
+  if (!hasScope(principal.scopes, required)) {
+    throw new ApiError('INSUFFICIENT_SCOPE', `This key lacks the ${required} scope`, { requiredScopes: [required] })
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The error codes of the API and the one error class the pipeline turns into the Error shape.
+ */
+
+/** Every `code` an Error body can carry, with the HTTP status it is sent with. */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  INVALID_JSON: 400,
+  COOKIES_NOT_ALLOWED: 400,
+  UNAUTHORIZED: 401,
+  INSUFFICIENT_SCOPE: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  PRECONDITION_FAILED: 412,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const
+
+/** An error code of the API, e.g. `'NOT_FOUND'`. */
+export type ErrorCode = keyof typeof ERROR_STATUS
+
+/** One entry of a `VALIDATION_ERROR`'s `details`. */
+export interface ValidationIssue {
+  /** Where the value came from. */
+  in: 'query' | 'body' | 'header'
+  /** `page`, `title`, `conditions[0].field`; empty for the body as a whole. */
+  path: string
+  message: string
+}
+
+/** The Error shape of every error response. */
+export interface ErrorBody {
+  error: string
+  code?: ErrorCode
+  requestId?: string
+  details?: unknown
+}
+
+/**
+ * An error that becomes an Error-shape response. Throw it from anywhere in the pipeline or an
+ * operation; anything else thrown becomes a 500 `INTERNAL_ERROR` and goes to `onError`.
+ *
+ * @example
+ * throw new ApiError('NOT_FOUND', 'Budget not found')
+ */
+export class ApiError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly details: unknown
+  readonly headers: Record<string, string>
+
+  constructor(code: ErrorCode, message: string, details?: unknown, headers: Record<string, string> = {}) {
+    super(message)
+    this.name = 'ApiError'
+    this.code = code
+    this.status = ERROR_STATUS[code]
+    this.details = details
+    this.headers = headers
+  }
+}
+
+/** A `VALIDATION_ERROR` with one entry per problem. */
+export function validationError(issues: ValidationIssue[]): ApiError {
+  return new ApiError('VALIDATION_ERROR', 'The request has invalid parameters', issues)
+}
+
+/**
+ * Thrown by a store (or a rate limiter) when its database cannot be reached. The pipeline answers
+ * 503 `SERVICE_UNAVAILABLE`; the cause goes to `onError`.
+ *
+ * @example
+ * catch (cause) { if (isConnectionError(cause)) throw new StoreUnavailableError(cause) }
+ */
+export class StoreUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super('The data store is unavailable', { cause })
+    this.name = 'StoreUnavailableError'
+  }
+}

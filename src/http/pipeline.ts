@@ -1,0 +1,159 @@
+/**
+ * The request pipeline, in the order of decisions §3: request id → cookie → route → authentication
+ * → scope → rate limit → content type and size → JSON → validation → the operation. The router
+ * (router.ts) calls these; nothing here knows about itty-router.
+ */
+import * as v from 'valibot'
+import type { Store } from '../stores/store.js'
+import { authenticate, requireScope, type KeyResolver } from './auth.js'
+import { assertSafeJson, parseJson, readBodyText, requireJsonContentType } from './body.js'
+import { ApiError, StoreUnavailableError, validationError } from './errors.js'
+import { withIdempotency } from './idempotency.js'
+import type { AnyOperation, OperationResult } from './operation.js'
+import { rateLimitHeaders, retryAfterSeconds, type RateLimiter, type RateLimitResult } from './rate-limit.js'
+import { resolveRequestId } from './request-id.js'
+import { errorResponse, jsonResponse } from './responses.js'
+import { checkInput, queryRecord } from './validation.js'
+
+/** Everything the pipeline needs, fixed when the API is created. */
+export interface PipelineConfig {
+  store: Store
+  keyResolver: KeyResolver
+  rateLimiter: RateLimiter
+  basePath: string
+  maxBodyBytes: number
+  onError: (error: unknown, context: { request: Request; requestId: string }) => void
+}
+
+/** Per-request state the router threads through every step. */
+export interface RequestState {
+  requestId: string
+  url: URL
+  rateLimit?: RateLimitResult
+}
+
+/** Step 1-2: the request id, and refusing cookies (before authentication). */
+export function startRequest(request: Request): RequestState {
+  return { requestId: resolveRequestId(request.headers.get('x-request-id')), url: new URL(request.url) }
+}
+
+export function refuseCookies(request: Request): void {
+  if (request.headers.has('cookie')) {
+    throw new ApiError('COOKIES_NOT_ALLOWED', 'This API is stateless: requests must not carry cookies')
+  }
+}
+
+const EMPTY_QUERY = v.strictObject({})
+
+/** Path parameters, decoded and validated: anything malformed is answered as an unknown id. */
+function pathParams(operation: AnyOperation, raw: Record<string, string>): unknown {
+  if (operation.params === undefined) return undefined
+  const decoded: Record<string, string> = {}
+  try {
+    for (const [key, value] of Object.entries(raw)) decoded[key] = decodeURIComponent(value)
+  } catch {
+    throw new ApiError('NOT_FOUND', 'Resource not found')
+  }
+  const result = v.safeParse(operation.params, decoded)
+  if (!result.success) throw new ApiError('NOT_FOUND', 'Resource not found')
+  return result.output
+}
+
+/** Steps 4-10 for a matched operation. */
+export async function runOperation(
+  operation: AnyOperation,
+  request: Request,
+  rawParams: Record<string, string>,
+  state: RequestState,
+  config: PipelineConfig,
+): Promise<Response> {
+  const principal = await authenticate(request, config.keyResolver)
+  // Counted before the scope check so that 403s carry the rate-limit headers too; the 403 still wins over a 429.
+  const limit = await config.rateLimiter.consume(principal.keyId, principal.rateLimit)
+  state.rateLimit = limit
+  requireScope(principal, operation.scope)
+  if (!limit.allowed) {
+    throw new ApiError('RATE_LIMITED', 'Too many requests for this API key; retry after the window resets', undefined, {
+      'retry-after': String(retryAfterSeconds(limit)),
+    })
+  }
+
+  let json: unknown
+  if (operation.body !== undefined) {
+    requireJsonContentType(request)
+    json = parseJson(await readBodyText(request, config.maxBodyBytes))
+    assertSafeJson(json, 'body')
+  }
+  const rawQuery = queryRecord(state.url)
+  assertSafeJson(rawQuery, 'query')
+  const query = checkInput(operation.query ?? EMPTY_QUERY, rawQuery, 'query')
+  const body = checkInput(operation.body, json, 'body')
+  const issues = [...(query.ok ? [] : query.issues), ...(body.ok ? [] : body.issues)]
+  if (issues.length > 0) throw validationError(issues)
+  const params = pathParams(operation, rawParams)
+
+  const now = new Date()
+  const execute = () =>
+    operation.handle({
+      request,
+      requestId: state.requestId,
+      principal,
+      tenantId: principal.tenantId,
+      params,
+      query: (query as { value: unknown }).value,
+      body: (body as { value: unknown }).value,
+      store: config.store,
+      now,
+      basePath: config.basePath,
+    } as Parameters<AnyOperation['handle']>[0])
+  const result: OperationResult = operation.idempotent
+    ? await withIdempotency(request, state.url, json, principal.tenantId, config.store, now, execute)
+    : await execute()
+  return jsonResponse(result.status, result.body, result.headers)
+}
+
+/** The Error-shape response for anything thrown; unexpected errors go to `onError` and say nothing. */
+export function errorToResponse(error: unknown, request: Request, state: RequestState, config: PipelineConfig): Response {
+  if (error instanceof ApiError) {
+    return errorResponse(error.status, error.code, error.message, state.requestId, error.details, error.headers)
+  }
+  report(error, request, state, config)
+  if (error instanceof StoreUnavailableError) {
+    return errorResponse(503, 'SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', state.requestId, undefined, { 'retry-after': '1' })
+  }
+  return errorResponse(500, 'INTERNAL_ERROR', 'An unexpected error occurred', state.requestId)
+}
+
+function report(error: unknown, request: Request, state: RequestState, config: PipelineConfig): void {
+  try {
+    config.onError(error, { request, requestId: state.requestId })
+  } catch {
+    // A failing logger must not turn an answer into a crash.
+  }
+}
+
+/** The last step for every response: request id, rate-limit headers, no caching, HEAD without body. */
+export function finishResponse(response: Response, request: Request, state: RequestState): Response {
+  const headers = response.headers
+  headers.set('x-request-id', state.requestId)
+  if (state.rateLimit !== undefined) {
+    for (const [name, value] of Object.entries(rateLimitHeaders(state.rateLimit))) headers.set(name, value)
+    headers.set('cache-control', 'no-store')
+  }
+  if (request.method === 'HEAD' && response.body !== null) {
+    return new Response(null, { status: response.status, headers })
+  }
+  return response
+}
+
+/** 405 with `Allow` for a known path and another method; 204 with `Allow` for OPTIONS. */
+export function methodNotAllowed(request: Request, allowed: readonly string[], state: RequestState): Response {
+  const allow = allowed.join(', ')
+  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow } })
+  return errorResponse(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow}`, state.requestId, undefined, { allow })
+}
+
+/** 404 for a path no route matches. */
+export function routeNotFound(request: Request, state: RequestState): Response {
+  return errorResponse(404, 'NOT_FOUND', `No route matches ${request.method} ${state.url.pathname}`, state.requestId)
+}

@@ -1,0 +1,80 @@
+import type { RateLimitRule } from './auth.js'
+
+/** The outcome of one `consume` call. */
+export interface RateLimitResult {
+  allowed: boolean
+  limit: number
+  remaining: number
+  resetAt: Date
+}
+
+/**
+ * Counts requests per API key. `consume` is called once per authenticated request; `rule` is the
+ * principal's own `rateLimit` when it has one. Implementations must be atomic: N concurrent calls
+ * allow at most `limit` of them per window. A limiter whose backend is down may throw
+ * `StoreUnavailableError` (503).
+ *
+ * @example
+ * const limiter: RateLimiter = { consume: (key) => ({ allowed: true, limit: 1, remaining: 1, resetAt: new Date() }) }
+ */
+export interface RateLimiter {
+  consume(key: string, rule?: RateLimitRule): RateLimitResult | Promise<RateLimitResult>
+}
+
+/** Options of {@link memoryRateLimiter}. */
+export interface MemoryRateLimiterOptions {
+  /** Requests per window. Default 120. */
+  limit?: number
+  /** Window length. Default 60,000 ms. */
+  windowMs?: number
+  /** The clock, for tests. Default `Date.now`. */
+  now?: () => number
+}
+
+/**
+ * A fixed-window rate limiter in this process's memory: the default. Use `sqlRateLimiter` (from
+ * the Postgres or SQLite entry) when several processes must share one limit.
+ *
+ * @example
+ * createPublicApi({ store, keyResolver, rateLimiter: memoryRateLimiter({ limit: 600, windowMs: 60_000 }) })
+ */
+export function memoryRateLimiter(options: MemoryRateLimiterOptions = {}): RateLimiter {
+  const defaults: RateLimitRule = { limit: options.limit ?? 120, windowMs: options.windowMs ?? 60_000 }
+  const now = options.now ?? Date.now
+  const windows = new Map<string, { resetAt: number; count: number }>()
+  let nextSweep = 0
+
+  return {
+    consume(key, rule = defaults) {
+      const at = now()
+      if (at >= nextSweep) {
+        // Drop expired windows now and then, so that many one-off keys cannot grow the map forever.
+        for (const [k, w] of windows) if (w.resetAt <= at) windows.delete(k)
+        nextSweep = at + defaults.windowMs
+      }
+      const id = `${rule.limit}/${rule.windowMs}/${key}`
+      let window = windows.get(id)
+      if (window === undefined || window.resetAt <= at) {
+        window = { resetAt: at + rule.windowMs, count: 0 }
+        windows.set(id, window)
+      }
+      const allowed = window.count < rule.limit
+      if (allowed) window.count += 1
+      return { allowed, limit: rule.limit, remaining: rule.limit - window.count, resetAt: new Date(window.resetAt) }
+    },
+  }
+}
+
+/** The `X-RateLimit-*` headers of every authenticated response. */
+export function rateLimitHeaders(result: RateLimitResult): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(result.limit),
+    'x-ratelimit-remaining': String(Math.max(0, result.remaining)),
+    'x-ratelimit-reset': result.resetAt.toISOString(),
+  }
+}
+
+/** Whole seconds until the window resets, at least 1: the `Retry-After` of a 429. */
+export function retryAfterSeconds(result: RateLimitResult, now = Date.now()): number {
+  return Math.max(1, Math.ceil((result.resetAt.getTime() - now) / 1000))
+}

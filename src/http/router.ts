@@ -1,0 +1,65 @@
+/**
+ * The only file that imports itty-router (pinned to 5.0.x: 6.0 ships broken type paths). It maps
+ * the operation registry onto routes; the pipeline does the rest.
+ */
+import { Router } from 'itty-router'
+import type { AnyOperation } from './operation.js'
+import {
+  errorToResponse,
+  finishResponse,
+  methodNotAllowed,
+  refuseCookies,
+  routeNotFound,
+  runOperation,
+  startRequest,
+  type PipelineConfig,
+  type RequestState,
+} from './pipeline.js'
+
+/** A route outside the registry that needs no authentication (the OpenAPI document, the docs page). */
+export interface PublicRoute {
+  path: string
+  handle: (request: Request) => Response | Promise<Response>
+}
+
+/** Builds the Fetch handler: one itty-router route per operation, 405s per path, 404 for the rest. */
+export function buildRouter(
+  operations: readonly AnyOperation[],
+  publicRoutes: readonly PublicRoute[],
+  config: PipelineConfig,
+): (request: Request) => Promise<Response> {
+  const router = Router<Request & { params: Record<string, string> }, [RequestState]>({
+    before: [(request) => void refuseCookies(request)],
+    catch: (error, request, state) => errorToResponse(error, request, state, config),
+    finally: [(response: Response, request, state) => finishResponse(response, request, state)],
+  })
+
+  const allowed = new Map<string, string[]>()
+  const allow = (path: string, ...methods: string[]) => allowed.set(path, [...(allowed.get(path) ?? []), ...methods])
+
+  for (const route of publicRoutes) {
+    const path = config.basePath + route.path
+    router.get(path, (request) => route.handle(request))
+    router.head(path, (request) => route.handle(request))
+    allow(path, 'GET', 'HEAD')
+  }
+  for (const operation of operations) {
+    const path = config.basePath + operation.path
+    const handler = (request: Request & { params: Record<string, string> }, state: RequestState) =>
+      runOperation(operation, request, request.params, state, config)
+    router[operation.method.toLowerCase() as 'get'](path, handler)
+    if (operation.method === 'GET') {
+      router.head(path, handler)
+      allow(path, 'GET', 'HEAD')
+    } else {
+      allow(path, operation.method)
+    }
+  }
+  for (const [path, methods] of allowed) {
+    const list = [...methods, 'OPTIONS']
+    router.all(path, (request, state) => methodNotAllowed(request, list, state))
+  }
+  router.all('*', (request, state) => routeNotFound(request, state))
+
+  return (request) => router.fetch(request, startRequest(request)) as Promise<Response>
+}

@@ -1,0 +1,43 @@
+/**
+ * tenant-public-api: the public REST API of a multi-tenant IT-management portal as a Fetch handler.
+ *
+ * @example
+ * import { createPublicApi, createMemoryStore } from 'tenant-public-api'
+ * const api = createPublicApi({ store: createMemoryStore(), keyResolver })
+ */
+export { createPublicApi, type PublicApiHandler, type PublicApiOptions } from './create-public-api.js'
+
+// Stores
+export { createMemoryStore, type MemoryStore, type MemoryStoreOptions } from './stores/memory/memory-store.js'
+export { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, type IdempotencyReservation, type ListResult, type NamedRef, type Store, type StoredResponse } from './stores/store.js'
+export { normalizeSeed, type BudgetRecord, type NormalizedSeed, type SeedData, type TrainingCourseRecord } from './stores/seed.js'
+
+// Authentication, scopes, rate limiting, errors
+export { bearerToken, hasScope, SCOPES, type KeyResolver, type Principal, type RateLimitRule, type Scope } from './http/auth.js'
+export { memoryRateLimiter, type MemoryRateLimiterOptions, type RateLimiter, type RateLimitResult } from './http/rate-limit.js'
+export { ApiError, ERROR_STATUS, StoreUnavailableError, type ErrorBody, type ErrorCode, type ValidationIssue } from './http/errors.js'
+
+// The registry and the document generated from it
+export { operations } from './resources/index.js'
+export { defineOperation, type AnyOperation, type HttpMethod, type Operation, type OperationContext, type OperationResult } from './http/operation.js'
+export { createOpenApiDocument, operationErrors, type OpenApiOptions } from './openapi/document.js'
+
+// The contract's rules, for hosts that write their own store
+export { annualisedCost, budgetTotals, npsStatistics, pagination, round2 } from './domain/computed.js'
+export { compareCodePoints, foldCase, orderBy } from './domain/ordering.js'
+
+// Schemas (valibot) and the types inferred from them
+export * from './resources/shared/schemas.js'
+export * from './resources/tickets/schema.js'
+export * from './resources/budgets/schema.js'
+export * from './resources/automation-rules/schema.js'
+export * from './resources/reports/schema.js'
+export * from './resources/report-templates/schema.js'
+export * from './resources/compliance/schema.js'
+export * from './resources/training/schema.js'
+export * from './resources/users/schema.js'
+export * from './resources/calendar/schema.js'
+export * from './resources/companies/schema.js'
+export * from './resources/goals/schema.js'
+export * from './resources/nps-surveys/schema.js'
+export * from './resources/planner/schema.js'

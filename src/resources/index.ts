@@ -1,0 +1,43 @@
+/**
+ * The route registry: all 21 operations of the API, in the order of the contract. The router,
+ * request validation, the OpenAPI document, the typed client and the tests all read this list.
+ */
+import type { AnyOperation } from '../http/operation.js'
+import { createAutomationRule, updateAutomationRule } from './automation-rules/routes.js'
+import { createBudgetLineItem, updateBudget } from './budgets/routes.js'
+import { listMeetingTypes } from './calendar/routes.js'
+import { listCompanies } from './companies/routes.js'
+import { getComplianceCheck, getComplianceTemplate, listComplianceTemplates } from './compliance/routes.js'
+import { getGoal } from './goals/routes.js'
+import { getNpsSurvey } from './nps-surveys/routes.js'
+import { getPlannerItemType } from './planner/routes.js'
+import { getReportTemplate, listReportTemplates } from './report-templates/routes.js'
+import { updateReport } from './reports/routes.js'
+import { getTicket, listTickets } from './tickets/routes.js'
+import { deleteTrainingEnrollment, getTrainingCourse, listTrainingEnrollments } from './training/routes.js'
+import { listUsers } from './users/routes.js'
+
+/** Every operation of the API. */
+export const operations: readonly AnyOperation[] = [
+  listTickets,
+  getTicket,
+  createBudgetLineItem,
+  updateBudget,
+  createAutomationRule,
+  updateAutomationRule,
+  updateReport,
+  listComplianceTemplates,
+  getComplianceTemplate,
+  getComplianceCheck,
+  listTrainingEnrollments,
+  deleteTrainingEnrollment,
+  getTrainingCourse,
+  listUsers,
+  listReportTemplates,
+  getReportTemplate,
+  listMeetingTypes,
+  listCompanies,
+  getGoal,
+  getNpsSurvey,
+  getPlannerItemType,
+]

@@ -1,0 +1,14 @@
+import * as v from 'valibot'
+import { DateTimeSchema } from '../shared/schemas.js'
+
+/** A planner item type; budget line item categories name one. */
+export const PlannerItemTypeSchema = v.strictObject({
+  id: v.string(),
+  name: v.string(),
+  description: v.nullable(v.string()),
+  isSystem: v.boolean(),
+  budgetCategory: v.nullable(v.string()),
+  createdAt: DateTimeSchema,
+  updatedAt: DateTimeSchema,
+})
+export type PlannerItemType = v.InferOutput<typeof PlannerItemTypeSchema>

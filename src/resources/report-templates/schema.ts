@@ -1,0 +1,57 @@
+import * as v from 'valibot'
+import { booleanParam, DateTimeSchema, enumParam, JsonObjectSchema, paginationQuery, sortOrderParam, uuidParam } from '../shared/schemas.js'
+
+/** How a template lays out a report. */
+export const TemplateStructureSchema = v.strictObject({
+  blocks: v.array(
+    v.strictObject({
+      id: v.string(),
+      type: v.string(),
+      params: JsonObjectSchema,
+      layout: v.strictObject({ x: v.number(), y: v.number(), w: v.number(), h: v.number() }),
+    }),
+  ),
+  metadata: v.strictObject({
+    title: v.nullable(v.string()),
+    subtitle: v.nullable(v.string()),
+    showHeader: v.boolean(),
+    showFooter: v.boolean(),
+    showPageNumbers: v.boolean(),
+  }),
+  pagePreset: v.nullable(v.string()),
+  displaySettings: v.strictObject({ pageSize: v.nullable(v.string()), orientation: v.nullable(v.string()), margins: JsonObjectSchema }),
+})
+export type TemplateStructure = v.InferOutput<typeof TemplateStructureSchema>
+
+/** A report template, as lists show it (without its structure). */
+export const ReportTemplateSchema = v.strictObject({
+  id: v.string(),
+  name: v.string(),
+  description: v.nullable(v.string()),
+  isShared: v.boolean(),
+  reportTypeId: v.nullable(v.string()),
+  createdAt: DateTimeSchema,
+  updatedAt: DateTimeSchema,
+})
+export type ReportTemplate = v.InferOutput<typeof ReportTemplateSchema>
+
+/** A single template: `templateStructure` only when `includeStructure=true`. */
+export const ReportTemplateDetailSchema = v.strictObject({ ...ReportTemplateSchema.entries, templateStructure: v.optional(v.nullable(TemplateStructureSchema)) })
+export type ReportTemplateDetail = v.InferOutput<typeof ReportTemplateDetailSchema>
+/** A template as a store keeps it. */
+export type ReportTemplateRecord = ReportTemplate & { templateStructure: TemplateStructure | null }
+
+export const REPORT_TEMPLATE_SORT = { name: 'name', created_at: 'createdAt', updated_at: 'updatedAt' } as const
+
+export const ReportTemplateListQuerySchema = v.strictObject({
+  ...paginationQuery,
+  sortBy: v.optional(enumParam(['name', 'created_at', 'updated_at'], 'Sort field.'), 'created_at'),
+  sortOrder: sortOrderParam('desc'),
+  reportTypeId: v.optional(uuidParam('Only templates of this report type.')),
+  isShared: v.optional(booleanParam('Shared or private templates only.')),
+})
+export type ReportTemplateListQuery = v.InferOutput<typeof ReportTemplateListQuerySchema>
+
+export const ReportTemplateDetailQuerySchema = v.strictObject({
+  includeStructure: v.optional(booleanParam('Include templateStructure.'), 'false'),
+})

@@ -1,0 +1,130 @@
+/**
+ * Schema building blocks shared by every resource: identifiers, timestamps, envelopes and the
+ * query-parameter parsers. Query parameters arrive as strings; each parser here turns one into its
+ * typed value and carries the JSON Schema that the OpenAPI document shows for it.
+ */
+import * as v from 'valibot'
+
+/** A UUID of any version, compared case-insensitively (stored lower-case). */
+export const UuidSchema = v.pipe(v.string(), v.uuid('Must be a UUID'), v.toLowerCase())
+/** An ISO 8601 date-time as the API writes it. */
+export const DateTimeSchema = v.pipe(v.string(), v.isoTimestamp())
+/** A nullable date-time. */
+export const NullableDateTimeSchema = v.nullable(DateTimeSchema)
+/** `{ id, name }`: how one record names another. */
+export const NamedRefSchema = v.strictObject({ id: v.string(), name: v.nullable(v.string()) })
+/** A JSON object whose shape the API does not fix (trigger configs, action configs, params). */
+export const JsonObjectSchema = v.record(v.string(), v.unknown())
+
+/** A finite JSON number (JSON has no NaN; `1e309` parses to Infinity and is refused here). */
+export const FiniteNumberSchema = v.pipe(v.number(), v.finite())
+
+/** The `pagination` object of every list response. */
+export const PaginationSchema = v.strictObject({
+  page: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  limit: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)),
+  totalCount: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  totalPages: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  hasNextPage: v.boolean(),
+  hasPrevPage: v.boolean(),
+})
+export type Pagination = v.InferOutput<typeof PaginationSchema>
+
+/** `{ data }` around one resource. */
+export function dataEnvelope<S extends v.GenericSchema>(schema: S) {
+  return v.strictObject({ data: schema })
+}
+
+/** `{ data, pagination }` around a page of resources. */
+export function listEnvelope<S extends v.GenericSchema>(schema: S) {
+  return v.strictObject({ data: v.array(schema), pagination: PaginationSchema })
+}
+
+/** The body of a DELETE. */
+export const MessageSchema = v.strictObject({ message: v.string() })
+
+// ---------------------------------------------------------------------------------------------
+// Query parameters
+
+/** JSON Schema shown for a query parameter in the OpenAPI document. */
+export type ParamJsonSchema = Record<string, unknown>
+
+/** Marks a query-parameter parser with the JSON Schema it accepts (read by the OpenAPI generator). */
+function param<S extends v.GenericSchema<string, unknown>>(schema: S, json: ParamJsonSchema, description = '') {
+  return v.pipe(schema, v.metadata({ param: json }), v.description(description))
+}
+
+const DIGITS = /^\d{1,16}$/
+
+/** A decimal integer parameter within `min..max` (digits only: no sign, exponent or fraction). */
+export function integerParam(min: number, max: number, description?: string) {
+  return param(
+    v.pipe(
+      v.string(),
+      v.regex(DIGITS, 'Must be a whole number written with digits only'),
+      v.transform(Number),
+      v.minValue(min, `Must be at least ${min}`),
+      v.maxValue(max, `Must be at most ${max}`),
+    ),
+    { type: 'integer', minimum: min, maximum: max },
+    description,
+  )
+}
+
+/** `true` or `false`, nothing else. */
+export function booleanParam(description?: string) {
+  return param(
+    v.pipe(v.string(), v.picklist(['true', 'false'], 'Must be true or false'), v.transform((s) => s === 'true')),
+    { type: 'boolean' },
+    description,
+  )
+}
+
+/** One of a fixed set of strings. */
+export function enumParam<const T extends readonly [string, ...string[]]>(values: T, description?: string) {
+  return param(v.pipe(v.string(), v.picklist(values, `Must be one of: ${values.join(', ')}`)), { type: 'string', enum: [...values] }, description)
+}
+
+/** A free-text parameter of at most `max` characters. */
+export function textParam(max: number, description?: string) {
+  return param(v.pipe(v.string(), v.maxLength(max, `Must be at most ${max} characters`)), { type: 'string', maxLength: max }, description)
+}
+
+/** A UUID parameter. */
+export function uuidParam(description?: string) {
+  return param(v.pipe(v.string(), v.uuid('Must be a UUID'), v.toLowerCase()), { type: 'string', format: 'uuid' }, description)
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/
+
+/**
+ * An RFC 3339 date-time (with `Z` or an offset), or a date `YYYY-MM-DD` meaning the start of that
+ * UTC day (`bound: 'start'`) or its last millisecond (`bound: 'end'`), normalised to `toISOString()`.
+ */
+export function dateTimeParam(bound: 'start' | 'end', description?: string) {
+  return param(
+    v.pipe(
+      v.string(),
+      v.check((s) => DATE_ONLY.test(s) || v.is(v.pipe(v.string(), v.isoTimestamp()), s), 'Must be an ISO 8601 date-time or date'),
+      v.transform((s) => {
+        const iso = DATE_ONLY.test(s) ? `${s}T${bound === 'start' ? '00:00:00.000' : '23:59:59.999'}Z` : s
+        const time = Date.parse(iso)
+        return Number.isNaN(time) ? null : new Date(time).toISOString()
+      }),
+      v.string('Must be a valid calendar date'),
+    ),
+    { type: 'string', format: 'date-time' },
+    description,
+  )
+}
+
+/** `page` and `limit`, shared by every list. */
+export const paginationQuery = {
+  page: v.optional(integerParam(1, Number.MAX_SAFE_INTEGER, 'Page number, from 1.'), '1'),
+  limit: v.optional(integerParam(1, 100, 'Items per page, 1..100.'), '25'),
+}
+
+/** `sortOrder` of the lists that take `asc`/`desc`. */
+export function sortOrderParam(defaultOrder: 'asc' | 'desc') {
+  return v.optional(enumParam(['asc', 'desc'], 'Sort direction.'), defaultOrder)
+}

@@ -1,0 +1,177 @@
+/**
+ * Seed data: records of one tenant in the response shapes of the contract, and the one
+ * normalisation every store applies to them (missing nullable fields become null, timestamps
+ * become `toISOString()`, unknown fields are dropped, derived fields are recomputed).
+ */
+import * as v from 'valibot'
+import { annualisedCost } from '../domain/computed.js'
+import { AutomationRuleSchema, type AutomationRuleRecord } from '../resources/automation-rules/schema.js'
+import { BudgetLineItemSchema, BudgetSchema, type BudgetLineItem } from '../resources/budgets/schema.js'
+import { MeetingTypeSchema, type MeetingType } from '../resources/calendar/schema.js'
+import { CompanySchema, type Company } from '../resources/companies/schema.js'
+import { ComplianceCheckSchema, ComplianceTemplateSchema, type ComplianceCheck, type ComplianceTemplate } from '../resources/compliance/schema.js'
+import { GoalSchema, type Goal } from '../resources/goals/schema.js'
+import { NpsSurveySchema, type NpsSurveyRecord } from '../resources/nps-surveys/schema.js'
+import { PlannerItemTypeSchema, type PlannerItemType } from '../resources/planner/schema.js'
+import { ReportTemplateSchema, TemplateStructureSchema, type ReportTemplateRecord } from '../resources/report-templates/schema.js'
+import { ReportSchema, ReportTypeSchema, type ReportRecord, type ReportType } from '../resources/reports/schema.js'
+import { DateTimeSchema, JsonObjectSchema, NullableDateTimeSchema } from '../resources/shared/schemas.js'
+import { TicketNoteSchema, TicketSchema, type Ticket, type TicketNote } from '../resources/tickets/schema.js'
+import { TrainingCourseSchema, TrainingEnrollmentSchema, type TrainingCourse, type TrainingEnrollment } from '../resources/training/schema.js'
+import { UserSchema, type User } from '../resources/users/schema.js'
+
+type Loose<T> = { [K in keyof T]?: T[K] | undefined }
+
+/** A budget as seeded: `totals` and `lineItemCount` are computed, `lineItems` optional. */
+export type BudgetRecord = Omit<v.InferOutput<typeof BudgetSchema>, 'totals' | 'lineItemCount' | 'lineItems'>
+/** A training course as stored: `enrollmentCount` is counted when read. */
+export type TrainingCourseRecord = Omit<TrainingCourse, 'enrollmentCount'>
+
+/**
+ * What `store.seed(tenantId, data)` accepts: every key optional, each a list of records in the
+ * response shapes. Nullable fields may be left out; derived fields (budget totals, `annualisedCost`,
+ * `enrollmentCount`, NPS statistics, rule `companies`, report names) are ignored and recomputed.
+ */
+export interface SeedData {
+  tickets?: Array<Loose<Ticket> & { notes?: Loose<TicketNote>[] }>
+  budgets?: Array<Loose<BudgetRecord> & { lineItems?: Loose<BudgetLineItem>[] }>
+  automationRules?: Loose<AutomationRuleRecord>[]
+  reports?: Array<Loose<ReportRecord>>
+  reportTypes?: ReportType[]
+  reportTemplates?: Loose<ReportTemplateRecord>[]
+  complianceTemplates?: Loose<ComplianceTemplate>[]
+  complianceChecks?: Loose<ComplianceCheck>[]
+  trainingCourses?: Loose<TrainingCourseRecord>[]
+  trainingEnrollments?: Loose<TrainingEnrollment>[]
+  users?: Loose<User>[]
+  companies?: Loose<Company>[]
+  meetingTypes?: Loose<MeetingType>[]
+  goals?: Loose<Goal>[]
+  npsSurveys?: Array<Loose<Omit<NpsSurveyRecord, 'responses'>> & { responses?: number[] }>
+  plannerItemTypes?: Loose<PlannerItemType>[]
+}
+
+/** Every list of a normalised seed, as stores persist it. */
+export interface NormalizedSeed {
+  tickets: Array<Ticket & { notes: TicketNote[] }>
+  budgets: Array<BudgetRecord & { lineItems: BudgetLineItem[] }>
+  automationRules: AutomationRuleRecord[]
+  reports: ReportRecord[]
+  reportTypes: ReportType[]
+  reportTemplates: ReportTemplateRecord[]
+  complianceTemplates: ComplianceTemplate[]
+  complianceChecks: ComplianceCheck[]
+  trainingCourses: TrainingCourseRecord[]
+  trainingEnrollments: TrainingEnrollment[]
+  users: User[]
+  companies: Company[]
+  meetingTypes: MeetingType[]
+  goals: Goal[]
+  npsSurveys: NpsSurveyRecord[]
+  plannerItemTypes: PlannerItemType[]
+}
+
+const toIso = v.pipe(v.string(), v.isoTimestamp(), v.transform((s: string) => new Date(s).toISOString()))
+
+/**
+ * Turns a strict response schema into a lenient seed schema: nullable fields default to null,
+ * timestamps are normalised, unknown keys are dropped; nested objects and arrays likewise.
+ */
+function seedSchemaOf(schema: v.GenericSchema): v.GenericSchema {
+  if (schema === DateTimeSchema) return toIso
+  if (schema === NullableDateTimeSchema) return v.optional(v.nullable(toIso), null)
+  const s = schema as v.GenericSchema & { type: string; entries?: Record<string, v.GenericSchema>; item?: v.GenericSchema; wrapped?: v.GenericSchema }
+  if (s.type === 'nullable' && s.wrapped) return v.optional(v.nullable(seedSchemaOf(s.wrapped)), null)
+  if (s.type === 'optional' && s.wrapped) return v.optional(seedSchemaOf(s.wrapped))
+  if (s.type === 'array' && s.item) return v.array(seedSchemaOf(s.item))
+  if ((s.type === 'strict_object' || s.type === 'object') && s.entries) {
+    const entries: Record<string, v.GenericSchema> = {}
+    for (const [key, entry] of Object.entries(s.entries)) entries[key] = seedSchemaOf(entry)
+    return v.object(entries)
+  }
+  return schema
+}
+
+function omit<T extends v.ObjectEntries, K extends keyof T>(entries: T, ...keys: K[]): Omit<T, K> {
+  const out = { ...entries }
+  for (const key of keys) delete out[key]
+  return out
+}
+
+const seedSchemas = {
+  tickets: seedSchemaOf(v.object({ ...TicketSchema.entries, notes: v.optional(v.array(TicketNoteSchema), []) })),
+  lineItem: seedSchemaOf(v.object(omit(BudgetLineItemSchema.entries, 'annualisedCost'))),
+  budgets: seedSchemaOf(v.object(omit(BudgetSchema.entries, 'totals', 'lineItemCount', 'lineItems'))),
+  automationRules: seedSchemaOf(v.object(omit(AutomationRuleSchema.entries, 'companies'))),
+  reports: seedSchemaOf(v.object({ ...omit(ReportSchema.entries, 'companyName', 'reportTypeName'), content: v.nullable(JsonObjectSchema) })),
+  reportTypes: ReportTypeSchema,
+  reportTemplates: seedSchemaOf(v.object({ ...ReportTemplateSchema.entries, templateStructure: v.nullable(TemplateStructureSchema) })),
+  complianceTemplates: seedSchemaOf(ComplianceTemplateSchema),
+  complianceChecks: seedSchemaOf(ComplianceCheckSchema),
+  trainingCourses: seedSchemaOf(v.object(omit(TrainingCourseSchema.entries, 'enrollmentCount'))),
+  trainingEnrollments: seedSchemaOf(TrainingEnrollmentSchema),
+  users: seedSchemaOf(UserSchema),
+  companies: seedSchemaOf(CompanySchema),
+  meetingTypes: seedSchemaOf(MeetingTypeSchema),
+  goals: seedSchemaOf(GoalSchema),
+  npsSurveys: seedSchemaOf(
+    v.object({
+      ...omit(NpsSurveySchema.entries, 'statistics', 'responseCount'),
+      responses: v.optional(v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10))), []),
+    }),
+  ),
+  plannerItemTypes: seedSchemaOf(PlannerItemTypeSchema),
+}
+
+function parseAll<T>(kind: string, schema: v.GenericSchema, records: readonly unknown[] | undefined): T[] {
+  return (records ?? []).map((record, index) => {
+    const result = v.safeParse(schema, record)
+    if (!result.success) {
+      const issue = result.issues[0]
+      const path = v.getDotPath(issue) ?? ''
+      throw new TypeError(`Invalid seed ${kind}[${index}]${path ? `.${path}` : ''}: ${issue.message}`)
+    }
+    return result.output as T
+  })
+}
+
+const byCreatedAt = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+  a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+
+/**
+ * Validates and normalises seed data; throws a `TypeError` naming the first bad record. Every
+ * store calls this in `seed`, so all stores hold exactly the same records.
+ *
+ * @example
+ * const records = normalizeSeed({ companies: [{ id, name: 'Acme', status: 'active', createdAt, updatedAt }] })
+ */
+export function normalizeSeed(data: SeedData): NormalizedSeed {
+  const budgets = parseAll<BudgetRecord>('budgets', seedSchemas.budgets, data.budgets).map((budget, index) => {
+    const items = parseAll<Omit<BudgetLineItem, 'annualisedCost'>>(`budgets[${index}].lineItems`, seedSchemas.lineItem, data.budgets?.[index]?.lineItems)
+    const lineItems = items.map((item) => ({ ...item, annualisedCost: annualisedCost(item) })).sort(byCreatedAt)
+    return { ...budget, lineItems }
+  })
+  const goals = parseAll<Goal>('goals', seedSchemas.goals, data.goals).map((goal) => ({
+    ...goal,
+    tasks: [...goal.tasks].sort(byCreatedAt),
+    updates: [...goal.updates].sort((a, b) => byCreatedAt(b, a)),
+  }))
+  return {
+    tickets: parseAll('tickets', seedSchemas.tickets, data.tickets),
+    budgets,
+    automationRules: parseAll('automationRules', seedSchemas.automationRules, data.automationRules),
+    reports: parseAll('reports', seedSchemas.reports, data.reports),
+    reportTypes: parseAll('reportTypes', seedSchemas.reportTypes, data.reportTypes),
+    reportTemplates: parseAll('reportTemplates', seedSchemas.reportTemplates, data.reportTemplates),
+    complianceTemplates: parseAll('complianceTemplates', seedSchemas.complianceTemplates, data.complianceTemplates),
+    complianceChecks: parseAll('complianceChecks', seedSchemas.complianceChecks, data.complianceChecks),
+    trainingCourses: parseAll('trainingCourses', seedSchemas.trainingCourses, data.trainingCourses),
+    trainingEnrollments: parseAll('trainingEnrollments', seedSchemas.trainingEnrollments, data.trainingEnrollments),
+    users: parseAll('users', seedSchemas.users, data.users),
+    companies: parseAll('companies', seedSchemas.companies, data.companies),
+    meetingTypes: parseAll('meetingTypes', seedSchemas.meetingTypes, data.meetingTypes),
+    goals,
+    npsSurveys: parseAll('npsSurveys', seedSchemas.npsSurveys, data.npsSurveys),
+    plannerItemTypes: parseAll('plannerItemTypes', seedSchemas.plannerItemTypes, data.plannerItemTypes),
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * The store seam. A store keeps the records of many tenants; every method takes the tenant first
+ * and must never return or touch another tenant's records. The core validates every input before
+ * it reaches a store, computes the derived fields of what it writes (see `src/domain/`), and runs
+ * the compare-and-set loops, so a store is a thin, exact layer over its database.
+ *
+ * Three stores ship: `createMemoryStore()`, `createSqliteStore()` and `createPostgresStore()`.
+ * A host with its own database implements this interface and proves it with the conformance
+ * suite exported from `tenant-public-api/testing`.
+ */
+import type { AutomationRuleRecord } from '../resources/automation-rules/schema.js'
+import type { Budget, BudgetLineItem, UpdateBudget } from '../resources/budgets/schema.js'
+import type { MeetingType, MeetingTypeListQuery } from '../resources/calendar/schema.js'
+import type { Company, CompanyListQuery } from '../resources/companies/schema.js'
+import type { ComplianceCheck, ComplianceTemplate, ComplianceTemplateListQuery } from '../resources/compliance/schema.js'
+import type { Goal } from '../resources/goals/schema.js'
+import type { NpsSurvey } from '../resources/nps-surveys/schema.js'
+import type { PlannerItemType } from '../resources/planner/schema.js'
+import type { ReportTemplate, ReportTemplateDetail, ReportTemplateListQuery } from '../resources/report-templates/schema.js'
+import type { ReportRecord, ReportType } from '../resources/reports/schema.js'
+import type { Ticket, TicketListQuery, TicketWithNotes } from '../resources/tickets/schema.js'
+import type { TrainingCourse, TrainingEnrollment, TrainingEnrollmentListQuery } from '../resources/training/schema.js'
+import type { User, UserListQuery } from '../resources/users/schema.js'
+import type { SeedData } from './seed.js'
+
+/** One page of a list: the items of the requested page and the exact count of all matches. */
+export interface ListResult<T> {
+  items: T[]
+  totalCount: number
+}
+
+/** A response kept for an `Idempotency-Key`, replayed to a retry. */
+export interface StoredResponse {
+  status: number
+  body: unknown
+  headers: Record<string, string>
+}
+
+/** What {@link Store.reserveIdempotencyKey} found. */
+export type IdempotencyReservation =
+  /** The key is now held by this request. */
+  | { state: 'reserved' }
+  /** Another request holds the key and has not finished. */
+  | { state: 'in_progress'; fingerprint: string }
+  /** A request with this key finished: its response is replayed if the fingerprint matches. */
+  | { state: 'completed'; fingerprint: string; response: StoredResponse }
+
+/** A `{ id, name }` pair. */
+export interface NamedRef {
+  id: string
+  name: string | null
+}
+
+/**
+ * Where an API's data lives. Every method is tenant-scoped. Lists take the validated query
+ * (page, limit, sort and filters) and must order as the contract says: strings by code point,
+ * nulls last in both directions, ties by `id` ascending; `search` is a case-insensitive substring
+ * match in which `%`, `_` and `\` match themselves.
+ *
+ * @example
+ * const api = createPublicApi({ store: createMemoryStore(), keyResolver })
+ */
+export interface Store {
+  // --- tickets (read-only: they change only through PSA sync, i.e. `seed`) ---
+  listTickets(tenantId: string, query: TicketListQuery): Promise<ListResult<Ticket>>
+  /** By internal id first, then by ticket number; `notesLimit` null leaves `notes` out, else the newest `notesLimit` notes. */
+  getTicket(tenantId: string, idOrNumber: string, notesLimit: number | null): Promise<TicketWithNotes | null>
+
+  // --- budgets ---
+  /** The budget with `totals`, `lineItemCount` and `lineItems` (oldest first). */
+  getBudget(tenantId: string, id: string): Promise<Budget | null>
+  /** Applies the supplied fields (`notes: null` clears) and sets `updatedAt`; returns the budget as {@link getBudget} does. */
+  updateBudget(tenantId: string, id: string, patch: UpdateBudget, updatedAt: string): Promise<Budget | null>
+  /** Adds a complete line item and sets the budget's `updatedAt` to the item's `createdAt`, in one transaction; false when no such budget. */
+  addBudgetLineItem(tenantId: string, budgetId: string, item: BudgetLineItem): Promise<boolean>
+
+  // --- automation rules ---
+  getAutomationRule(tenantId: string, id: string): Promise<AutomationRuleRecord | null>
+  insertAutomationRule(tenantId: string, rule: AutomationRuleRecord): Promise<void>
+  /** Compare-and-set: replaces the rule only if its stored `version` is `expectedVersion`; false otherwise (or when it is gone). */
+  replaceAutomationRule(tenantId: string, rule: AutomationRuleRecord, expectedVersion: number): Promise<boolean>
+
+  // --- reports ---
+  getReport(tenantId: string, id: string): Promise<ReportRecord | null>
+  /** Compare-and-set, as {@link replaceAutomationRule}. */
+  replaceReport(tenantId: string, report: ReportRecord, expectedVersion: number): Promise<boolean>
+  getReportType(tenantId: string, id: string): Promise<ReportType | null>
+  listReportTemplates(tenantId: string, query: ReportTemplateListQuery): Promise<ListResult<ReportTemplate>>
+  /** `templateStructure` is present only when `includeStructure`. */
+  getReportTemplate(tenantId: string, id: string, includeStructure: boolean): Promise<ReportTemplateDetail | null>
+
+  // --- compliance ---
+  listComplianceTemplates(tenantId: string, query: ComplianceTemplateListQuery): Promise<ListResult<ComplianceTemplate>>
+  getComplianceTemplate(tenantId: string, id: string): Promise<ComplianceTemplate | null>
+  getComplianceCheck(tenantId: string, id: string): Promise<ComplianceCheck | null>
+
+  // --- training ---
+  /** Newest `enrolledAt` first, ties by id. */
+  listTrainingEnrollments(tenantId: string, query: TrainingEnrollmentListQuery): Promise<ListResult<TrainingEnrollment>>
+  /** False when there was no such enrollment. */
+  deleteTrainingEnrollment(tenantId: string, id: string): Promise<boolean>
+  /** With `enrollmentCount`: the enrollments of that course now. */
+  getTrainingCourse(tenantId: string, id: string): Promise<TrainingCourse | null>
+
+  // --- everything else ---
+  listUsers(tenantId: string, query: UserListQuery): Promise<ListResult<User>>
+  /** Ordered by `orderIndex`, then `name`, then `id`. */
+  listMeetingTypes(tenantId: string, query: MeetingTypeListQuery): Promise<ListResult<MeetingType>>
+  listCompanies(tenantId: string, query: CompanyListQuery): Promise<ListResult<Company>>
+  /** Those of `ids` that are companies of the tenant, as `{ id, name }`, in any order. */
+  findCompanies(tenantId: string, ids: readonly string[]): Promise<NamedRef[]>
+  /** With `tasks` oldest first and `updates` newest first. */
+  getGoal(tenantId: string, id: string): Promise<Goal | null>
+  /** With `responseCount` and `statistics` computed from its responses. */
+  getNpsSurvey(tenantId: string, id: string): Promise<NpsSurvey | null>
+  getPlannerItemType(tenantId: string, id: string): Promise<PlannerItemType | null>
+
+  // --- idempotency (POST /budgets/{id}/items) ---
+  /**
+   * Atomically takes `key` for this request unless a live record holds it. A completed record
+   * lives {@link IDEMPOTENCY_TTL_MS}; an unfinished one is abandoned (and may be taken) after
+   * {@link IDEMPOTENCY_LOCK_MS}, so that a crash mid-request does not lock a key for a day.
+   */
+  reserveIdempotencyKey(tenantId: string, key: string, fingerprint: string, now: Date): Promise<IdempotencyReservation>
+  /** Stores the response of the request that holds `key`. */
+  completeIdempotencyKey(tenantId: string, key: string, response: StoredResponse): Promise<void>
+  /** Frees `key` after its request failed unexpectedly, so that a retry runs again. */
+  releaseIdempotencyKey(tenantId: string, key: string): Promise<void>
+
+  /**
+   * Loads records of one tenant, in the response shapes of the contract (see {@link SeedData}).
+   * Derived fields are recomputed whatever the seed says; seeding an id again replaces the record.
+   */
+  seed(tenantId: string, data: SeedData): Promise<void>
+  /** Releases connections and files. */
+  close(): Promise<void>
+}
+
+/** How long a completed idempotent response is replayed: 24 hours. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
+/** After this long an unfinished idempotent request is taken as crashed: 60 seconds. */
+export const IDEMPOTENCY_LOCK_MS = 60 * 1000

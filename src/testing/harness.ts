@@ -1,0 +1,61 @@
+/** A small client for driving a handler in tests: JSON in, parsed JSON out, every response observed. */
+import type { PublicApiHandler } from '../create-public-api.js'
+
+/** What {@link Harness.call} sends. */
+export interface CallOptions {
+  /** A JSON body (sent with `Content-Type: application/json` unless `headers` says otherwise). */
+  body?: unknown
+  /** A raw body, sent as is. */
+  rawBody?: BodyInit
+  /** Extra request headers. */
+  headers?: Record<string, string>
+  /** The bearer token; `null` sends no Authorization header. Default: the harness's key. */
+  key?: string | null
+}
+
+/** What {@link Harness.call} returns. */
+export interface CallResult<T = any> {
+  status: number
+  headers: Headers
+  /** The parsed JSON body, or `undefined` when the body is empty. */
+  body: T
+  request: Request
+}
+
+/** Drives one handler. */
+export interface Harness {
+  call<T = any>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>
+}
+
+/**
+ * Wraps a handler for tests. `path` is relative to the base path; `onResponse` sees every result
+ * (our own suite checks each one against the OpenAPI document there).
+ *
+ * @example
+ * const h = createHarness(api, { key: testKey('tenant-a') })
+ * const { status, body } = await h.call('GET', '/tickets?limit=5')
+ */
+export function createHarness(
+  api: PublicApiHandler,
+  options: { key?: string; basePath?: string; origin?: string; onResponse?: (result: CallResult) => void | Promise<void> } = {},
+): Harness {
+  const base = `${options.origin ?? 'http://api.test'}${options.basePath ?? '/api/public/v1'}`
+  return {
+    async call(method, path, call = {}) {
+      const headers = new Headers(call.headers)
+      const key = call.key === undefined ? options.key : call.key
+      if (key !== null && key !== undefined && !headers.has('authorization')) headers.set('authorization', `Bearer ${key}`)
+      let body: BodyInit | undefined = call.rawBody
+      if (call.body !== undefined) {
+        body = JSON.stringify(call.body)
+        if (!headers.has('content-type')) headers.set('content-type', 'application/json')
+      }
+      const request = new Request(base + path, { method, headers, body })
+      const response = await api(request.clone())
+      const text = await response.text()
+      const result: CallResult = { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text), request }
+      await options.onResponse?.(result)
+      return result
+    },
+  }
+}

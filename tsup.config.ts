@@ -1,0 +1,24 @@
+import { defineConfig } from 'tsup'
+
+/** One entry per subpath export; drivers and frameworks stay external (optional peers). */
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    sqlite: 'src/stores/sqlite/index.ts',
+    postgres: 'src/stores/postgres/index.ts',
+    node: 'adapters/node.ts',
+    express: 'adapters/express.ts',
+    next: 'adapters/next.ts',
+    bun: 'adapters/bun.ts',
+    deno: 'adapters/deno.ts',
+    client: 'src/client/index.ts',
+    testing: 'src/testing/index.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  target: 'es2022',
+  splitting: true,
+  treeshake: true,
+})

@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+export default defineConfig({
+  resolve: {
+    // Tests import the package by its public names, resolved to the sources.
+    alias: [
+      { find: /^tenant-public-api\/(sqlite|postgres)$/, replacement: here('./src/stores/$1/index.ts') },
+      { find: /^tenant-public-api\/(node|express|next|bun|deno)$/, replacement: here('./adapters/$1.ts') },
+      { find: /^tenant-public-api\/(client|testing)$/, replacement: here('./src/$1/index.ts') },
+      { find: /^tenant-public-api$/, replacement: here('./src/index.ts') },
+    ],
+  },
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    reporters: process.env.CI ? ['default'] : ['default'],
+  },
+})
