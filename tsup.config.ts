@@ -13,6 +13,7 @@ export default defineConfig({
     deno: 'adapters/deno.ts',
     client: 'src/client/index.ts',
     testing: 'src/testing/index.ts',
+    conformance: 'src/testing/conformance/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
@@ -21,4 +22,5 @@ export default defineConfig({
   target: 'es2022',
   splitting: true,
   treeshake: true,
+  external: ['vitest', 'better-sqlite3', 'pg', 'kysely', 'express', 'next'],
 })
