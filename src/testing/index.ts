@@ -1,0 +1,10 @@
+/**
+ * `tenant-public-api/testing`: what a host's tests need to drive the API without a database,
+ * a key table or a port. Safe to import anywhere: nothing here depends on a test runner (the store
+ * conformance suite, which uses vitest, is `tenant-public-api/conformance`).
+ *
+ * @example
+ * import { testKey, testKeyResolver, createHarness } from 'tenant-public-api/testing'
+ */
+export { createHarness, type CallOptions, type CallResult, type Harness } from './harness.js'
+export { testKey, testKeyResolver } from './keys.js'
