@@ -63,7 +63,11 @@ export interface NamedRef {
 export interface Store {
   // --- tickets (read-only: they change only through PSA sync, i.e. `seed`) ---
   listTickets(tenantId: string, query: TicketListQuery): Promise<ListResult<Ticket>>
-  /** By internal id first, then by ticket number; `notesLimit` null leaves `notes` out, else the newest `notesLimit` notes. */
+  /**
+   * By internal id first, then by ticket number (numbers can repeat across PSA providers: the
+   * ticket with the smallest id wins); `notesLimit` null leaves `notes` out, else the newest
+   * `notesLimit` notes (ties by id).
+   */
   getTicket(tenantId: string, idOrNumber: string, notesLimit: number | null): Promise<TicketWithNotes | null>
 
   // --- budgets ---

@@ -6,7 +6,7 @@
  * request filters and slices but never sorts the whole collection.
  */
 import { budgetTotals, npsStatistics } from '../../domain/computed.js'
-import { foldCase, orderBy } from '../../domain/ordering.js'
+import { compareCodePoints, foldCase, orderBy } from '../../domain/ordering.js'
 import type { AutomationRuleRecord } from '../../resources/automation-rules/schema.js'
 import type { Budget, BudgetLineItem } from '../../resources/budgets/schema.js'
 import type { MeetingType } from '../../resources/calendar/schema.js'
@@ -69,7 +69,8 @@ class Collection<T extends { id: string }> {
 
 class TenantData {
   tickets = new Collection<TicketEntry>()
-  ticketIdsByNumber = new Map<string, string>()
+  /** Ticket numbers can repeat across PSA providers: the lookup takes the smallest id. */
+  ticketIdsByNumber = new Map<string, string[]>()
   budgets = new Collection<BudgetRecord & { lineItems: readonly BudgetLineItem[] }>()
   automationRules = new Collection<AutomationRuleRecord>()
   reports = new Collection<ReportRecord>()
@@ -162,7 +163,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     const t = tenant(tenantId)
     for (const { notes, ...ticket } of records.tickets) {
       const previous = t.tickets.byId.get(ticket.id)
-      if (previous) t.ticketIdsByNumber.delete(previous.ticket.ticketNumber)
+      if (previous) {
+        const ids = t.ticketIdsByNumber.get(previous.ticket.ticketNumber)?.filter((id) => id !== ticket.id) ?? []
+        if (ids.length > 0) t.ticketIdsByNumber.set(previous.ticket.ticketNumber, ids)
+        else t.ticketIdsByNumber.delete(previous.ticket.ticketNumber)
+      }
       t.tickets.set({
         id: ticket.id,
         ticket,
@@ -172,7 +177,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         priority: foldOrNull(ticket.priority),
         assignedTo: foldOrNull(ticket.assignedTo),
       })
-      if (!t.ticketIdsByNumber.has(ticket.ticketNumber)) t.ticketIdsByNumber.set(ticket.ticketNumber, ticket.id)
+      const ids = [...(t.ticketIdsByNumber.get(ticket.ticketNumber) ?? []), ticket.id].sort(compareCodePoints)
+      t.ticketIdsByNumber.set(ticket.ticketNumber, ids)
     }
     for (const budget of records.budgets) t.budgets.set(budget)
     for (const rule of records.automationRules) t.automationRules.set(rule)
@@ -221,7 +227,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     async getTicket(tenantId, idOrNumber, notesLimit) {
       const t = peek(tenantId)
       if (!t) return null
-      const entry = t.tickets.byId.get(idOrNumber) ?? t.tickets.byId.get(t.ticketIdsByNumber.get(idOrNumber) ?? '')
+      const entry = t.tickets.byId.get(idOrNumber) ?? t.tickets.byId.get(t.ticketIdsByNumber.get(idOrNumber)?.[0] ?? '')
       if (!entry) return null
       return notesLimit === null ? entry.ticket : { ...entry.ticket, notes: entry.notes.slice(0, notesLimit) }
     },
