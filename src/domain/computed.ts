@@ -5,14 +5,24 @@ import type { BudgetLineItem, BudgetTotals } from '../resources/budgets/schema.j
 import type { NpsStatistics } from '../resources/nps-surveys/schema.js'
 import type { Pagination } from '../resources/shared/schemas.js'
 
-/** Rounds half away from zero to 2 decimals, correcting binary drift (1.005 → 1.01). */
+/**
+ * Rounds half away from zero to 2 decimals, correcting binary drift.
+ *
+ * @example
+ * round2(1.005) // 1.01
+ */
 export function round2(value: number): number {
   const scaled = Math.abs(value) * 100
   const rounded = Math.round(Number(scaled.toPrecision(15))) / 100
   return Math.sign(value) * rounded + 0 // `+ 0` turns -0 into 0
 }
 
-/** quantity × unitPrice × 12 for Monthly, × 1 for Annual and One-Time; 2 decimals. */
+/**
+ * quantity × unitPrice × 12 for Monthly, × 1 for Annual and One-Time; 2 decimals.
+ *
+ * @example
+ * annualisedCost({ quantity: 2, unitPrice: 9.99, recurrence: 'Monthly' }) // 239.76
+ */
 export function annualisedCost(item: Pick<BudgetLineItem, 'quantity' | 'unitPrice' | 'recurrence'>): number {
   return round2(item.quantity * item.unitPrice * (item.recurrence === 'Monthly' ? 12 : 1))
 }
@@ -25,7 +35,12 @@ const TOTAL_FIELD = {
   Other: 'otherTotal',
 } as const
 
-/** Sums of `annualisedCost` by type over items not rejected; `grandTotal` their sum; 2 decimals each. */
+/**
+ * Sums of `annualisedCost` by type over items not rejected; `grandTotal` their sum; 2 decimals each.
+ *
+ * @example
+ * budgetTotals(budget.lineItems).grandTotal
+ */
 export function budgetTotals(items: readonly Pick<BudgetLineItem, 'type' | 'status' | 'annualisedCost'>[]): BudgetTotals {
   const totals = { softwareTotal: 0, hardwareTotal: 0, labourTotal: 0, subscriptionTotal: 0, otherTotal: 0 }
   for (const item of items) {
@@ -42,7 +57,12 @@ export function budgetTotals(items: readonly Pick<BudgetLineItem, 'type' | 'stat
   return { ...rounded, grandTotal: round2(grand) }
 }
 
-/** NPS figures from 0..10 scores: promoters 9-10, passives 7-8, detractors 0-6. */
+/**
+ * NPS figures from 0..10 scores: promoters 9-10, passives 7-8, detractors 0-6.
+ *
+ * @example
+ * npsStatistics([10, 9, 7, 3], 8) // { npsScore: 25, averageScore: 7.25, responseRate: 50, ... }
+ */
 export function npsStatistics(responses: readonly number[], inviteCount: number): NpsStatistics {
   let promoters = 0
   let passives = 0
@@ -65,7 +85,12 @@ export function npsStatistics(responses: readonly number[], inviteCount: number)
   }
 }
 
-/** The pagination object: `totalPages` = ceil(total / limit), page past the end allowed. */
+/**
+ * The pagination object: `totalPages` = ceil(total / limit), page past the end allowed.
+ *
+ * @example
+ * pagination(2, 25, 60) // { page: 2, limit: 25, totalCount: 60, totalPages: 3, hasNextPage: true, hasPrevPage: true }
+ */
 export function pagination(page: number, limit: number, totalCount: number): Pagination {
   const totalPages = Math.ceil(totalCount / limit)
   return { page, limit, totalCount, totalPages, hasNextPage: page < totalPages, hasPrevPage: page > 1 }

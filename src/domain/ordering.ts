@@ -4,7 +4,12 @@
  * in both directions, ties by `id` ascending; search and filters compare JavaScript-lower-cased text.
  */
 
-/** Compares strings by code point, not by UTF-16 code unit (they differ past U+FFFF). */
+/**
+ * Compares strings by code point, not by UTF-16 code unit (they differ past U+FFFF).
+ *
+ * @example
+ * ['😀', '\uffff'].sort(compareCodePoints) // ['\uffff', '😀']
+ */
 export function compareCodePoints(a: string, b: string): number {
   const n = Math.min(a.length, b.length)
   for (let i = 0; i < n; i++) {
@@ -55,7 +60,12 @@ export function orderBy<T extends { id: string }>(key: (record: T) => Sortable, 
   }
 }
 
-/** The form every store compares search terms and case-insensitive filters in. */
+/**
+ * The form every store compares search terms and case-insensitive filters in.
+ *
+ * @example
+ * foldCase('VPN Drops') // 'vpn drops'
+ */
 export function foldCase(text: string): string {
   return text.toLowerCase()
 }

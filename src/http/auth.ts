@@ -1,6 +1,11 @@
 import { ApiError } from './errors.js'
 
-/** Every scope a key can be granted. `X.write` also grants `X.read`. */
+/**
+ * Every scope a key can be granted. `X.write` also grants `X.read`.
+ *
+ * @example
+ * const principal = { tenantId, keyId, scopes: [...SCOPES], actor }
+ */
 export const SCOPES = [
   'tickets.read',
   'budgets.write',
@@ -51,13 +56,23 @@ export type KeyResolver = (token: string, request: Request) => Principal | null 
 
 const BEARER = /^Bearer[ ]+([\x21-\x7e]+)[ ]*$/i
 
-/** The token of an `Authorization: Bearer <token>` header, or `null`. */
+/**
+ * The token of an `Authorization: Bearer <token>` header, or `null`.
+ *
+ * @example
+ * bearerToken('Bearer tpa_123') // 'tpa_123'
+ */
 export function bearerToken(header: string | null): string | null {
   if (header === null) return null
   return BEARER.exec(header)?.[1] ?? null
 }
 
-/** Whether the granted scopes satisfy `required` (`X.write` grants `X.read`). */
+/**
+ * Whether the granted scopes satisfy `required` (`X.write` grants `X.read`).
+ *
+ * @example
+ * hasScope(['reports.write'], 'reports.read') // true
+ */
 export function hasScope(granted: readonly string[], required: Scope): boolean {
   if (granted.includes(required)) return true
   return required.endsWith('.read') && granted.includes(`${required.slice(0, -'.read'.length)}.write`)

@@ -2,7 +2,12 @@
  * The error codes of the API and the one error class the pipeline turns into the Error shape.
  */
 
-/** Every `code` an Error body can carry, with the HTTP status it is sent with. */
+/**
+ * Every `code` an Error body can carry, with the HTTP status it is sent with.
+ *
+ * @example
+ * ERROR_STATUS.RATE_LIMITED // 429
+ */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   INVALID_JSON: 400,
@@ -64,7 +69,12 @@ export class ApiError extends Error {
   }
 }
 
-/** A `VALIDATION_ERROR` with one entry per problem. */
+/**
+ * A `VALIDATION_ERROR` with one entry per problem.
+ *
+ * @example
+ * throw validationError([{ in: 'body', path: 'categoryId', message: 'No planner item type with this id' }])
+ */
 export function validationError(issues: ValidationIssue[]): ApiError {
   return new ApiError('VALIDATION_ERROR', 'The request has invalid parameters', issues)
 }

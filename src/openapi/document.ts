@@ -72,7 +72,12 @@ const COMMON_ERRORS: readonly ErrorCode[] = ['VALIDATION_ERROR', 'COOKIES_NOT_AL
 /** Errors every operation with a body can give. */
 const BODY_ERRORS: readonly ErrorCode[] = ['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']
 
-/** Every error an operation can answer with, in status order. */
+/**
+ * Every error an operation can answer with, in status order.
+ *
+ * @example
+ * operationErrors(operations[0]) // ['VALIDATION_ERROR', 'COOKIES_NOT_ALLOWED', 'UNAUTHORIZED', ...]
+ */
 export function operationErrors(operation: AnyOperation): ErrorCode[] {
   const codes = new Set<ErrorCode>([...COMMON_ERRORS, ...(operation.body ? BODY_ERRORS : []), ...operation.errors])
   return [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b])

@@ -17,7 +17,12 @@ import { getTicket, listTickets } from './tickets/routes.js'
 import { deleteTrainingEnrollment, getTrainingCourse, listTrainingEnrollments } from './training/routes.js'
 import { listUsers } from './users/routes.js'
 
-/** Every operation of the API. */
+/**
+ * Every operation of the API.
+ *
+ * @example
+ * operations.map((op) => `${op.method} ${op.path} (${op.scope})`)
+ */
 export const operations: readonly AnyOperation[] = [
   listTickets,
   getTicket,
@@ -41,3 +46,37 @@ export const operations: readonly AnyOperation[] = [
   getNpsSurvey,
   getPlannerItemType,
 ]
+
+/**
+ * The same operations keyed by id, each with its own schema types: the typed client derives one
+ * method per entry from this (`typeof operationsById`), so no signature is written twice.
+ *
+ * @example
+ * operationsById.listTickets.path // '/tickets'
+ */
+export const operationsById = {
+  listTickets,
+  getTicket,
+  createBudgetLineItem,
+  updateBudget,
+  createAutomationRule,
+  updateAutomationRule,
+  updateReport,
+  listComplianceTemplates,
+  getComplianceTemplate,
+  getComplianceCheck,
+  listTrainingEnrollments,
+  deleteTrainingEnrollment,
+  getTrainingCourse,
+  listUsers,
+  listReportTemplates,
+  getReportTemplate,
+  listMeetingTypes,
+  listCompanies,
+  getGoal,
+  getNpsSurvey,
+  getPlannerItemType,
+} as const
+
+/** The id of an operation, e.g. `'listTickets'`. */
+export type OperationId = keyof typeof operationsById

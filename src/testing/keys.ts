@@ -4,7 +4,12 @@
  */
 import { SCOPES, type KeyResolver, type Principal, type RateLimitRule, type Scope } from '../http/auth.js'
 
-/** The token of a test key for `tenantId` with `scopes` (default: every scope). */
+/**
+ * The token of a test key for `tenantId` with `scopes` (default: every scope).
+ *
+ * @example
+ * testKey('tenant-a', ['tickets.read']) // 'test:tenant-a:tickets.read'
+ */
 export function testKey(tenantId: string, scopes: readonly Scope[] | '*' = '*'): string {
   return `test:${tenantId}:${scopes === '*' ? '*' : scopes.join(',')}`
 }
