@@ -214,7 +214,15 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
           tags: ['Meta'],
           summary: 'This document',
           security: [],
-          responses: { '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+          responses: {
+            '200': { description: 'The OpenAPI 3.1 document.', headers: { 'X-Request-Id': REQUEST_ID }, content: { 'application/json': { schema: { type: 'object' } } } },
+            // The cookie check comes before routing (decisions §3), so even this public route can refuse a request.
+            '400': {
+              description: 'Error: COOKIES_NOT_ALLOWED.',
+              headers: { 'X-Request-Id': REQUEST_ID },
+              content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { code: { enum: ['COOKIES_NOT_ALLOWED'] } } }] } } },
+            },
+          },
         },
       },
     },

@@ -1,0 +1,306 @@
+/**
+ * The pipeline suites' shared fixture: one small tenant with a record behind every operation of
+ * the registry, an API over the memory store, a harness that checks every response against the
+ * OpenAPI document, and a snapshot of the tenant read back through the store's own getters.
+ */
+import * as v from 'valibot'
+import {
+  ComplianceTemplateListQuerySchema,
+  CompanyListQuerySchema,
+  createMemoryStore,
+  createPublicApi,
+  MeetingTypeListQuerySchema,
+  memoryRateLimiter,
+  operations,
+  ReportTemplateListQuerySchema,
+  TicketListQuerySchema,
+  TrainingEnrollmentListQuerySchema,
+  UserListQuerySchema,
+  type AnyOperation,
+  type PublicApiOptions,
+  type SeedData,
+  type Store,
+} from 'tenant-public-api'
+import { createHarness, testKey, testKeyResolver, type CallResult, type Harness } from 'tenant-public-api/testing'
+import { assertMatchesContract } from '../support/contract.js'
+
+export const TENANT = 'tenant-a'
+export const OTHER_TENANT = 'tenant-b'
+export const BASE = '/api/public/v1'
+export const ORIGIN = 'http://api.test'
+
+const T0 = '2025-01-01T00:00:00.000Z'
+const T1 = '2025-02-01T00:00:00.000Z'
+
+/** Fixed ids of the seeded records (`00000000-0000-4000-8000-0000000000xx`). */
+export const IDS = {
+  company: '00000000-0000-4000-8000-000000000001',
+  ticket: '00000000-0000-4000-8000-000000000002',
+  budget: '00000000-0000-4000-8000-000000000003',
+  lineItem: '00000000-0000-4000-8000-000000000004',
+  plannerType: '00000000-0000-4000-8000-000000000005',
+  goal: '00000000-0000-4000-8000-000000000006',
+  rule: '00000000-0000-4000-8000-000000000007',
+  report: '00000000-0000-4000-8000-000000000008',
+  reportType: '00000000-0000-4000-8000-000000000009',
+  reportTemplate: '00000000-0000-4000-8000-000000000010',
+  complianceTemplate: '00000000-0000-4000-8000-000000000011',
+  complianceCheck: '00000000-0000-4000-8000-000000000012',
+  course: '00000000-0000-4000-8000-000000000013',
+  enrollment: '00000000-0000-4000-8000-000000000014',
+  user: '00000000-0000-4000-8000-000000000015',
+  meetingType: '00000000-0000-4000-8000-000000000016',
+  survey: '00000000-0000-4000-8000-000000000017',
+} as const
+
+/** One record of every kind, enough for each operation to answer 2xx. */
+export function seedData(): SeedData {
+  const company = { id: IDS.company, name: 'Acme' }
+  return {
+    companies: [{ id: IDS.company, name: 'Acme', status: 'active', createdAt: T0, updatedAt: T0 }],
+    tickets: [
+      {
+        id: IDS.ticket,
+        ticketNumber: 'T-1001',
+        title: 'Printer on fire',
+        isClosed: false,
+        provider: 'psa_a',
+        createdAt: T0,
+        notes: [{ id: 'n1', text: 'Looked at it', isInternal: false, createdAt: T1, createdBy: 'Bob' }],
+      },
+    ],
+    plannerItemTypes: [{ id: IDS.plannerType, name: 'Hardware refresh', isSystem: false, createdAt: T0, updatedAt: T0 }],
+    goals: [{ id: IDS.goal, title: 'Grow', progressPercentage: 10, createdAt: T0, updatedAt: T0, tasks: [], updates: [] }],
+    budgets: [
+      {
+        id: IDS.budget,
+        title: 'FY25',
+        fiscalYear: 2025,
+        periodType: 'Annual',
+        status: 'Draft',
+        currency: 'USD',
+        company,
+        createdAt: T0,
+        updatedAt: T0,
+        lineItems: [
+          {
+            id: IDS.lineItem,
+            type: 'Software',
+            description: 'Licences',
+            quantity: 2,
+            unitPrice: 10,
+            recurrence: 'Monthly',
+            termMonths: 12,
+            status: 'approved',
+            currency: 'USD',
+            createdAt: T0,
+            updatedAt: T0,
+          },
+        ],
+      },
+    ],
+    automationRules: [
+      {
+        id: IDS.rule,
+        name: 'Escalate',
+        isActive: false,
+        priority: 1,
+        scopeType: 'tenant',
+        companyIds: [],
+        triggerType: 'scheduled',
+        entityType: 'ticket',
+        triggerConfig: {},
+        conditions: [],
+        actions: [],
+        createdAt: T0,
+        updatedAt: T0,
+        version: 1,
+      },
+    ],
+    reportTypes: [{ id: IDS.reportType, name: 'Quarterly review' }],
+    reports: [{ id: IDS.report, title: 'Q1', status: 'draft', isShared: false, version: 1, createdAt: T0, updatedAt: T0 }],
+    reportTemplates: [{ id: IDS.reportTemplate, name: 'QBR', isShared: true, reportTypeId: IDS.reportType, createdAt: T0, updatedAt: T0 }],
+    complianceTemplates: [{ id: IDS.complianceTemplate, title: 'MFA on', checkScope: 'company', approvalStatus: 'approved', createdAt: T0, updatedAt: T0 }],
+    complianceChecks: [{ id: IDS.complianceCheck, title: 'MFA on', flagged: false, updatedAt: T0 }],
+    trainingCourses: [{ id: IDS.course, title: 'Phishing 101', isMandatory: true, isGlobal: false, createdAt: T0, updatedAt: T0 }],
+    trainingEnrollments: [
+      {
+        id: IDS.enrollment,
+        course: { id: IDS.course, title: 'Phishing 101', courseType: null },
+        user: { id: IDS.user, fullName: 'Ada', email: 'ada@example.com' },
+        status: 'in_progress',
+        progress: 50,
+        timeSpentSeconds: 60,
+        enrolledAt: T0,
+      },
+    ],
+    users: [{ id: IDS.user, email: 'ada@example.com', fullName: 'Ada', status: 'active', isPrimaryAdmin: true, createdAt: T0, updatedAt: T0 }],
+    meetingTypes: [{ id: IDS.meetingType, name: 'QBR', isInternal: false, orderIndex: 0, createdAt: T0, updatedAt: T0 }],
+    npsSurveys: [
+      {
+        id: IDS.survey,
+        title: 'Q1 NPS',
+        surveyType: 'one_time',
+        ratingType: 'numeric_0_10',
+        isActive: true,
+        reminderEnabled: false,
+        followUpEnabled: false,
+        inviteCount: 10,
+        createdAt: T0,
+        updatedAt: T0,
+        responses: [9, 10, 3],
+      },
+    ],
+  }
+}
+
+/** A request that each operation answers with its success status, on a freshly seeded tenant. */
+export interface SampleRequest {
+  path: string
+  body?: unknown
+}
+
+/** A valid request for every operation id of the registry. */
+export const SAMPLES: Record<string, SampleRequest> = {
+  listTickets: { path: '/tickets' },
+  getTicket: { path: `/tickets/${IDS.ticket}?includeNotes=true` },
+  createBudgetLineItem: { path: `/budgets/${IDS.budget}/items`, body: { type: 'Hardware', description: 'Laptop', unitPrice: 1200 } },
+  updateBudget: { path: `/budgets/${IDS.budget}`, body: { title: 'FY25 revised' } },
+  createAutomationRule: {
+    path: '/automation',
+    body: { name: 'New rule', triggerType: 'scheduled', triggerConfig: {}, entityType: 'ticket', conditions: [], actions: [] },
+  },
+  updateAutomationRule: { path: `/automation/${IDS.rule}`, body: { priority: 5 } },
+  updateReport: { path: `/reports/${IDS.report}`, body: { title: 'Q1 final' } },
+  listComplianceTemplates: { path: '/compliance/templates' },
+  getComplianceTemplate: { path: `/compliance/templates/${IDS.complianceTemplate}` },
+  getComplianceCheck: { path: `/compliance/checks/${IDS.complianceCheck}` },
+  listTrainingEnrollments: { path: '/training/enrollments' },
+  deleteTrainingEnrollment: { path: `/training/enrollments/${IDS.enrollment}` },
+  getTrainingCourse: { path: `/training/courses/${IDS.course}` },
+  listUsers: { path: '/users' },
+  listReportTemplates: { path: '/report-templates' },
+  getReportTemplate: { path: `/report-templates/${IDS.reportTemplate}?includeStructure=true` },
+  listMeetingTypes: { path: '/calendar/types' },
+  listCompanies: { path: '/companies' },
+  getGoal: { path: `/goals/${IDS.goal}` },
+  getNpsSurvey: { path: `/surveys/nps/${IDS.survey}` },
+  getPlannerItemType: { path: `/planner/types/${IDS.plannerType}` },
+}
+
+/** The sample of an operation; throws when the registry grew an operation this fixture lacks. */
+export function sampleOf(operation: AnyOperation): SampleRequest {
+  const sample = SAMPLES[operation.id]
+  if (sample === undefined) throw new Error(`test/http/fixture.ts has no sample request for ${operation.id}`)
+  return sample
+}
+
+/** An itty-style registry path (`/budgets/:id/items`) with its parameters filled in by `id`. */
+export function concretePath(operation: AnyOperation, id: string): string {
+  return operation.path.replace(/:\w+/g, id)
+}
+
+/** The operation with this id. */
+export function op(id: string): AnyOperation {
+  const found = operations.find((operation) => operation.id === id)
+  if (found === undefined) throw new Error(`no operation ${id}`)
+  return found
+}
+
+export interface Setup {
+  api: (request: Request) => Promise<Response>
+  store: Store
+  /** A harness with an every-scope key of {@link TENANT}; every response is checked against the document. */
+  h: Harness
+  /** Every error passed to `onError`, with its request id. */
+  errors: Array<{ error: unknown; requestId: string }>
+  /** The key of the harness. */
+  key: string
+}
+
+/**
+ * A freshly seeded tenant and an API over it. The default limiter is generous (tests that are
+ * about rate limiting pass their own) and `onError` records instead of logging.
+ */
+export async function setup(options: Partial<PublicApiOptions> & { seed?: boolean } = {}): Promise<Setup> {
+  const store = options.store ?? createMemoryStore()
+  if (options.seed !== false) {
+    await store.seed(TENANT, seedData())
+    await store.seed(OTHER_TENANT, seedData())
+  }
+  const errors: Setup['errors'] = []
+  const { seed: _seed, ...rest } = options
+  const api = createPublicApi({
+    keyResolver: testKeyResolver(),
+    rateLimiter: memoryRateLimiter({ limit: 1_000_000 }),
+    onError: (error, { requestId }) => void errors.push({ error, requestId }),
+    ...rest,
+    store,
+  })
+  const key = testKey(TENANT)
+  const h = createHarness(api, { key, onResponse: contractCheck, ...(options.basePath ? { basePath: normalised(options.basePath) } : {}) })
+  return { api, store, h, errors, key }
+}
+
+function normalised(basePath: string): string {
+  return `/${basePath.split('/').filter(Boolean).join('/')}`.replace(/^\/$/, '')
+}
+
+/** The contract check, for harnesses with the default base path only (the document is built with it). */
+function contractCheck(result: CallResult): void {
+  if (new URL(result.request.url).pathname.startsWith(BASE)) assertMatchesContract(result)
+}
+
+/** A raw request to the API, for what the harness cannot express (streams, invalid bytes, odd headers). */
+export function raw(path: string, init: RequestInit & { duplex?: 'half' } = {}): Request {
+  return new Request(ORIGIN + BASE + path, init)
+}
+
+/** Parses an Error-shape body and checks what every error response has in common. */
+export async function errorBody(response: Response): Promise<{ error: string; code: string; requestId: string; details?: unknown }> {
+  const body = (await response.json()) as { error: string; code: string; requestId: string; details?: unknown }
+  if (typeof body.error !== 'string' || typeof body.code !== 'string') throw new Error(`not the Error shape: ${JSON.stringify(body)}`)
+  if (body.requestId !== response.headers.get('x-request-id')) throw new Error('Error body requestId differs from X-Request-Id')
+  return body
+}
+
+const listQuery = <S extends v.GenericSchema>(schema: S) => ({ ...(v.parse(schema, {}) as object), limit: 100 }) as v.InferOutput<S>
+
+/**
+ * Everything the tenant holds, read through the store's getters and lists: two snapshots are
+ * equal exactly when no request changed stored data.
+ */
+export async function snapshot(store: Store, tenantId = TENANT): Promise<unknown> {
+  return {
+    tickets: await store.listTickets(tenantId, listQuery(TicketListQuerySchema)),
+    ticket: await store.getTicket(tenantId, IDS.ticket, 100),
+    budget: await store.getBudget(tenantId, IDS.budget),
+    rule: await store.getAutomationRule(tenantId, IDS.rule),
+    report: await store.getReport(tenantId, IDS.report),
+    reportTemplates: await store.listReportTemplates(tenantId, listQuery(ReportTemplateListQuerySchema)),
+    reportTemplate: await store.getReportTemplate(tenantId, IDS.reportTemplate, true),
+    complianceTemplates: await store.listComplianceTemplates(tenantId, listQuery(ComplianceTemplateListQuerySchema)),
+    complianceCheck: await store.getComplianceCheck(tenantId, IDS.complianceCheck),
+    enrollments: await store.listTrainingEnrollments(tenantId, listQuery(TrainingEnrollmentListQuerySchema)),
+    course: await store.getTrainingCourse(tenantId, IDS.course),
+    users: await store.listUsers(tenantId, listQuery(UserListQuerySchema)),
+    meetingTypes: await store.listMeetingTypes(tenantId, listQuery(MeetingTypeListQuerySchema)),
+    companies: await store.listCompanies(tenantId, listQuery(CompanyListQuerySchema)),
+    goal: await store.getGoal(tenantId, IDS.goal),
+    survey: await store.getNpsSurvey(tenantId, IDS.survey),
+    plannerType: await store.getPlannerItemType(tenantId, IDS.plannerType),
+  }
+}
+
+/** A store whose every method throws `error` (or whatever `make` returns), for 500/503 tests. */
+export function failingStore(base: Store, make: () => unknown): Store {
+  return new Proxy(base, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown
+      if (typeof value !== 'function' || property === 'seed' || property === 'close') return value
+      return async () => {
+        throw make()
+      }
+    },
+  })
+}
