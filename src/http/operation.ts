@@ -75,6 +75,17 @@ export interface Operation<
 export type AnyOperation = Operation<Schema | undefined, Schema | undefined, Schema | undefined, Schema>
 
 /**
+ * An operation as {@link defineOperation} returns it: usable wherever {@link AnyOperation} is, and
+ * still carrying its own schema types, so that the typed client can infer its signatures.
+ */
+export type DefinedOperation<
+  PS extends Schema | undefined = Schema | undefined,
+  QS extends Schema | undefined = Schema | undefined,
+  BS extends Schema | undefined = Schema | undefined,
+  RS extends Schema = Schema,
+> = AnyOperation & { readonly params: PS; readonly query: QS; readonly body: BS; readonly response: RS }
+
+/**
  * Declares an operation with its handler typed from its schemas.
  *
  * @example
@@ -90,6 +101,6 @@ export function defineOperation<
   QS extends Schema | undefined = undefined,
   BS extends Schema | undefined = undefined,
   RS extends Schema = Schema,
->(operation: Operation<PS, QS, BS, RS>): AnyOperation {
-  return operation as unknown as AnyOperation
+>(operation: Operation<PS, QS, BS, RS>): DefinedOperation<PS, QS, BS, RS> {
+  return operation as unknown as DefinedOperation<PS, QS, BS, RS>
 }

@@ -1,0 +1,201 @@
+/**
+ * The typed client: one method per operation, page iteration, bounded retries and idempotency
+ * keys. It uses only Fetch-standard globals (fetch, URL, Headers, crypto, setTimeout), so it runs
+ * unchanged in Node, Bun, Deno and browsers.
+ */
+import type { OperationId } from '../resources/index.js'
+import { ApiError } from './errors.js'
+import { CLIENT_ROUTES, type ClientRoute } from './routes.js'
+import type { ListOperationId, OperationMethods, OptionsOf, Paginators, RequestOptions } from './types.js'
+
+/** A `fetch`-compatible function. */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>
+
+/** Options of {@link createClient}. */
+export interface ClientOptions {
+  /** Where the API is served, e.g. `https://portal.example.com`. */
+  baseUrl: string
+  /** The API key, sent as `Authorization: Bearer <apiKey>`. */
+  apiKey: string
+  /** Where the API is mounted on `baseUrl`. Default `/api/public/v1`. */
+  basePath?: string
+  /** The `fetch` to use. Default: the global one. Pass `(input, init) => api(new Request(input, init))` to call a handler in-process. */
+  fetch?: FetchLike
+  /** Retries after a 429, a 503 or a network error (see {@link isRetrySafe}). Default 2; 0 turns retrying off. */
+  retries?: number
+  /** The longest wait before a retry. A `Retry-After` longer than this is not waited for: the error is thrown. Default 30 000 ms. */
+  maxRetryDelayMs?: number
+  /** Headers sent with every request (a `User-Agent`, say). */
+  headers?: Record<string, string>
+}
+
+/** The client: one method per operation, plus `paginate`. */
+export type Client = OperationMethods & {
+  /**
+   * Walks every page of a list, yielding items. Uses `limit: 100` unless the query sets it.
+   *
+   * @example
+   * for await (const ticket of client.paginate.listTickets({ isClosed: false })) console.log(ticket.title)
+   */
+  paginate: Paginators
+}
+
+const DEFAULT_RETRIES = 2
+const DEFAULT_MAX_RETRY_DELAY_MS = 30_000
+const BASE_BACKOFF_MS = 250
+
+/**
+ * Whether a request may be sent again after a 503 or a network error, when it may or may not have
+ * been carried out: reads, deletes, patches (they set fields, so a repeat leaves the same state)
+ * and POSTs with an `Idempotency-Key` (the server replays the first answer). A 429 is always
+ * retried: the API refuses it before doing anything.
+ *
+ * @example
+ * isRetrySafe('POST', new Headers({ 'idempotency-key': 'k1' })) // true
+ */
+export function isRetrySafe(method: string, headers: Headers): boolean {
+  return method !== 'POST' || headers.has('idempotency-key')
+}
+
+/**
+ * Milliseconds a `Retry-After` value asks to wait (whole seconds or an HTTP date), or `undefined`.
+ *
+ * @example
+ * retryAfterMs('2') // 2000
+ */
+export function retryAfterMs(value: string | null, now: number = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+/** A v4 UUID; `crypto.randomUUID` is missing in browsers' insecure contexts, hence the fallback. */
+function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(signal?.reason)
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true || (error instanceof Error && error.name === 'AbortError')
+}
+
+function queryString(query: Record<string, unknown> | undefined): string {
+  const params = new URLSearchParams()
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue
+    params.set(name, value instanceof Date ? value.toISOString() : String(value))
+  }
+  const text = params.toString()
+  return text === '' ? '' : `?${text}`
+}
+
+/**
+ * Creates a typed client of the API. Every method is named by its operation id and typed from the
+ * same valibot schemas the server validates with; a non-2xx answer throws {@link ApiError}.
+ *
+ * @example
+ * import { createClient, ApiError } from 'tenant-public-api/client'
+ *
+ * const client = createClient({ baseUrl: 'https://portal.example.com', apiKey: process.env.API_KEY! })
+ * const { data: tickets, pagination } = await client.listTickets({ isClosed: false, limit: 10 })
+ * const { data: item } = await client.createBudgetLineItem(budgetId, { type: 'Software', description: 'IDE seats', unitPrice: 49, quantity: 10 })
+ * for await (const user of client.paginate.listUsers({ status: 'active' })) console.log(user.email)
+ */
+export function createClient(options: ClientOptions): Client {
+  const root = options.baseUrl.replace(/\/+$/, '') + (options.basePath ?? '/api/public/v1').replace(/\/+$/, '')
+  const fetchImpl: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
+  const defaultRetries = options.retries ?? DEFAULT_RETRIES
+  const maxDelay = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS
+  if (!Number.isInteger(defaultRetries) || defaultRetries < 0) throw new TypeError('retries must be a whole number >= 0')
+
+  async function send(route: ClientRoute, id: string | undefined, input: unknown, callOptions: RequestOptions & { idempotencyKey?: string; ifMatch?: number | string } = {}): Promise<unknown> {
+    const path = route.path.replace(':id', () => encodeURIComponent(id ?? ''))
+    const hasBody = route.method === 'POST' || route.method === 'PATCH'
+    const url = root + path + (hasBody ? '' : queryString(input as Record<string, unknown> | undefined))
+    const headers = new Headers({ ...options.headers, ...callOptions.headers })
+    headers.set('authorization', `Bearer ${options.apiKey}`)
+    headers.set('accept', 'application/json')
+    if (hasBody) headers.set('content-type', 'application/json')
+    if (callOptions.requestId !== undefined) headers.set('x-request-id', callOptions.requestId)
+    // One key per call, generated before the first attempt, so every retry of it is the same request to the server.
+    if (route.idempotent) headers.set('idempotency-key', callOptions.idempotencyKey ?? newIdempotencyKey())
+    if (route.ifMatch && callOptions.ifMatch !== undefined) headers.set('if-match', `"${String(callOptions.ifMatch).replace(/"/g, '')}"`)
+    const body = hasBody ? JSON.stringify(input) : undefined
+    const retries = callOptions.retries ?? defaultRetries
+    const signal = callOptions.signal
+
+    for (let attempt = 0; ; attempt++) {
+      const backoff = Math.min(maxDelay, BASE_BACKOFF_MS * 2 ** attempt * (0.5 + Math.random() / 2))
+      let response: Response
+      try {
+        response = await fetchImpl(url, { method: route.method, headers, body, signal, credentials: 'omit', redirect: 'follow' })
+      } catch (error) {
+        if (isAbort(error, signal) || attempt >= retries || !isRetrySafe(route.method, headers)) throw error
+        await sleep(backoff, signal)
+        continue
+      }
+      if (response.ok) {
+        const text = await response.text()
+        try {
+          return JSON.parse(text) as unknown
+        } catch {
+          throw new ApiError({ status: response.status, code: 'UNEXPECTED_RESPONSE', message: 'The response body is not JSON', requestId: response.headers.get('x-request-id') ?? undefined, headers: response.headers })
+        }
+      }
+      const retryable = response.status === 429 || (response.status === 503 && isRetrySafe(route.method, headers))
+      const wait = retryAfterMs(response.headers.get('retry-after')) ?? backoff
+      if (!retryable || attempt >= retries || wait > maxDelay) throw await ApiError.fromResponse(response)
+      await response.body?.cancel().catch(() => {})
+      await sleep(wait, signal)
+    }
+  }
+
+  const methods = {} as Record<OperationId, (...args: unknown[]) => Promise<unknown>>
+  for (const [operationId, route] of Object.entries(CLIENT_ROUTES) as Array<[OperationId, ClientRoute]>) {
+    const takesId = route.path.includes(':id')
+    methods[operationId] = (...args: unknown[]) => {
+      const id = takesId ? args.shift() : undefined
+      if (takesId && (typeof id !== 'string' || id === '')) return Promise.reject(new TypeError(`${operationId}: the id must be a non-empty string`))
+      // DELETE takes neither body nor query: its only other argument is the options.
+      const input = route.method === 'DELETE' ? undefined : args.shift()
+      return send(route, id as string | undefined, input, args.shift() as OptionsOf<typeof operationId>)
+    }
+  }
+
+  const paginate = {} as Record<ListOperationId, (query?: Record<string, unknown>, options?: RequestOptions) => AsyncIterableIterator<unknown>>
+  for (const [operationId, route] of Object.entries(CLIENT_ROUTES) as Array<[OperationId, ClientRoute]>) {
+    if (!route.list) continue
+    paginate[operationId as ListOperationId] = async function* (query = {}, callOptions = {}) {
+      let page = Number(query.page ?? 1)
+      const limit = query.limit ?? 100
+      for (;;) {
+        const result = (await send(route, undefined, { ...query, page, limit }, callOptions)) as { data: unknown[]; pagination: { hasNextPage: boolean } }
+        yield* result.data
+        if (!result.pagination.hasNextPage || result.data.length === 0) return
+        page += 1
+      }
+    }
+  }
+
+  return { ...(methods as unknown as OperationMethods), paginate: paginate as unknown as Paginators }
+}

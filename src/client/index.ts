@@ -1,0 +1,27 @@
+/**
+ * `tenant-public-api/client`: a typed client of the API for Node, Bun, Deno and browsers.
+ *
+ * @example
+ * import { createClient } from 'tenant-public-api/client'
+ * const client = createClient({ baseUrl: 'https://portal.example.com', apiKey })
+ * const { data } = await client.getTicket('T-1001', { includeNotes: true })
+ */
+export { createClient, isRetrySafe, retryAfterMs, type Client, type ClientOptions, type FetchLike } from './create-client.js'
+export { ApiError, type ApiErrorCode } from './errors.js'
+export { CLIENT_ROUTES, type ClientRoute } from './routes.js'
+export type {
+  ArgsOf,
+  BodyOf,
+  IdempotencyOptions,
+  IfMatchOptions,
+  ItemOf,
+  ListOperationId,
+  OperationMethods,
+  OptionsOf,
+  Paginators,
+  QueryOf,
+  RequestOptions,
+  ResponseOf,
+} from './types.js'
+export type { OperationId } from '../resources/index.js'
+export type { ErrorCode } from '../http/errors.js'
