@@ -1,0 +1,136 @@
+/**
+ * Registry-driven: for every operation, its success path, 401s, the 403 of a key holding every
+ * other scope, `X.write` granting `X.read`, and the 404s of unknown, foreign and malformed ids.
+ */
+import { describe, expect, it } from 'vitest'
+import { SCOPES, type Scope } from '../../http/auth.js'
+import type { AnyOperation } from '../../http/operation.js'
+import { operations } from '../../resources/index.js'
+import type { CallResult, Harness } from '../harness.js'
+import type { ConformanceContext } from './context.js'
+import { writableSeed, type FixtureIds } from './fixtures.js'
+import { hasIdParam, hasUuidId, sampleBody, samplePath, SAMPLES, writes } from './samples.js'
+
+/** The `.write` sibling of a `.read` scope, if the API has one. */
+function writeSibling(scope: Scope): Scope | undefined {
+  if (!scope.endsWith('.read')) return undefined
+  const sibling = `${scope.slice(0, -'.read'.length)}.write`
+  return (SCOPES as readonly string[]).includes(sibling) ? (sibling as Scope) : undefined
+}
+
+function expectSuccess(operation: AnyOperation, result: CallResult): void {
+  expect(result.status, JSON.stringify(result.body)).toBe(operation.successStatus)
+  if (operation.method === 'DELETE') expect(result.body).toEqual({ message: expect.any(String) })
+  else expect(result.body.data).toBeDefined()
+}
+
+/** An id no fixture tenant has, of the operation's id kind. */
+function unknownId(operation: AnyOperation): string {
+  return hasUuidId(operation) ? '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f' : 'no-such-record'
+}
+
+/**
+ * Registers the registry-driven tests.
+ *
+ * @example
+ * describe('memory', () => { const ctx = createConformanceContext(options); authAndScopes(ctx) })
+ */
+export function authAndScopes(ctx: ConformanceContext): void {
+  describe('every operation of the registry', () => {
+    it('has a sample request in the suite (a new route is covered once it has one)', () => {
+      const missing = operations.filter((operation) => SAMPLES[operation.id] === undefined).map((operation) => operation.id)
+      expect(missing).toEqual([])
+      expect(operations.length).toBeGreaterThanOrEqual(21)
+    })
+
+    for (const operation of operations) {
+      const call = (h: Harness, ids: FixtureIds, options: { key?: string | null; id?: string } = {}) =>
+        h.call(operation.method, samplePath(operation, ids, options.id), {
+          ...sampleBody(operation),
+          ...(options.key === undefined ? {} : { key: options.key }),
+        })
+      /** A tenant the call may change: a fresh one for writes, else fixture tenant A. */
+      const target = async (scopes: readonly Scope[] | '*' = '*') => {
+        if (!writes(operation)) return { h: ctx.client(ctx.a.tenantId, scopes), ids: ctx.a.ids }
+        const { tenantId } = await ctx.fresh(writableSeed('a'))
+        return { h: ctx.client(tenantId, scopes), ids: ctx.a.ids }
+      }
+
+      describe(`${operation.method} ${operation.path} (${operation.id})`, () => {
+        it('succeeds with a key holding every scope', async () => {
+          const { h, ids } = await target()
+          expectSuccess(operation, await call(h, ids))
+        })
+
+        it(`succeeds with a key holding only ${operation.scope}`, async () => {
+          const { h, ids } = await target([operation.scope])
+          expectSuccess(operation, await call(h, ids))
+        })
+
+        const sibling = writeSibling(operation.scope)
+        if (sibling !== undefined) {
+          it(`accepts ${sibling} in place of ${operation.scope}`, async () => {
+            const { h, ids } = await target([sibling])
+            expectSuccess(operation, await call(h, ids))
+          })
+        }
+
+        it('answers 401 UNAUTHORIZED without a key', async () => {
+          const result = await call(ctx.a.h, ctx.a.ids, { key: null })
+          expect(result.status).toBe(401)
+          expect(result.body.code).toBe('UNAUTHORIZED')
+          expect(result.headers.get('www-authenticate')).toMatch(/^Bearer/)
+        })
+
+        it('answers 401 UNAUTHORIZED with an unknown key', async () => {
+          const result = await call(ctx.a.h, ctx.a.ids, { key: 'not-a-known-key' })
+          expect(result.status).toBe(401)
+          expect(result.body.code).toBe('UNAUTHORIZED')
+        })
+
+        it(`answers 403 INSUFFICIENT_SCOPE to a key with every scope but ${operation.scope}`, async () => {
+          const others = SCOPES.filter((scope) => scope !== operation.scope && scope !== sibling)
+          const result = await call(ctx.client(ctx.a.tenantId, others), ctx.a.ids)
+          expect(result.status).toBe(403)
+          expect(result.body.code).toBe('INSUFFICIENT_SCOPE')
+          expect(result.body.details).toEqual({ requiredScopes: [operation.scope] })
+        })
+
+        if (hasIdParam(operation)) {
+          it('answers 404 NOT_FOUND for an unknown id', async () => {
+            const result = await call(ctx.a.h, ctx.a.ids, { id: unknownId(operation) })
+            expect(result.status).toBe(404)
+            expect(result.body.code).toBe('NOT_FOUND')
+          })
+
+          it('answers another tenant’s id exactly like an unknown id', async () => {
+            // Writes go to a fresh pair of tenants, so that a leak cannot corrupt the shared fixtures.
+            const pair = writes(operation)
+              ? { a: (await ctx.fresh(writableSeed('a'))).h, b: await ctx.fresh(writableSeed('b')) }
+              : { a: ctx.a.h, b: null }
+            const unknown = await call(pair.a, ctx.a.ids, { id: unknownId(operation) })
+            const foreign = await call(pair.a, ctx.b.ids)
+            expect(foreign.status).toBe(404)
+            expect({ code: foreign.body.code, error: foreign.body.error, details: foreign.body.details }).toEqual({
+              code: unknown.body.code,
+              error: unknown.body.error,
+              details: unknown.body.details,
+            })
+            // The foreign record is still there for its own tenant.
+            if (pair.b !== null) expectSuccess(operation, await call(pair.b.h, ctx.b.ids))
+          })
+
+          if (hasUuidId(operation)) {
+            it('answers 404 NOT_FOUND for a malformed uuid', async () => {
+              for (const bad of ['not-a-uuid', '12345', `${ctx.a.ids.budget}0`, ctx.a.ids.budget.replaceAll('-', '')]) {
+                const result = await call(ctx.a.h, ctx.a.ids, { id: bad })
+                expect(result.status, bad).toBe(404)
+                expect(result.body.code).toBe('NOT_FOUND')
+              }
+            })
+          }
+        }
+      })
+    }
+  })
+}

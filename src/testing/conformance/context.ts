@@ -1,0 +1,103 @@
+/**
+ * What every part of the conformance suite shares: one store per suite (SQL stores are slow to
+ * create), one API over it, two read-only fixture tenants seeded once, and fresh tenants for
+ * every test that writes, so that tests stay independent while the store is shared.
+ */
+import { afterAll, beforeAll } from 'vitest'
+import { createPublicApi, type PublicApiHandler } from '../../create-public-api.js'
+import type { Scope } from '../../http/auth.js'
+import { memoryRateLimiter } from '../../http/rate-limit.js'
+import type { SeedData } from '../../stores/seed.js'
+import type { Store } from '../../stores/store.js'
+import { createHarness, type CallResult, type Harness } from '../harness.js'
+import { testKey, testKeyResolver } from '../keys.js'
+import { fixtureIds, fixtureSeed, type FixtureIds } from './fixtures.js'
+
+/** Options of `runStoreConformance`. */
+export interface ConformanceOptions {
+  /** Names the suite, e.g. `'memory'`, `'sqlite'`, `'postgres'`. */
+  name: string
+  /** Creates the store under test; called once per suite and closed after it. */
+  createStore: () => Store | Promise<Store>
+  /** Sees every response (our own runs check each against the OpenAPI document). */
+  onResponse?: (result: CallResult) => void
+}
+
+/** A seeded fixture tenant and a client holding a key with every scope for it. */
+export interface FixtureTenantHandle {
+  tenantId: string
+  ids: FixtureIds
+  /** A client whose key has every scope of this tenant. */
+  h: Harness
+}
+
+/** The shared state the parts of the suite read once `beforeAll` has run. */
+export interface ConformanceContext {
+  readonly store: Store
+  readonly api: PublicApiHandler
+  /** Fixture tenant A, seeded once; tests must not write to it. */
+  readonly a: FixtureTenantHandle
+  /** Fixture tenant B, seeded once; tests must not write to it. */
+  readonly b: FixtureTenantHandle
+  /** A client for `tenantId` whose key holds `scopes` (default every scope); `key: null` in a call sends none. */
+  client(tenantId: string, scopes?: readonly Scope[] | '*'): Harness
+  /** Seeds `data` into a new tenant and returns a client for it. */
+  fresh(data: SeedData): Promise<{ tenantId: string; h: Harness }>
+}
+
+/** A new tenant id, unique across runs, so that a persistent database never mixes runs. */
+export function newTenantId(label = 'tenant'): string {
+  return `${label}-${crypto.randomUUID()}`
+}
+
+/**
+ * Registers the suite's `beforeAll`/`afterAll` and returns the context they fill. Reading a field
+ * before `beforeAll` has run throws, which points at a test that reads it at collection time.
+ */
+export function createConformanceContext(options: ConformanceOptions): ConformanceContext {
+  let state: { store: Store; api: PublicApiHandler; a: FixtureTenantHandle; b: FixtureTenantHandle } | undefined
+  const ready = () => {
+    if (state === undefined) throw new Error('The conformance context is read before beforeAll has run')
+    return state
+  }
+  const client = (tenantId: string, scopes: readonly Scope[] | '*' = '*') =>
+    createHarness(ready().api, { key: testKey(tenantId, scopes), onResponse: options.onResponse })
+
+  beforeAll(async () => {
+    const store = await options.createStore()
+    // The suite makes far more requests per key than any real limit allows; rate limits are not what it tests.
+    const api = createPublicApi({ store, keyResolver: testKeyResolver(), rateLimiter: memoryRateLimiter({ limit: 1_000_000_000, windowMs: 60_000 }) })
+    const a = newTenantId('conformance-a')
+    const b = newTenantId('conformance-b')
+    await store.seed(a, fixtureSeed('a'))
+    await store.seed(b, fixtureSeed('b'))
+    state = { store, api, a: { tenantId: a, ids: fixtureIds('a'), h: undefined! }, b: { tenantId: b, ids: fixtureIds('b'), h: undefined! } }
+    state.a.h = client(a)
+    state.b.h = client(b)
+  })
+
+  afterAll(async () => {
+    await state?.store.close()
+  })
+
+  return {
+    get store() {
+      return ready().store
+    },
+    get api() {
+      return ready().api
+    },
+    get a() {
+      return ready().a
+    },
+    get b() {
+      return ready().b
+    },
+    client,
+    async fresh(data) {
+      const tenantId = newTenantId()
+      await ready().store.seed(tenantId, data)
+      return { tenantId, h: client(tenantId) }
+    },
+  }
+}

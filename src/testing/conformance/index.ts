@@ -1,0 +1,29 @@
+/**
+ * `tenant-public-api/conformance`: the store conformance suite. Run it (under vitest) against any
+ * `Store` to prove that the API behaves on it exactly as the contract says: every operation,
+ * ordering and tie rules, filters, search escaping, computed fields, tenant isolation, versions,
+ * idempotency and atomicity under concurrency.
+ */
+import { describe } from 'vitest'
+import { authAndScopes } from './auth-and-scopes.js'
+import { createConformanceContext, type ConformanceOptions } from './context.js'
+
+export type { ConformanceContext, ConformanceOptions, FixtureTenantHandle } from './context.js'
+export { fixtureIds, fixtureSeed, writableSeed, type FixtureIds, type FixtureTenant } from './fixtures.js'
+
+/**
+ * Registers the whole conformance suite for one store, inside `describe(options.name)`. The store
+ * is created once (`createStore`) and closed after the suite; every test that writes seeds a
+ * fresh tenant, so tests are independent while the store is shared.
+ *
+ * @example
+ * // test/my-store.test.ts
+ * import { runStoreConformance } from 'tenant-public-api/conformance'
+ * runStoreConformance({ name: 'my-store', createStore: () => createMyStore(process.env.DATABASE_URL) })
+ */
+export function runStoreConformance(options: ConformanceOptions): void {
+  describe(options.name, () => {
+    const ctx = createConformanceContext(options)
+    authAndScopes(ctx)
+  })
+}

@@ -1,0 +1,77 @@
+/**
+ * One valid request per operation of the registry, addressed to a fixture tenant. The generic
+ * tests (auth, scopes, 404s) run each of these; an operation added to the registry without a
+ * sample fails the suite until it gets one, so every new route is covered.
+ */
+import type { AnyOperation } from '../../http/operation.js'
+import { UuidIdParams } from '../../resources/shared/results.js'
+import { MINIMAL_LINE_ITEM, MINIMAL_RULE, type FixtureIds } from './fixtures.js'
+
+/** A valid request for one operation. */
+export interface OperationSample {
+  /** The `:id` of the target in a fixture tenant (operations with an id in their path). */
+  id?: (ids: FixtureIds) => string
+  /** A query string without `?`. */
+  query?: string
+  /** The JSON body. */
+  body?: unknown
+}
+
+/** Samples by operation id. */
+export const SAMPLES: Record<string, OperationSample> = {
+  listTickets: { query: 'limit=5' },
+  getTicket: { id: (f) => f.tickets[0]!, query: 'includeNotes=true' },
+  createBudgetLineItem: { id: (f) => f.budget, body: MINIMAL_LINE_ITEM },
+  updateBudget: { id: (f) => f.budget, body: { title: 'Renamed budget' } },
+  createAutomationRule: { body: MINIMAL_RULE },
+  updateAutomationRule: { id: (f) => f.rule, body: { priority: 7 } },
+  updateReport: { id: (f) => f.report, body: { title: 'Renamed report' } },
+  listComplianceTemplates: {},
+  getComplianceTemplate: { id: (f) => f.complianceTemplates[0]! },
+  getComplianceCheck: { id: (f) => f.complianceCheck },
+  listTrainingEnrollments: {},
+  deleteTrainingEnrollment: { id: (f) => f.enrollments[0]! },
+  getTrainingCourse: { id: (f) => f.courses[0]! },
+  listUsers: {},
+  listReportTemplates: {},
+  getReportTemplate: { id: (f) => f.reportTemplates[0]!, query: 'includeStructure=true' },
+  listMeetingTypes: {},
+  listCompanies: {},
+  getGoal: { id: (f) => f.goals[0]! },
+  getNpsSurvey: { id: (f) => f.npsSurveys.full },
+  getPlannerItemType: { id: (f) => f.plannerTypes[0]! },
+}
+
+/** Whether the operation's path names a target by `:id`. */
+export function hasIdParam(operation: AnyOperation): boolean {
+  return operation.path.includes(':id')
+}
+
+/** Whether the operation's ids are UUIDs (so a malformed one must be a 404 too). */
+export function hasUuidId(operation: AnyOperation): boolean {
+  return operation.params === UuidIdParams
+}
+
+/** Whether the operation changes data (its success path needs a fresh tenant). */
+export function writes(operation: AnyOperation): boolean {
+  return operation.method !== 'GET'
+}
+
+/**
+ * The request line of a sample: the operation's path with `:id` replaced, plus the query.
+ *
+ * @example
+ * samplePath(getGoal, ids) // '/goals/aaaaaaaa-000d-4000-8000-000000000001'
+ */
+export function samplePath(operation: AnyOperation, ids: FixtureIds, idOverride?: string): string {
+  const sample = SAMPLES[operation.id] ?? {}
+  const id = idOverride ?? sample.id?.(ids)
+  const path = id === undefined ? operation.path : operation.path.replace(':id', encodeURIComponent(id))
+  return sample.query ? `${path}?${sample.query}` : path
+}
+
+/** The call options (body) of a sample. */
+export function sampleBody(operation: AnyOperation): { body?: unknown } {
+  const sample = SAMPLES[operation.id] ?? {}
+  return sample.body === undefined ? {} : { body: sample.body }
+}

@@ -1,0 +1,5 @@
+import { createMemoryStore } from 'tenant-public-api'
+import { runStoreConformance } from 'tenant-public-api/conformance'
+import { assertMatchesContract } from '../support/contract.js'
+
+runStoreConformance({ name: 'memory', createStore: () => createMemoryStore(), onResponse: assertMatchesContract })
