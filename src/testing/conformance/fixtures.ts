@@ -374,9 +374,9 @@ export function fixtureSeed(tenant: FixtureTenant): SeedData {
     updatedAt: at(2),
     // Seeded out of order: tasks come back oldest first, updates newest first.
     tasks: [
-      { id: fixtureId(tenant, K.goalTask, g * 10 + 2), title: 'Second task', isCompleted: false, createdAt: at(3) },
-      { id: fixtureId(tenant, K.goalTask, g * 10 + 1), title: 'First task', isCompleted: true, createdAt: at(2) },
-      { id: fixtureId(tenant, K.goalTask, g * 10 + 3), title: 'Third task', isCompleted: false, createdAt: at(4) },
+      { id: fixtureId(tenant, K.goalTask, g * 10 + 2), title: 'Second task', isCompleted: false, description: null, dueDate: null, createdAt: at(3) },
+      { id: fixtureId(tenant, K.goalTask, g * 10 + 1), title: 'First task', isCompleted: true, description: null, dueDate: at(31), createdAt: at(2) },
+      { id: fixtureId(tenant, K.goalTask, g * 10 + 3), title: 'Third task', isCompleted: false, description: 'Last', dueDate: null, createdAt: at(4) },
     ],
     updates: [
       { id: fixtureId(tenant, K.goalUpdate, g * 10 + 1), updateText: 'Oldest', progressPercentage: 10, createdAt: at(2) },

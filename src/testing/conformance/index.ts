@@ -6,6 +6,7 @@
  */
 import { describe } from 'vitest'
 import { authAndScopes } from './auth-and-scopes.js'
+import { listsAndOrdering } from './lists-and-ordering.js'
 import { createConformanceContext, type ConformanceOptions } from './context.js'
 
 export type { ConformanceContext, ConformanceOptions, FixtureTenantHandle } from './context.js'
@@ -25,5 +26,6 @@ export function runStoreConformance(options: ConformanceOptions): void {
   describe(options.name, () => {
     const ctx = createConformanceContext(options)
     authAndScopes(ctx)
+    listsAndOrdering(ctx)
   })
 }
