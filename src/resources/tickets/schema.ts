@@ -71,20 +71,27 @@ export const TICKET_SORT_COLUMNS = {
 } as const satisfies Record<string, keyof Ticket>
 export type TicketSortColumn = keyof typeof TICKET_SORT_COLUMNS
 
-export const TicketListQuerySchema = v.strictObject({
-  ...paginationQuery,
-  sortColumn: v.optional(enumParam(Object.keys(TICKET_SORT_COLUMNS) as [TicketSortColumn, ...TicketSortColumn[]], 'Sort field.'), 'created_date'),
-  sortDesc: v.optional(booleanParam('Sort descending.'), 'true'),
-  search: v.optional(textParam(255, 'Case-insensitive substring of the title.')),
-  companyId: v.optional(uuidParam('Only tickets of this company.')),
-  status: v.optional(textParam(100, 'Status name, case-insensitive.')),
-  priority: v.optional(textParam(100, 'Priority name, case-insensitive.')),
-  assignedTo: v.optional(textParam(255, 'Assigned resource, case-insensitive.')),
-  isClosed: v.optional(booleanParam('Closed or open tickets only.')),
-  provider: v.optional(enumParam(PROVIDERS, 'PSA provider.')),
-  dateFrom: v.optional(dateTimeParam('start', 'Created at or after (inclusive). A date means the start of that UTC day.')),
-  dateTo: v.optional(dateTimeParam('end', 'Created at or before (inclusive). A date means the end of that UTC day.')),
-})
+export const TicketListQuerySchema = v.pipe(
+  v.strictObject({
+    ...paginationQuery,
+    sortColumn: v.optional(enumParam(Object.keys(TICKET_SORT_COLUMNS) as [TicketSortColumn, ...TicketSortColumn[]], 'Sort field.'), 'created_date'),
+    sortDesc: v.optional(booleanParam('Sort descending.'), 'true'),
+    search: v.optional(textParam(255, 'Case-insensitive substring of the title.')),
+    companyId: v.optional(uuidParam('Only tickets of this company.')),
+    status: v.optional(textParam(100, 'Status name, case-insensitive.')),
+    priority: v.optional(textParam(100, 'Priority name, case-insensitive.')),
+    assignedTo: v.optional(textParam(255, 'Assigned resource, case-insensitive.')),
+    isClosed: v.optional(booleanParam('Closed or open tickets only.')),
+    provider: v.optional(enumParam(PROVIDERS, 'PSA provider.')),
+    dateFrom: v.optional(dateTimeParam('start', 'Created at or after (inclusive). A date means the start of that UTC day.')),
+    dateTo: v.optional(dateTimeParam('end', 'Created at or before (inclusive). A date means the end of that UTC day.')),
+  }),
+  // decisions §4: dateFrom after dateTo is a 400 (on dateFrom), not an empty page.
+  v.forward(
+    v.check((q) => q.dateFrom === undefined || q.dateTo === undefined || q.dateFrom <= q.dateTo, 'dateFrom must not be after dateTo'),
+    ['dateFrom'],
+  ),
+)
 export type TicketListQuery = v.InferOutput<typeof TicketListQuerySchema>
 
 export const TicketDetailQuerySchema = v.strictObject({

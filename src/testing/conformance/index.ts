@@ -7,6 +7,7 @@
 import { describe } from 'vitest'
 import { authAndScopes } from './auth-and-scopes.js'
 import { listsAndOrdering } from './lists-and-ordering.js'
+import { validation } from './validation.js'
 import { createConformanceContext, type ConformanceOptions } from './context.js'
 
 export type { ConformanceContext, ConformanceOptions, FixtureTenantHandle } from './context.js'
@@ -27,5 +28,6 @@ export function runStoreConformance(options: ConformanceOptions): void {
     const ctx = createConformanceContext(options)
     authAndScopes(ctx)
     listsAndOrdering(ctx)
+    validation(ctx)
   })
 }
