@@ -33,7 +33,9 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     if (done) break
     size += value.byteLength
     if (size > maxBytes) {
-      await reader.cancel().catch(() => {})
+      // Not awaited: the cancel promise of a tee'd body (any request that was cloned) settles only
+      // once every branch is cancelled, so awaiting it could hang the response forever.
+      reader.cancel().catch(() => {})
       throw tooLarge(maxBytes)
     }
     chunks.push(value)
