@@ -3,6 +3,9 @@ import { ApiError, validationError } from './errors.js'
 /** Deeper bodies are refused before validation, so that no schema recursion can overflow the stack. */
 export const MAX_BODY_DEPTH = 64
 
+/** Keys refused anywhere in a body or query: they could reach an object's prototype. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
+
 /** 415 unless the request declares a JSON body (`application/json`, any parameters). */
 export function requireJsonContentType(request: Request): void {
   const type = request.headers.get('content-type')
@@ -70,8 +73,9 @@ export function parseJson(text: string): unknown {
 
 /**
  * Refuses what no schema should ever see: nesting deeper than {@link MAX_BODY_DEPTH}, keys that
- * could reach an object's prototype (`__proto__`, `constructor.prototype`), and strings that no
- * database stores faithfully (NUL, unpaired surrogates). Iterative, so depth cannot overflow it.
+ * could reach an object's prototype (`__proto__`, `constructor`, `prototype`), strings that no
+ * database stores faithfully (NUL, unpaired surrogates) and numbers JSON cannot carry (`1e309`).
+ * Iterative, so depth cannot overflow it.
  */
 export function assertSafeJson(root: unknown, where: 'query' | 'body'): void {
   const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: '', depth: 0 }]
@@ -82,6 +86,10 @@ export function assertSafeJson(root: unknown, where: 'query' | 'body'): void {
         throw validationError([{ in: where, path, message: 'Strings must be well-formed Unicode without NUL characters' }])
       }
       continue
+    }
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      // `1e309` parses to Infinity, which no schema of `unknown` would catch and JSON cannot carry back out (it becomes null).
+      throw validationError([{ in: where, path, message: 'Numbers must be finite' }])
     }
     if (value === null || typeof value !== 'object') continue
     if (depth >= MAX_BODY_DEPTH) {
@@ -94,7 +102,9 @@ export function assertSafeJson(root: unknown, where: 'query' | 'body'): void {
     for (const key of Object.keys(value)) {
       const child = (value as Record<string, unknown>)[key]
       const childPath = path === '' ? key : `${path}.${key}`
-      if (key === '__proto__' || (key === 'constructor' && child !== null && typeof child === 'object' && 'prototype' in child)) {
+      // valibot's `record` silently drops these three keys (its own pollution guard), so accepting
+      // them would lose data without a word: refuse them anywhere instead.
+      if (FORBIDDEN_KEYS.has(key)) {
         throw validationError([{ in: where, path: childPath, message: 'This key is not allowed' }])
       }
       stack.push({ value: key, path: childPath, depth: depth + 1 })

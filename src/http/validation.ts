@@ -34,22 +34,49 @@ export function checkInput(schema: v.GenericSchema<unknown, unknown> | undefined
   return { ok: false, issues }
 }
 
+/** Decodes one `application/x-www-form-urlencoded` component strictly; `null` when it is not valid percent-encoded UTF-8. */
+function decodeComponent(text: string): string | null {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '))
+  } catch {
+    return null
+  }
+}
+
 /**
- * The query string as a plain record, refusing a parameter given twice (400). `URLSearchParams`
- * has already replaced invalid UTF-8 with U+FFFD, so nothing here can throw on hostile input.
+ * The query string as a plain record, refusing a parameter given twice and any name or value that
+ * is not valid percent-encoded UTF-8 (400). `URLSearchParams` would quietly turn `%FF` into
+ * U+FFFD and keep a broken `%E0%A4%A` as text, so a filter would silently match something else;
+ * the raw query is decoded here instead, strictly.
  */
 export function queryRecord(url: URL): Record<string, string> {
   const out: Record<string, string> = Object.create(null)
-  const repeated: ValidationIssue[] = []
-  for (const [key, value] of url.searchParams) {
-    if (key in out) {
-      if (!repeated.some((issue) => issue.path === key)) {
-        repeated.push({ in: 'query', path: key, message: 'A query parameter may be given only once' })
-      }
+  const issues: ValidationIssue[] = []
+  const report = (path: string, message: string) => {
+    if (!issues.some((issue) => issue.path === path && issue.message === message)) issues.push({ in: 'query', path, message })
+  }
+  for (const pair of url.search.slice(1).split('&')) {
+    if (pair === '') continue
+    const separator = pair.indexOf('=')
+    const rawName = separator === -1 ? pair : pair.slice(0, separator)
+    const rawValue = separator === -1 ? '' : pair.slice(separator + 1)
+    const name = decodeComponent(rawName)
+    // The raw name of a URL's query is ASCII (the URL parser percent-encodes the rest), so it is safe to echo.
+    if (name === null) {
+      report(rawName, 'The parameter name is not valid percent-encoded UTF-8')
       continue
     }
-    out[key] = value
+    const value = decodeComponent(rawValue)
+    if (value === null) {
+      report(name, 'The value is not valid percent-encoded UTF-8')
+      continue
+    }
+    if (name in out) {
+      report(name, 'A query parameter may be given only once')
+      continue
+    }
+    out[name] = value
   }
-  if (repeated.length > 0) throw validationError(repeated)
+  if (issues.length > 0) throw validationError(issues)
   return out
 }

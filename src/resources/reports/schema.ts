@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { DateTimeSchema, JsonObjectSchema, UuidSchema } from '../shared/schemas.js'
+import { DateTimeSchema, isCalendarDate, JsonObjectSchema, UuidSchema } from '../shared/schemas.js'
 
 export const REPORT_STATUSES = ['draft', 'published'] as const
 
@@ -30,7 +30,7 @@ export type ReportRecord = Omit<Report, 'companyName' | 'reportTypeName'> & { co
 /** A report date: `YYYY-MM-DD` or an ISO 8601 date-time. */
 const ReportDateSchema = v.pipe(
   v.string(),
-  v.check((s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s))) || v.is(v.pipe(v.string(), v.isoTimestamp()), s), 'Must be a date (YYYY-MM-DD) or an ISO 8601 date-time'),
+  v.check((s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) || v.is(v.pipe(v.string(), v.isoTimestamp()), s)) && isCalendarDate(s), 'Must be a date (YYYY-MM-DD) or an ISO 8601 date-time'),
 )
 
 /** The body of `PATCH /reports/{id}`: only supplied fields change; `null` clears where allowed. */

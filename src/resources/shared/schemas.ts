@@ -98,6 +98,22 @@ export function uuidParam(description?: string) {
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/
 
 /**
+ * Whether the `YYYY-MM-DD` that a date or date-time starts with names a real day: `Date.parse`
+ * quietly rolls `2025-02-30` over to March 2nd, and `isoTimestamp` checks only digit ranges.
+ *
+ * @example
+ * isCalendarDate('2024-02-29T10:00:00Z') // true
+ * isCalendarDate('2025-02-30') // false
+ */
+export function isCalendarDate(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(text)
+  if (match === null) return false
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const date = new Date(Date.UTC(year, month - 1, day))
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
+/**
  * An RFC 3339 date-time (with `Z` or an offset), or a date `YYYY-MM-DD` meaning the start of that
  * UTC day (`bound: 'start'`) or its last millisecond (`bound: 'end'`), normalised to `toISOString()`.
  */
@@ -105,7 +121,7 @@ export function dateTimeParam(bound: 'start' | 'end', description?: string) {
   return param(
     v.pipe(
       v.string(),
-      v.check((s) => DATE_ONLY.test(s) || v.is(v.pipe(v.string(), v.isoTimestamp()), s), 'Must be an ISO 8601 date-time or date'),
+      v.check((s) => (DATE_ONLY.test(s) || v.is(v.pipe(v.string(), v.isoTimestamp()), s)) && isCalendarDate(s), 'Must be an ISO 8601 date-time or date'),
       v.transform((s) => {
         const iso = DATE_ONLY.test(s) ? `${s}T${bound === 'start' ? '00:00:00.000' : '23:59:59.999'}Z` : s
         const time = Date.parse(iso)
