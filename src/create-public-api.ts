@@ -13,7 +13,7 @@ export interface PublicApiOptions {
   keyResolver: KeyResolver
   /** Counts requests per key. Default: `memoryRateLimiter()`, 120 requests per 60 s. */
   rateLimiter?: RateLimiter
-  /** Where the API is mounted. Default `/api/public/v1`. */
+  /** Where the API is mounted. Default `/api/public/v1`. Normalised: `v1/` and `/v1/` both mean `/v1`; `/` is the root. */
   basePath?: string
   /** Largest accepted request body. Default 1 MiB (1,048,576 bytes). */
   maxBodyBytes?: number
@@ -39,7 +39,8 @@ export type PublicApiHandler = (request: Request) => Promise<Response>
  * const response = await api(new Request('http://host/api/public/v1/tickets', { headers: { authorization: 'Bearer secret' } }))
  */
 export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
-  const basePath = (options.basePath ?? '/api/public/v1').replace(/\/+$/, '')
+  checkOptions(options)
+  const basePath = normaliseBasePath(options.basePath ?? '/api/public/v1')
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw new TypeError('maxBodyBytes must be a positive integer')
 
@@ -64,3 +65,27 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
   })
 }
 
+
+/** Fails at creation, not on the first request, when a required option is missing or of the wrong kind. */
+function checkOptions(options: PublicApiOptions): void {
+  if (typeof options !== 'object' || options === null) throw new TypeError('createPublicApi needs an options object')
+  if (typeof options.store !== 'object' || options.store === null) throw new TypeError('store is required: e.g. createMemoryStore()')
+  if (typeof options.keyResolver !== 'function') throw new TypeError('keyResolver must be a function (token, request) => principal | null')
+  if (options.rateLimiter !== undefined && typeof options.rateLimiter?.consume !== 'function') throw new TypeError('rateLimiter must have a consume(key, rule?) method')
+  if (options.onError !== undefined && typeof options.onError !== 'function') throw new TypeError('onError must be a function')
+}
+
+/** Path segments of unreserved URL characters only: the router compiles the base path into a regular expression. */
+const SEGMENT = /^[A-Za-z0-9._~-]+$/
+
+/**
+ * `/v1/`, `v1` and `//v1` all mean `/v1`; `/` and `` mean the root. Anything that is not plain
+ * path segments (spaces, `*`, `:`, `(`, `?`, `%`) is refused rather than misrouted.
+ */
+function normaliseBasePath(basePath: string): string {
+  if (typeof basePath !== 'string') throw new TypeError('basePath must be a string such as /api/public/v1')
+  const segments = basePath.split('/').filter((segment) => segment !== '')
+  const bad = segments.find((segment) => !SEGMENT.test(segment) || segment === '.' || segment === '..')
+  if (bad !== undefined) throw new TypeError(`basePath segment ${JSON.stringify(bad)} must be letters, digits, '.', '_', '~' or '-'`)
+  return segments.map((segment) => `/${segment}`).join('')
+}

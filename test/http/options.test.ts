@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest'
+import { createMemoryStore, createPublicApi, type PublicApiOptions } from 'tenant-public-api'
+import { createHarness, testKey, testKeyResolver } from 'tenant-public-api/testing'
+import { assertMatchesContract } from '../support/contract.js'
+import { IDS, seedData, setup, TENANT } from './fixture.js'
+
+const base = (): PublicApiOptions => ({ store: createMemoryStore(), keyResolver: testKeyResolver() })
+
+describe('basePath', () => {
+  it.each([
+    ['/v1/', '/v1'],
+    ['v1', '/v1'],
+    ['//v1//', '/v1'],
+    ['/api/public/v2', '/api/public/v2'],
+    ['/', ''],
+    ['', ''],
+  ])('%j serves the API under %j, and nothing under the default', async (basePath, served) => {
+    const { api, key } = await setup({ basePath })
+    const headers = { authorization: `Bearer ${key}` }
+    expect((await api(new Request(`http://x${served}/tickets`, { headers }))).status).toBe(200)
+    expect((await api(new Request(`http://x${served}/goals/${IDS.goal}`, { headers }))).status).toBe(200)
+    expect((await api(new Request(`http://x${served}/openapi.json`))).status).toBe(200)
+    const moved = await api(new Request('http://x/api/public/v1/tickets', { headers }))
+    expect(moved.status).toBe(served === '/api/public/v1' ? 200 : 404)
+  })
+
+  it('the document served under a base path names its paths under it', async () => {
+    const { api } = await setup({ basePath: '/v9/' })
+    const document = (await (await api(new Request('http://x/v9/openapi.json'))).json()) as { paths: Record<string, unknown> }
+    expect(Object.keys(document.paths)).toContain('/v9/tickets')
+    expect(Object.keys(document.paths)).toContain('/v9/openapi.json')
+    expect(Object.keys(document.paths).every((path) => path.startsWith('/v9/'))).toBe(true)
+  })
+
+  it('Location headers use the base path', async () => {
+    const { h } = await setup({ basePath: '/v1/' })
+    const result = await h.call('POST', `/budgets/${IDS.budget}/items`, { body: { type: 'Other', description: 'x', unitPrice: 1 } })
+    expect(result.headers.get('location')).toBe(`/v1/budgets/${IDS.budget}/items/${result.body.data.id}`)
+  })
+
+  it.each(['/api/:version', '/api/*', '/a b', '/api(v1)', '/v1?x=1', '/v%31', '/../v1', '/v1+'])('refuses %j, which the router would misread', (basePath) => {
+    expect(() => createPublicApi({ ...base(), basePath })).toThrow(TypeError)
+  })
+})
+
+describe('maxBodyBytes', () => {
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60, '100' as unknown as number])('refuses %j', (maxBodyBytes) => {
+    expect(() => createPublicApi({ ...base(), maxBodyBytes })).toThrow(TypeError)
+  })
+
+  it('defaults to 1 MiB: exactly 1,048,576 bytes are read, one more is 413', async () => {
+    const store = createMemoryStore()
+    await store.seed(TENANT, seedData())
+    const h = createHarness(createPublicApi({ store, keyResolver: testKeyResolver() }), { key: testKey(TENANT), onResponse: assertMatchesContract })
+    const json = '{"title":"Big"}'
+    const exact = json + ' '.repeat(1024 * 1024 - json.length)
+    const headers = { 'content-type': 'application/json' }
+    expect((await h.call('PATCH', `/budgets/${IDS.budget}`, { rawBody: exact, headers })).status).toBe(200)
+    expect((await h.call('PATCH', `/budgets/${IDS.budget}`, { rawBody: `${exact} `, headers })).status).toBe(413)
+  })
+})
+
+describe('required options', () => {
+  it('are checked when the API is created, not on the first request', () => {
+    const options = base()
+    expect(() => createPublicApi({ ...options, store: undefined as never })).toThrow(/store/)
+    expect(() => createPublicApi({ ...options, keyResolver: 'key' as never })).toThrow(/keyResolver/)
+    expect(() => createPublicApi({ ...options, rateLimiter: {} as never })).toThrow(/rateLimiter/)
+    expect(() => createPublicApi({ ...options, onError: 42 as never })).toThrow(/onError/)
+    expect(() => createPublicApi(undefined as never)).toThrow(TypeError)
+  })
+})
+
+describe('the default rate limiter', () => {
+  it('allows 120 requests per 60 s per key, then 429', async () => {
+    const store = createMemoryStore()
+    await store.seed(TENANT, seedData())
+    const h = createHarness(createPublicApi({ store, keyResolver: testKeyResolver() }), { key: testKey(TENANT) })
+    const started = Date.now()
+    let last
+    for (let i = 0; i < 120; i++) {
+      last = await h.call('GET', '/calendar/types')
+      expect(last.status).toBe(200)
+    }
+    expect(last!.headers.get('x-ratelimit-limit')).toBe('120')
+    expect(last!.headers.get('x-ratelimit-remaining')).toBe('0')
+    const reset = Date.parse(last!.headers.get('x-ratelimit-reset')!)
+    expect(reset).toBeGreaterThanOrEqual(started + 60_000 - 1000)
+    expect(reset).toBeLessThanOrEqual(Date.now() + 60_000)
+    const limited = await h.call('GET', '/calendar/types')
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(50)
+    expect((await h.call('GET', '/calendar/types', { key: testKey(TENANT, ['calendar.read']) })).status).toBe(200)
+  })
+})
