@@ -83,12 +83,25 @@ export function operationErrors(operation: AnyOperation): ErrorCode[] {
   return [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b])
 }
 
-const HEADER = (description: string, schema: JsonSchema = { type: 'string' }) => ({ description, schema })
-const REQUEST_ID = HEADER('The request id: the client’s own X-Request-Id when valid, else a new UUID.')
-const RATE_LIMIT_HEADERS = {
-  'X-RateLimit-Limit': HEADER('Requests allowed per window for this key.', { type: 'integer' }),
-  'X-RateLimit-Remaining': HEADER('Requests left in the current window.', { type: 'integer' }),
-  'X-RateLimit-Reset': HEADER('When the window resets (ISO 8601).', { type: 'string', format: 'date-time' }),
+const HEADER = (description: string, schema: JsonSchema = { type: 'string' }, required = false) => ({ description, ...(required ? { required: true } : {}), schema })
+const REQUEST_ID = HEADER('The request id: the client’s own X-Request-Id when valid, else a new UUID.', { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' }, true)
+/** The rate-limit headers; `required` where every response of that status was counted against the key. */
+const rateLimitHeaders = (required: boolean) => ({
+  'X-RateLimit-Limit': HEADER('Requests allowed per window for this key.', { type: 'integer', minimum: 0 }, required),
+  'X-RateLimit-Remaining': HEADER('Requests left in the current window.', { type: 'integer', minimum: 0 }, required),
+  'X-RateLimit-Reset': HEADER('When the window resets (ISO 8601).', { type: 'string', format: 'date-time' }, required),
+})
+const RATE_LIMIT_HEADERS = rateLimitHeaders(true)
+/**
+ * Error statuses that can be answered before the key is counted (400 `COOKIES_NOT_ALLOWED` comes
+ * before authentication; 500 and 503 can come from the rate limiter itself), so their
+ * rate-limit headers are optional; 401 never has them.
+ */
+const UNCOUNTED_ERROR_STATUSES = new Set([400, 500, 503])
+/** Schemas of the headers operations set on success (`responseHeaders` of the registry). */
+const SUCCESS_HEADER_SCHEMAS: Record<string, JsonSchema> = {
+  ETag: { type: 'string', pattern: '^"[0-9]+"$' },
+  Location: { type: 'string', pattern: '^/' },
 }
 
 interface ParamEntry {
@@ -125,15 +138,17 @@ function errorResponses(operation: AnyOperation): Record<string, object> {
   const out: Record<string, object> = {}
   for (const [status, codes] of byStatus) {
     const headers: Record<string, object> = { 'X-Request-Id': REQUEST_ID }
-    if (status !== 401 && status !== 500 && status !== 503) Object.assign(headers, RATE_LIMIT_HEADERS)
-    if (status === 401) headers['WWW-Authenticate'] = HEADER('`Bearer`.')
-    if (status === 429) headers['Retry-After'] = HEADER('Whole seconds until the window resets.', { type: 'integer' })
+    if (status !== 401) Object.assign(headers, rateLimitHeaders(!UNCOUNTED_ERROR_STATUSES.has(status)))
+    if (status === 401) headers['WWW-Authenticate'] = HEADER('`Bearer realm="api"`, with `error="invalid_token"` when a key was sent.', { type: 'string', pattern: '^Bearer ' }, true)
+    if (status === 429) headers['Retry-After'] = HEADER('Whole seconds until the window resets.', { type: 'integer', minimum: 0 }, true)
+    if (status === 503) headers['Retry-After'] = HEADER('Whole seconds to wait before retrying.', { type: 'integer', minimum: 0 })
     out[String(status)] = {
       description: `Error: ${codes.join(', ')}.`,
       headers,
       content: {
         'application/json': {
-          schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { code: { enum: codes } } }] },
+          // This implementation always sends `code` and `requestId`, though the Error shape lets them be absent.
+          schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { required: ['code', 'requestId'], properties: { code: { enum: codes } } }] },
         },
       },
     }
@@ -165,7 +180,8 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
   for (const operation of operations) {
     const path = basePath + pathTemplate(operation.path)
     const successHeaders: Record<string, object> = { 'X-Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS }
-    for (const [name, description] of Object.entries(operation.responseHeaders ?? {})) successHeaders[name] = HEADER(description)
+    for (const [name, description] of Object.entries(operation.responseHeaders ?? {})) successHeaders[name] = HEADER(description, SUCCESS_HEADER_SCHEMAS[name], true)
+    if (operation.idempotent) successHeaders['Idempotent-Replayed'] = HEADER('`true` when this is the stored answer to an earlier request with the same Idempotency-Key.', { type: 'string', enum: ['true'] })
     const headerParameters: object[] = []
     if (operation.idempotent) {
       headerParameters.push({ name: 'Idempotency-Key', in: 'header', required: false, description: 'Makes a retry safe: a repeat within 24 h with the same body replays the first response.', schema: { type: 'string', minLength: 1, maxLength: 255 } })
@@ -233,6 +249,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
         Error: {
           type: 'object',
           required: ['error'],
+          additionalProperties: false,
           properties: {
             error: { type: 'string', description: 'What went wrong.' },
             code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
