@@ -8,3 +8,4 @@
  */
 export { createHarness, type CallOptions, type CallResult, type Harness } from './harness.js'
 export { testKey, testKeyResolver } from './keys.js'
+export { createTestApi, TEST_ORIGIN, type TestApi, type TestApiOptions, type TestKeys } from './test-api.js'
