@@ -227,7 +227,9 @@ function incomingStream(incoming: NodeIncoming, request: NodeRequest): ReadableS
         }
         const onError = (error: unknown) => {
           cleanup()
-          controller.error(error)
+          // Node reports a dropped upload as `Error: aborted` (ECONNRESET): it is the client's abort.
+          const dropped = (error as { code?: unknown }).code === 'ECONNRESET' || (error as Error).message === 'aborted'
+          controller.error(dropped ? (request[kAbortReason] ?? abortError()) : error)
         }
         const onClose = () => {
           if (incoming.readableEnded) return
@@ -399,6 +401,11 @@ function waitForDrain(outgoing: NodeOutgoing): Promise<void> {
  * await writeResponse(await api(request), req, res)
  */
 export async function writeResponse(response: Response, incoming: NodeIncoming, outgoing: NodeOutgoing): Promise<void> {
+  if (outgoing.destroyed) {
+    // The client is gone: nothing to write, but release the body's source.
+    await response.body?.cancel().catch(() => {})
+    return
+  }
   const headers = headerRecord(response)
   if (!incoming.complete && incoming.httpVersionMajor === 1) headers.connection = 'close'
   const source = bufferedSource(response)

@@ -1,0 +1,161 @@
+import { once } from 'node:events'
+import { createServer, request as httpRequest, type Server } from 'node:http'
+import { connect as http2Connect, createServer as createHttp2Server, type Http2Server } from 'node:http2'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createMemoryStore, createPublicApi, type PublicApiHandler } from 'tenant-public-api'
+import { clientAddress, toNodeHandler } from 'tenant-public-api/node'
+import { testKey, testKeyResolver } from 'tenant-public-api/testing'
+import { abortMidBody, mountSeed, runMountScenario, TENANT } from './support.js'
+
+const token = testKey(TENANT)
+
+async function listen(server: Server | Http2Server): Promise<string> {
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+describe('node:http mount (toNodeHandler)', () => {
+  const aborted: string[] = []
+  const seen: Array<{ address: string | undefined; url: string }> = []
+  const errors: unknown[] = []
+  let server: Server
+  let origin: string
+
+  beforeAll(async () => {
+    const store = createMemoryStore()
+    await store.seed(TENANT, mountSeed())
+    const api = createPublicApi({ store, keyResolver: testKeyResolver(), onError: (error) => errors.push(error) })
+    const observed: PublicApiHandler = (request) => {
+      seen.push({ address: clientAddress(request), url: request.url })
+      request.signal.addEventListener('abort', () => aborted.push(request.url))
+      return api(request)
+    }
+    server = createServer(toNodeHandler(observed))
+    origin = await listen(server)
+  })
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+  it('serves the scenario over real HTTP, and a client abort fires request.signal', async () => {
+    await runMountScenario(`${origin}/api/public/v1`, token)
+    expect(aborted).toContain(`${origin}/api/public/v1/automation`)
+    // The aborted body surfaced to the API as an AbortError, not as a half-read body.
+    expect(errors.map((error) => (error as Error).name)).toEqual(["AbortError"])
+  })
+
+  it('passes the socket address on, and builds the URL from Host', async () => {
+    seen.length = 0
+    const response = await fetch(`${origin}/api/public/v1/tickets?limit=1&page=1`, { headers: { authorization: `Bearer ${token}` } })
+    expect(response.status).toBe(200)
+    expect(seen[0]).toEqual({ address: '127.0.0.1', url: `${origin}/api/public/v1/tickets?limit=1&page=1` })
+  })
+
+  it('ignores X-Forwarded-* unless trustProxy is set', async () => {
+    seen.length = 0
+    const headers = { authorization: `Bearer ${token}`, 'x-forwarded-for': '203.0.113.7, 10.0.0.1', 'x-forwarded-host': 'api.example.com', 'x-forwarded-proto': 'https' }
+    await fetch(`${origin}/api/public/v1/tickets?limit=1`, { headers })
+    expect(seen[0]).toEqual({ address: '127.0.0.1', url: `${origin}/api/public/v1/tickets?limit=1` })
+
+    const trusted = createServer(toNodeHandler((request) => {
+      seen.push({ address: clientAddress(request), url: request.url })
+      return Promise.resolve(new Response(null, { status: 204 }))
+    }, { trustProxy: true }))
+    const trustedOrigin = await listen(trusted)
+    await fetch(`${trustedOrigin}/api/public/v1/x`, { headers })
+    trusted.close()
+    expect(seen[1]).toEqual({ address: '203.0.113.7', url: 'https://api.example.com/api/public/v1/x' })
+  })
+
+  it('normalises targets that need it and answers a bad Host with a JSON 400', async () => {
+    seen.length = 0
+    const response = await fetch(`${origin}/api/public/v1/tickets/../tickets?limit=1`, { headers: { authorization: `Bearer ${token}` } })
+    expect(response.status).toBe(200)
+    const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${origin}/api/public/v1/tickets`, { headers: { host: 'bad host/x' } }, (res) => {
+        let body = ''
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    expect(status.status).toBe(400)
+    expect(JSON.parse(status.body)).toEqual({ error: 'Invalid Host header' })
+  })
+
+  it('is a Request to code that needs a native one: clone, text(), new Request(request)', async () => {
+    const results: unknown[] = []
+    const probe = createServer(toNodeHandler(async (request) => {
+      results.push(request instanceof Request, request.method, request.headers.get('content-type'))
+      const copy = new Request(request)
+      results.push(copy.method, copy.url === request.url, await copy.text())
+      return new Response('ok')
+    }))
+    const probeOrigin = await listen(probe)
+    const response = await fetch(`${probeOrigin}/echo`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' })
+    probe.close()
+    expect(await response.text()).toBe('ok')
+    expect(results).toEqual([true, 'POST', 'text/plain', 'POST', true, 'hello'])
+  })
+
+  it('streams a large response body with back-pressure, to the last byte', async () => {
+    const chunk = new Uint8Array(256 * 1024).fill(97)
+    const chunks = 64 // 16 MiB: far more than the socket buffers, so write() must return false
+    let pulled = 0
+    const big = createServer(toNodeHandler(async () =>
+      new Response(new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (pulled++ === chunks) controller.close()
+          else controller.enqueue(chunk)
+        },
+      }), { headers: { 'content-type': 'application/octet-stream' } }),
+    ))
+    const bigOrigin = await listen(big)
+    const received = await new Promise<{ bytes: number; pulledBeforeRead: number }>((resolve, reject) => {
+      httpRequest(`${bigOrigin}/big`, (res) => {
+        let bytes = 0
+        res.pause()
+        // While the client reads nothing, the server must stop pulling from the stream.
+        setTimeout(() => {
+          const pulledBeforeRead = pulled
+          res.on('data', (data: Buffer) => (bytes += data.byteLength))
+          res.on('end', () => resolve({ bytes, pulledBeforeRead }))
+          res.resume()
+        }, 300)
+      }).on('error', reject).end()
+    })
+    big.close()
+    expect(received.bytes).toBe(chunk.byteLength * chunks)
+    expect(received.pulledBeforeRead).toBeLessThan(chunks / 2)
+  })
+
+  it('serves node:http2 through the compatibility API', async () => {
+    const store = createMemoryStore()
+    await store.seed(TENANT, mountSeed())
+    const api = createPublicApi({ store, keyResolver: testKeyResolver() })
+    const server2 = createHttp2Server(toNodeHandler(api))
+    const origin2 = await listen(server2)
+    const session = http2Connect(origin2)
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const stream = session.request({ ':path': '/api/public/v1/automation', ':method': 'POST', authorization: `Bearer ${token}`, 'content-type': 'application/json' })
+      let status = 0
+      let body = ''
+      stream.on('response', (headers) => (status = Number(headers[':status'])))
+      stream.on('data', (data: Buffer) => (body += data.toString()))
+      stream.on('end', () => resolve({ status, body }))
+      stream.on('error', reject)
+      stream.end(JSON.stringify({ name: 'h2', triggerType: 'scheduled', triggerConfig: {}, entityType: 'ticket', conditions: [], actions: [] }))
+    })
+    session.close()
+    server2.close()
+    expect(answer.status).toBe(201)
+    expect(JSON.parse(answer.body).data.name).toBe('h2')
+  })
+
+  it('keeps serving after many aborted uploads', async () => {
+    for (let i = 0; i < 5; i++) await abortMidBody(`${origin}/api/public/v1/automation`, token)
+    const response = await fetch(`${origin}/api/public/v1/tickets?limit=1`, { headers: { authorization: `Bearer ${token}` } })
+    expect(response.status).toBe(200)
+  })
+})
