@@ -26,8 +26,7 @@ function docOperation(id: string): { path: string; method: string; spec: DocOper
 describe('the OpenAPI document', () => {
   it('passes a real OpenAPI 3.1 validator', async () => {
     const result = await validate(structuredClone(document) as never)
-    expect(result.errors ?? []).toEqual([])
-    expect(result.valid).toBe(true)
+    expect(result).toMatchObject({ valid: true, warnings: [] })
   })
 
   it('is the document the API serves', async () => {
