@@ -82,7 +82,8 @@ function seedSchemaOf(schema: v.GenericSchema): v.GenericSchema {
   if (schema === NullableDateTimeSchema) return v.optional(v.nullable(toIso), null)
   const s = schema as v.GenericSchema & { type: string; entries?: Record<string, v.GenericSchema>; item?: v.GenericSchema; wrapped?: v.GenericSchema }
   if (s.type === 'nullable' && s.wrapped) return v.optional(v.nullable(seedSchemaOf(s.wrapped)), null)
-  if (s.type === 'optional' && s.wrapped) return v.optional(seedSchemaOf(s.wrapped))
+  // Keep the default (`notes`, `responses` default to []): dropping it left them undefined.
+  if (s.type === 'optional' && s.wrapped) return v.optional(seedSchemaOf(s.wrapped), (s as { default?: unknown }).default as never)
   if (s.type === 'array' && s.item) return v.array(seedSchemaOf(s.item))
   if ((s.type === 'strict_object' || s.type === 'object') && s.entries) {
     const entries: Record<string, v.GenericSchema> = {}

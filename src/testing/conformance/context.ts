@@ -43,6 +43,8 @@ export interface ConformanceContext {
   client(tenantId: string, scopes?: readonly Scope[] | '*'): Harness
   /** Seeds `data` into a new tenant and returns a client for it. */
   fresh(data: SeedData): Promise<{ tenantId: string; h: Harness }>
+  /** A client for `tenantId` of a second API over `store` (e.g. a wrapper of the store under test). */
+  clientOver(store: Store, tenantId: string): Harness
 }
 
 /** A new tenant id, unique across runs, so that a persistent database never mixes runs. */
@@ -60,13 +62,15 @@ export function createConformanceContext(options: ConformanceOptions): Conforman
     if (state === undefined) throw new Error('The conformance context is read before beforeAll has run')
     return state
   }
+  // The suite makes far more requests per key than any real limit allows; rate limits are not what it tests.
+  const apiOver = (store: Store) =>
+    createPublicApi({ store, keyResolver: testKeyResolver(), rateLimiter: memoryRateLimiter({ limit: 1_000_000_000, windowMs: 60_000 }) })
   const client = (tenantId: string, scopes: readonly Scope[] | '*' = '*') =>
     createHarness(ready().api, { key: testKey(tenantId, scopes), onResponse: options.onResponse })
 
   beforeAll(async () => {
     const store = await options.createStore()
-    // The suite makes far more requests per key than any real limit allows; rate limits are not what it tests.
-    const api = createPublicApi({ store, keyResolver: testKeyResolver(), rateLimiter: memoryRateLimiter({ limit: 1_000_000_000, windowMs: 60_000 }) })
+    const api = apiOver(store)
     const a = newTenantId('conformance-a')
     const b = newTenantId('conformance-b')
     await store.seed(a, fixtureSeed('a'))
@@ -98,6 +102,9 @@ export function createConformanceContext(options: ConformanceOptions): Conforman
       const tenantId = newTenantId()
       await ready().store.seed(tenantId, data)
       return { tenantId, h: client(tenantId) }
+    },
+    clientOver(store, tenantId) {
+      return createHarness(apiOver(store), { key: testKey(tenantId), onResponse: options.onResponse })
     },
   }
 }

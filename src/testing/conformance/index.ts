@@ -6,9 +6,17 @@
  */
 import { describe } from 'vitest'
 import { authAndScopes } from './auth-and-scopes.js'
-import { listsAndOrdering } from './lists-and-ordering.js'
-import { validation } from './validation.js'
+import { automationRules } from './automation-rules.js'
+import { budgets } from './budgets.js'
+import { concurrency } from './concurrency.js'
 import { createConformanceContext, type ConformanceOptions } from './context.js'
+import { idempotency } from './idempotency.js'
+import { isolation } from './isolation.js'
+import { listsAndOrdering } from './lists-and-ordering.js'
+import { readResources } from './read-resources.js'
+import { reports } from './reports.js'
+import { tickets } from './tickets.js'
+import { validation } from './validation.js'
 
 export type { ConformanceContext, ConformanceOptions, FixtureTenantHandle } from './context.js'
 export { fixtureIds, fixtureSeed, writableSeed, type FixtureIds, type FixtureTenant } from './fixtures.js'
@@ -29,5 +37,13 @@ export function runStoreConformance(options: ConformanceOptions): void {
     authAndScopes(ctx)
     listsAndOrdering(ctx)
     validation(ctx)
+    tickets(ctx)
+    budgets(ctx)
+    automationRules(ctx)
+    reports(ctx)
+    readResources(ctx)
+    idempotency(ctx)
+    concurrency(ctx)
+    isolation(ctx)
   })
 }
