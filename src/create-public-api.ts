@@ -1,6 +1,7 @@
 import type { KeyResolver } from './http/auth.js'
 import { memoryRateLimiter, type RateLimiter } from './http/rate-limit.js'
 import { buildRouter, type PublicRoute } from './http/router.js'
+import { renderReferencePage, type ReferenceDocument } from './docs/render.js'
 import { createOpenApiDocument } from './openapi/document.js'
 import { operations } from './resources/index.js'
 import type { Store } from './stores/store.js'
@@ -19,6 +20,8 @@ export interface PublicApiOptions {
   maxBodyBytes?: number
   /** Receives every unexpected error (the response says only `INTERNAL_ERROR`). Default: `console.error`. */
   onError?: (error: unknown, context: { request: Request; requestId: string }) => void
+  /** Serve the HTML reference page at `GET {basePath}/docs` (no authentication, like `openapi.json`). Default `true`; `false` answers 404. */
+  docs?: boolean
 }
 
 /** The API as a Fetch handler. */
@@ -54,6 +57,26 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
       },
     },
   ]
+
+  if (options.docs !== false) {
+    let page: Promise<{ html: string; contentSecurityPolicy: string }> | undefined
+    publicRoutes.push({
+      path: '/docs',
+      handle: async () => {
+        page ??= renderReferencePage(createOpenApiDocument({ basePath }) as unknown as ReferenceDocument, { openApiUrl: `${basePath}/openapi.json` })
+        const { html, contentSecurityPolicy } = await page
+        return new Response(html, {
+          headers: {
+            'content-type': 'text/html; charset=utf-8',
+            'content-security-policy': contentSecurityPolicy,
+            'x-content-type-options': 'nosniff',
+            'referrer-policy': 'no-referrer',
+            'cache-control': 'public, max-age=300',
+          },
+        })
+      },
+    })
+  }
 
   return buildRouter(operations, publicRoutes, {
     store: options.store,
