@@ -95,6 +95,14 @@ export function readResources(ctx: ConformanceContext): void {
       expect(body.data.statistics.npsScore).toBe(14)
     })
 
+    it('treats a survey seeded without responses as having none', async () => {
+      const { responses: _responses, ...survey } = fixtureSeed('a').npsSurveys![0]!
+      const { h } = await ctx.fresh({ npsSurveys: [{ ...survey, inviteCount: 4 }] })
+      const { status, body } = await h.call('GET', `/surveys/nps/${ctx.a.ids.npsSurveys.full}`)
+      expect(status).toBe(200)
+      expect([body.data.responseCount, body.data.statistics.responseRate, body.data.statistics.npsScore]).toEqual([0, 0, 0])
+    })
+
     it('returns a report template with templateStructure only when includeStructure=true', async () => {
       const path = `/report-templates/${ctx.a.ids.reportTemplates[0]}`
       for (const query of ['', '?includeStructure=false']) {
