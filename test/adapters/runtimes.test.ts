@@ -1,0 +1,95 @@
+/**
+ * Bun and Deno, for real: the built ESM (dist/, ESM entries only, built here) runs unchanged on both
+ * runtimes through the examples, and the core imports nothing Node-only.
+ */
+import { execFileSync } from 'node:child_process'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'tsup'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { testKey } from 'tenant-public-api/testing'
+import { freePort, runMountScenario, startProcess, type ServedProcess } from './support.js'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+let bun = ''
+let deno = ''
+
+beforeAll(async () => {
+  const [bunPath, denoPath] = execFileSync(join(root, 'scripts/install-runtimes.sh'), { encoding: 'utf8' }).trim().split('\n')
+  bun = bunPath!
+  deno = denoPath!
+  // Only the ESM entries the examples import, and no `clean`, so that a full build's other files stay.
+  await build({
+    config: false,
+    entry: { index: 'src/index.ts', bun: 'adapters/bun.ts', deno: 'adapters/deno.ts', testing: 'src/testing/index.ts' },
+    format: ['esm'],
+    outDir: join(root, 'dist'),
+    dts: false,
+    clean: false,
+    splitting: true,
+    treeshake: true,
+    target: 'es2022',
+    silent: true,
+    external: ['vitest', 'better-sqlite3', 'pg', 'kysely', 'express', 'next'],
+  })
+}, 180_000)
+
+describe('the core is runtime-neutral', () => {
+  function sources(dir: string): string[] {
+    return readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name)
+      return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : []
+    })
+  }
+  it('imports no node: module and uses no Node global outside the SQL stores and the Node mounts', () => {
+    const neutral = [...sources(join(root, 'src')), join(root, 'adapters/bun.ts'), join(root, 'adapters/deno.ts'), join(root, 'adapters/next.ts'), join(root, 'adapters/client-address.ts')]
+      .filter((path) => !/src\/stores\/(sqlite|postgres|kysely)\//.test(path) && !path.includes('/testing/conformance/'))
+    expect(neutral.length).toBeGreaterThan(30)
+    const offenders = neutral.flatMap((path) => {
+      const text = readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
+      const found = [...text.matchAll(/from\s+['"](node:[^'"]+|fs|path|http|crypto|stream|buffer|url|events|os|util)['"]|\b(Buffer|process|__dirname|require|setImmediate)\s*[.(]/g)]
+      return found.map((match) => `${relative(root, path)}: ${match[0]}`)
+    })
+    expect(offenders).toEqual([])
+  })
+  it('has no node: import in the built ESM the runtimes load', () => {
+    const built = readdirSync(join(root, 'dist')).filter((name) => /^(index|bun|deno|testing|chunk-[\w-]+)\.js$/.test(name))
+    const offenders = built.filter((name) => /from\s*["']node:|require\(["']node:/.test(readFileSync(join(root, 'dist', name), 'utf8')))
+    expect(offenders).toEqual([])
+  })
+})
+
+const token = testKey('demo')
+
+describe('Bun mount (examples/bun)', () => {
+  let served: ServedProcess
+  let base = ''
+  beforeAll(async () => {
+    const port = await freePort()
+    base = `http://127.0.0.1:${port}/api/public/v1`
+    served = await startProcess(bun, ['examples/bun/server.ts'], { cwd: root, env: { PORT: String(port) }, readyUrl: `${base}/openapi.json` })
+  }, 60_000)
+  afterAll(() => served?.stop())
+
+  it('serves the scenario on the real runtime', async () => {
+    await runMountScenario(base, token)
+    expect(served.output()).toContain('Bun: ')
+  })
+})
+
+describe('Deno mount (examples/deno)', () => {
+  let served: ServedProcess
+  let base = ''
+  beforeAll(async () => {
+    const port = await freePort()
+    base = `http://127.0.0.1:${port}/api/public/v1`
+    served = await startProcess(deno, ['run', '--allow-net', '--allow-env', '--allow-read', '--config', 'examples/deno/deno.json', 'examples/deno/server.ts'], { cwd: root, env: { PORT: String(port), DENO_NO_UPDATE_CHECK: '1' }, readyUrl: `${base}/openapi.json`, timeoutMs: 60_000 })
+  }, 90_000)
+  afterAll(() => served?.stop())
+
+  it('serves the scenario on the real runtime', async () => {
+    await runMountScenario(base, token)
+    expect(served.output()).toContain('Deno: ')
+  })
+})
