@@ -350,12 +350,27 @@ export function validation(ctx: ConformanceContext): void {
   })
 
   describe('validation: bodies', () => {
+    // Rejected requests write nothing, so they share one tenant; the last test proves it is untouched.
+    let rejecting: { tenantId: string; h: Harness } | undefined
+    const rejectingTenant = async () => (rejecting ??= await ctx.fresh(writableSeed('a')))
     for (const [target, label, body, field] of BODY_REJECTED) {
       it(`${TARGETS[target].method} ${TARGETS[target].path(A).replace(/[0-9a-f-]{36}/, '{id}')} rejects ${label}`, async () => {
-        const { h } = await ctx.fresh(writableSeed('a'))
+        const { h } = await rejectingTenant()
         expectValidationError(await send(h, target, body(TARGETS[target].base)), 'body', field)
       })
     }
+    it('rejected bodies changed nothing', async () => {
+      const { tenantId } = await rejectingTenant()
+      const { tenantId: pristine } = await ctx.fresh(writableSeed('a'))
+      const read = (id: string) =>
+        Promise.all([
+          ctx.store.getBudget(id, A.budget),
+          ctx.store.getBudget(id, A.emptyBudget),
+          ctx.store.getAutomationRule(id, A.rule),
+          ctx.store.getReport(id, A.report),
+        ])
+      expect(await read(tenantId)).toEqual(await read(pristine))
+    })
     for (const [target, label, body, check] of BODY_ACCEPTED) {
       it(`${TARGETS[target].method} ${TARGETS[target].path(A).replace(/[0-9a-f-]{36}/, '{id}')} accepts ${label}`, async () => {
         const { h } = await ctx.fresh(writableSeed('a'))
