@@ -28,6 +28,7 @@ export function exampleOf(schema: unknown, components: Record<string, unknown>, 
   if (typeof s.$ref === 'string') return exampleOf(components[s.$ref.split('/').pop() ?? ''], components, depth + 1)
   if ('const' in s) return s.const as Json
   if (s.default !== undefined) return s.default as Json
+  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0] as Json
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0] as Json
   const choices = (s.anyOf ?? s.oneOf) as unknown[] | undefined
   if (Array.isArray(choices)) {

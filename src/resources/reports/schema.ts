@@ -31,6 +31,9 @@ export type ReportRecord = Omit<Report, 'companyName' | 'reportTypeName'> & { co
 const ReportDateSchema = v.pipe(
   v.string(),
   v.check((s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) || v.is(v.pipe(v.string(), v.isoTimestamp()), s)) && isCalendarDate(s), 'Must be a date (YYYY-MM-DD) or an ISO 8601 date-time'),
+  // The check above is invisible to JSON Schema: say it in the document, with an example.
+  v.description('A date (YYYY-MM-DD) or an ISO 8601 date-time.'),
+  v.examples(['2026-01-15']),
 )
 
 /** The body of `PATCH /reports/{id}`: only supplied fields change; `null` clears where allowed. */
