@@ -11,7 +11,12 @@ import { MINIMAL_RULE, writableSeed } from './fixtures.js'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
-/** The actor the test keys write as. */
+/**
+ * The actor the test keys write as.
+ *
+ * @example
+ * expect(rule.createdBy).toEqual(await testActor())
+ */
 export async function testActor(): Promise<{ id: string; name: string }> {
   const principal = await testKeyResolver()(testKey('any'), new Request('http://actor.test/'))
   return principal!.actor

@@ -47,7 +47,12 @@ export interface ConformanceContext {
   clientOver(store: Store, tenantId: string): Harness
 }
 
-/** A new tenant id, unique across runs, so that a persistent database never mixes runs. */
+/**
+ * A new tenant id, unique across runs, so that a persistent database never mixes runs.
+ *
+ * @example
+ * newTenantId('conformance-a') // 'conformance-a-3f0c…'
+ */
 export function newTenantId(label = 'tenant'): string {
   return `${label}-${crypto.randomUUID()}`
 }
@@ -55,6 +60,9 @@ export function newTenantId(label = 'tenant'): string {
 /**
  * Registers the suite's `beforeAll`/`afterAll` and returns the context they fill. Reading a field
  * before `beforeAll` has run throws, which points at a test that reads it at collection time.
+ *
+ * @example
+ * describe('my-store', () => { const ctx = createConformanceContext({ name: 'my-store', createStore }); tickets(ctx) })
  */
 export function createConformanceContext(options: ConformanceOptions): ConformanceContext {
   let state: { store: Store; api: PublicApiHandler; a: FixtureTenantHandle; b: FixtureTenantHandle } | undefined

@@ -229,7 +229,12 @@ const LINE_ITEM_ROWS: LineItemRow[] = [
   ['Other', 'approved', 'One-Time', 0, 10, at(5)],
 ]
 
-/** NPS responses of the fixture surveys. */
+/**
+ * NPS responses of the fixture surveys.
+ *
+ * @example
+ * NPS_RESPONSES.full.length // 7
+ */
 export const NPS_RESPONSES = {
   /** 3 promoters, 2 passives, 2 detractors of 9 invites: nps 14 (14.29), average 7.14, rate 77.78. */
   full: [10, 9, 7, 6, 0, 10, 8],
@@ -554,7 +559,12 @@ export function writableSeed(tenant: FixtureTenant): SeedData {
   }
 }
 
-/** A minimal valid rule body for `POST /automation`. */
+/**
+ * A minimal valid rule body for `POST /automation`.
+ *
+ * @example
+ * await h.call('POST', '/automation', { body: MINIMAL_RULE })
+ */
 export const MINIMAL_RULE = {
   name: 'Minimal rule',
   triggerType: 'scheduled',
@@ -564,5 +574,10 @@ export const MINIMAL_RULE = {
   actions: [],
 } as const
 
-/** A minimal valid body for `POST /budgets/{id}/items`. */
+/**
+ * A minimal valid body for `POST /budgets/{id}/items`.
+ *
+ * @example
+ * await h.call('POST', `/budgets/${ids.budget}/items`, { body: MINIMAL_LINE_ITEM })
+ */
 export const MINIMAL_LINE_ITEM = { type: 'Software', description: 'Licence', unitPrice: 12.5 } as const

@@ -8,7 +8,12 @@ import type { Harness } from '../harness.js'
 /** A fixture record as the reference reads it. */
 export type Row = { id: string } & Record<string, unknown>
 
-/** Compares two strings by Unicode code point (not UTF-16 code unit). */
+/**
+ * Compares two strings by Unicode code point (not UTF-16 code unit).
+ *
+ * @example
+ * byCodePoint('\uFF21', '😀') < 0 // true, although '\uFF21' > '😀' in UTF-16 units
+ */
 export function byCodePoint(a: string, b: string): number {
   const x = Array.from(a, (c) => c.codePointAt(0)!)
   const y = Array.from(b, (c) => c.codePointAt(0)!)
@@ -49,7 +54,12 @@ export function sortRows<T extends Row>(rows: readonly T[], key: (row: T) => Val
   })
 }
 
-/** Lower-cases the way the contract's case-insensitive matching does for the fixture texts (ASCII and Latin-1). */
+/**
+ * Lower-cases the way the contract's case-insensitive matching does for the fixture texts (ASCII and Latin-1).
+ *
+ * @example
+ * fold('PRINTER') // 'printer'
+ */
 export function fold(text: string): string {
   return text.toLowerCase()
 }

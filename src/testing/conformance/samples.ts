@@ -17,7 +17,12 @@ export interface OperationSample {
   body?: unknown
 }
 
-/** Samples by operation id. */
+/**
+ * Samples by operation id.
+ *
+ * @example
+ * SAMPLES.getGoal.id?.(fixtureIds('a'))
+ */
 export const SAMPLES: Record<string, OperationSample> = {
   listTickets: { query: 'limit=5' },
   getTicket: { id: (f) => f.tickets[0]!, query: 'includeNotes=true' },
@@ -42,17 +47,32 @@ export const SAMPLES: Record<string, OperationSample> = {
   getPlannerItemType: { id: (f) => f.plannerTypes[0]! },
 }
 
-/** Whether the operation's path names a target by `:id`. */
+/**
+ * Whether the operation's path names a target by `:id`.
+ *
+ * @example
+ * hasIdParam(getGoal) // true
+ */
 export function hasIdParam(operation: AnyOperation): boolean {
   return operation.path.includes(':id')
 }
 
-/** Whether the operation's ids are UUIDs (so a malformed one must be a 404 too). */
+/**
+ * Whether the operation's ids are UUIDs (so a malformed one must be a 404 too).
+ *
+ * @example
+ * hasUuidId(getNpsSurvey) // false: survey ids are free-form
+ */
 export function hasUuidId(operation: AnyOperation): boolean {
   return operation.params === UuidIdParams
 }
 
-/** Whether the operation changes data (its success path needs a fresh tenant). */
+/**
+ * Whether the operation changes data (its success path needs a fresh tenant).
+ *
+ * @example
+ * writes(updateBudget) // true
+ */
 export function writes(operation: AnyOperation): boolean {
   return operation.method !== 'GET'
 }
@@ -70,7 +90,12 @@ export function samplePath(operation: AnyOperation, ids: FixtureIds, idOverride?
   return sample.query ? `${path}?${sample.query}` : path
 }
 
-/** The call options (body) of a sample. */
+/**
+ * The call options (body) of a sample.
+ *
+ * @example
+ * await h.call('PATCH', samplePath(updateBudget, ids), sampleBody(updateBudget))
+ */
 export function sampleBody(operation: AnyOperation): { body?: unknown } {
   const sample = SAMPLES[operation.id] ?? {}
   return sample.body === undefined ? {} : { body: sample.body }

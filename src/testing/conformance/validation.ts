@@ -18,6 +18,9 @@ const B = fixtureIds('b')
 
 /**
  * Checks a 400 `VALIDATION_ERROR` whose details name `field` (one of `field` when a list) in `where`.
+ *
+ * @example
+ * expectValidationError(await h.call('GET', '/tickets?limit=101'), 'query', 'limit')
  */
 export function expectValidationError(result: CallResult, where: 'query' | 'body', field: string | readonly string[] | null): void {
   expect(result.status, JSON.stringify(result.body)).toBe(400)
