@@ -3,6 +3,7 @@
  * handler in-process, for a host's own test suite. No port, no database, no key table.
  */
 import { createClient, type Client } from '../client/create-client.js'
+import { createDemoData, DEMO_TENANT_ID } from '../demo/index.js'
 import { createPublicApi, type PublicApiHandler, type PublicApiOptions } from '../create-public-api.js'
 import { SCOPES, type RateLimitRule, type Scope } from '../http/auth.js'
 import { memoryRateLimiter } from '../http/rate-limit.js'
@@ -16,11 +17,11 @@ export const TEST_ORIGIN = 'http://tenant-public-api.test'
 
 /** Options of {@link createTestApi}. */
 export interface TestApiOptions {
-  /** What to seed into the tenant. Default: the demo data set. Pass `{}` for an empty tenant. */
+  /** What to seed into the tenant. Default: the demo data set (`createDemoData()`). Pass `{}` for an empty tenant. */
   data?: SeedData
   /** The scopes of the client's key (and of `request`'s default key). Default: every scope. */
   scopes?: readonly Scope[]
-  /** The tenant the data is seeded into and the keys see. Default `'tenant-test'`. */
+  /** The tenant the data is seeded into and the keys see. Default `DEMO_TENANT_ID`. */
   tenantId?: string
   /** The store to use. Default: a new in-memory store. */
   store?: Store
@@ -76,9 +77,9 @@ export interface TestApi {
  * expect((await request('/tickets', { key: keys.for(['users.read']) })).status).toBe(403)
  */
 export async function createTestApi(options: TestApiOptions = {}): Promise<TestApi> {
-  const tenantId = options.tenantId ?? 'tenant-test'
+  const tenantId = options.tenantId ?? DEMO_TENANT_ID
   const store = options.store ?? createMemoryStore()
-  await store.seed(tenantId, options.data ?? defaultData())
+  await store.seed(tenantId, options.data ?? createDemoData())
   const basePath = options.basePath ?? '/api/public/v1'
   const api = createPublicApi({
     rateLimiter: memoryRateLimiter({ limit: 10_000, windowMs: 60_000 }),
@@ -115,8 +116,4 @@ export async function createTestApi(options: TestApiOptions = {}): Promise<TestA
     return call(new Request(TEST_ORIGIN + basePath + path, { ...rest, headers }))
   }
   return { api, store, client, keys, tenantId, request }
-}
-
-function defaultData(): SeedData {
-  return {}
 }

@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApi } from 'tenant-public-api/testing'
 import { ApiError } from 'tenant-public-api/client'
+import { DEMO_TENANT_ID } from '../../src/demo/index.js'
 import { IDS, seedData } from '../http/fixture.js'
 import { assertResponseMatchesContract } from '../support/contract.js'
 
 describe('createTestApi', () => {
+  it('seeds the demo tenant by default', async () => {
+    const { client, tenantId } = await createTestApi({ onResponse: assertResponseMatchesContract })
+    expect(tenantId).toBe(DEMO_TENANT_ID)
+    const { pagination } = await client.listTickets({ limit: 100 })
+    expect(pagination.totalCount).toBeGreaterThan(1000)
+    const { data: companies } = await client.listCompanies({ limit: 3 })
+    expect(companies).toHaveLength(3)
+  })
+
   it('is one line to a working, typed client in-process', async () => {
     const { client } = await createTestApi({ data: seedData(), onResponse: assertResponseMatchesContract })
     const { data } = await client.listTickets({ limit: 5 })
@@ -13,7 +23,7 @@ describe('createTestApi', () => {
 
   it('hands out keys for each scope set, and another tenant sees nothing', async () => {
     const { request, keys, tenantId } = await createTestApi({ data: seedData(), onResponse: assertResponseMatchesContract })
-    expect(tenantId).toBe('tenant-test')
+    expect(tenantId).toBe(DEMO_TENANT_ID)
     expect((await request('/users', { key: keys.readOnly })).status).toBe(200)
     const readOnlyWrite = await request(`/budgets/${IDS.budget}`, { key: keys.readOnly, method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"title":"x"}' })
     expect(readOnlyWrite.status).toBe(403)
