@@ -1,0 +1,188 @@
+/**
+ * Everything that differs between SQLite and Postgres, in one place (the Kysely-dialect idea: the
+ * store speaks one SQL and asks its engine for the few pieces that differ). Decisions that are the
+ * same on both engines are written down here too, so this file is the whole story:
+ *
+ * - **Booleans**: SQLite has none (0/1 in an INTEGER); Postgres has `boolean`.
+ * - **JSON**: records are kept as their JSON text (`doc TEXT`) on both engines. `jsonb` would
+ *   reorder keys and refuse `\u0000`; text round-trips exactly what the in-memory store returns.
+ * - **Dates**: ISO 8601 text (`toISOString()`, as `normalizeSeed` and the core write them) on
+ *   both: text order is time order, and equality with the in-memory store is exact.
+ * - **Collation**: strings order by code point. SQLite's BINARY collation does that on UTF-8;
+ *   Postgres columns are declared `COLLATE "C"`. Nulls last, ties by id: `NULLS LAST` on both.
+ * - **Search**: folded copies of searched columns are computed in JS (`foldCase`), so matching
+ *   is exact on both. SQLite: an FTS5 trigram index for terms of 3+ characters, `instr` below
+ *   that. Postgres: `LIKE` with `%`, `_` and `\` escaped, served by a `pg_trgm` GIN index.
+ * - **Upsert**: `INSERT ... ON CONFLICT (...) DO UPDATE` on both.
+ * - **Write transactions**: SQLite takes the write lock up front (`BEGIN IMMEDIATE` on the one
+ *   connection) so that two processes never deadlock upgrading a read lock; Postgres uses a
+ *   plain transaction with `SELECT ... FOR UPDATE` where it reads before writing.
+ * - **Clock** (rate limiter): the database's own, in milliseconds since the epoch.
+ * - **Text**: Postgres text cannot hold U+0000, so it is dropped from bound strings there.
+ * - **Unavailability**: which driver errors mean "the database cannot be reached" (→ 503).
+ */
+import { OperationNodeTransformer, sql, type Kysely, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RawBuilder, type RootOperationNode, type UnknownRow, type ValueNode } from 'kysely'
+
+/** The name of a supported SQL engine. */
+export type EngineName = 'sqlite' | 'postgres'
+
+/**
+ * What the shared Kysely store asks of its engine.
+ *
+ * @example
+ * const engine = sqliteEngine
+ * sql`SELECT ${engine.bool(true)}`
+ */
+export interface Engine {
+  readonly name: EngineName
+  /** The type of boolean columns in DDL. */
+  readonly booleanType: string
+  /** The type of floating-point columns in DDL. */
+  readonly realType: string
+  /** The type of integer columns that may exceed 2^31 (epoch milliseconds). */
+  readonly bigintType: string
+  /** The type of text columns in DDL, with the code-point collation. */
+  readonly textType: string
+  /** The `i`-th (from 1) parameter placeholder in hand-written SQL text. */
+  placeholder(index: number): string
+  /** A string as bound in hand-written SQL (the query builder applies this through {@link plugins}). */
+  text(value: string): string
+  /** Kysely plugins every query of this engine needs. */
+  readonly plugins: readonly KyselyPlugin[]
+  /** A JS boolean as a bound value. */
+  bool(value: boolean): boolean | number
+  /** The database clock in epoch milliseconds, as one SQL expression (same value within a statement). */
+  nowMs(): RawBuilder<number>
+  /** Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE` on one reserved connection). */
+  writeTransaction<T>(db: Kysely<unknown>, fn: (tx: Kysely<unknown>) => Promise<T>): Promise<T>
+  /** Appended to a SELECT that is followed by a write in the same transaction. */
+  readonly forUpdate: string
+  /** `column` contains the folded `term` (already folded; any length); `fts` names SQLite's FTS5 table over it. */
+  contains(column: string, term: string, fts?: { table: string; column: string }): RawBuilder<boolean>
+  /** True when `error` means the database cannot be reached now (the request gets a 503). */
+  isUnavailable(error: unknown): boolean
+}
+
+const SQLITE_BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_TIMEOUT', 'SQLITE_LOCKED', 'SQLITE_CANTOPEN', 'SQLITE_IOERR', 'SQLITE_FULL'])
+
+/**
+ * SQLite (better-sqlite3, or any Kysely SQLite dialect).
+ *
+ * @example
+ * createKyselyStore(new Kysely({ dialect }), sqliteEngine)
+ */
+export const sqliteEngine: Engine = {
+  name: 'sqlite',
+  booleanType: 'INTEGER',
+  realType: 'REAL',
+  bigintType: 'INTEGER',
+  textType: 'TEXT',
+  placeholder: () => '?',
+  text: (value) => value,
+  plugins: [],
+  bool: (value) => (value ? 1 : 0),
+  nowMs: () => sql<number>`CAST(unixepoch('subsec') * 1000 AS INTEGER)`,
+  // Kysely's transaction() says plain BEGIN, which takes the write lock only at the first write:
+  // two processes that both read first then deadlock (SQLITE_BUSY at once, no busy wait).
+  writeTransaction: (db, fn) =>
+    db.connection().execute(async (connection) => {
+      await sql`BEGIN IMMEDIATE`.execute(connection)
+      try {
+        const result = await fn(connection)
+        await sql`COMMIT`.execute(connection)
+        return result
+      } catch (error) {
+        await sql`ROLLBACK`.execute(connection).catch(() => undefined)
+        throw error
+      }
+    }),
+  forUpdate: '',
+  contains: (column, term, fts) => {
+    // The trigram index needs 3 characters (code points); shorter terms scan with instr, which is
+    // exact and needs no escaping.
+    if (fts !== undefined && [...term].length >= 3) {
+      return sql<boolean>`rowid IN (SELECT rowid FROM ${sql.raw(fts.table)} WHERE ${sql.raw(fts.column)} MATCH ${ftsPhrase(term)})`
+    }
+    return sql<boolean>`instr(${sql.ref(column)}, ${term}) > 0`
+  },
+  isUnavailable: (error) => {
+    const code = (error as { code?: unknown } | null)?.code
+    return typeof code === 'string' && (SQLITE_BUSY_CODES.has(code) || code.startsWith('SQLITE_IOERR'))
+  },
+}
+
+function dropNul(value: string): string {
+  return value.includes('\u0000') ? value.replaceAll('\u0000', '') : value
+}
+
+/** Drops U+0000 from every bound string: Postgres refuses it in text, and a 500 would follow. */
+class DropNulPlugin implements KyselyPlugin {
+  readonly #transformer = new (class extends OperationNodeTransformer {
+    protected override transformValue(node: ValueNode): ValueNode {
+      return typeof node.value === 'string' && node.value.includes('\u0000') ? { ...node, value: dropNul(node.value) } : node
+    }
+  })()
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return this.#transformer.transformNode(args.node)
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result
+  }
+}
+
+/** Node error codes of a socket that could not connect or was cut. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED'])
+
+/** SQLSTATEs of an unreachable, restarting, overloaded or timed-out server. */
+function isUnavailableSqlState(code: string): boolean {
+  return (
+    code.startsWith('08') || // connection exceptions
+    code === '57P01' || // admin_shutdown
+    code === '57P02' || // crash_shutdown
+    code === '57P03' || // cannot_connect_now (starting up)
+    code === '53300' || // too_many_connections
+    code === '57014' // query_canceled: statement_timeout
+  )
+}
+
+/**
+ * Postgres (pg, or any Kysely Postgres dialect such as one over PGlite).
+ *
+ * @example
+ * createKyselyStore(new Kysely({ dialect: new PostgresDialect({ pool }) }), postgresEngine)
+ */
+export const postgresEngine: Engine = {
+  name: 'postgres',
+  booleanType: 'boolean',
+  realType: 'double precision',
+  bigintType: 'bigint',
+  textType: 'text COLLATE "C"',
+  placeholder: (index) => `$${index}`,
+  text: dropNul,
+  plugins: [new DropNulPlugin()],
+  bool: (value) => value,
+  nowMs: () => sql<number>`(extract(epoch from statement_timestamp()) * 1000)::bigint`,
+  writeTransaction: (db, fn) => db.transaction().execute(fn),
+  forUpdate: ' FOR UPDATE',
+  // LIKE's default escape character is the backslash; pg_trgm's GIN index serves it for 3+ characters.
+  contains: (column, term) => sql<boolean>`${sql.ref(column)} LIKE ${`%${escapeLike(term)}%`}`,
+  isUnavailable: (error) => {
+    const e = error as { code?: unknown; message?: unknown } | null
+    if (e === null || typeof e !== 'object') return false
+    if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || isUnavailableSqlState(e.code))) return true
+    const message = typeof e.message === 'string' ? e.message : ''
+    return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable|connect ECONNREFUSED|Query read timeout/i.test(message)
+  },
+}
+
+/** Escapes `%`, `_` and `\` so that a term matches itself inside `LIKE ... ESCAPE '\'`. */
+export function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (c) => `\\${c}`)
+}
+
+/** Quotes a term as one FTS5 phrase: every character literal, `"` doubled. */
+export function ftsPhrase(term: string): string {
+  return `"${term.replaceAll('"', '""')}"`
+}

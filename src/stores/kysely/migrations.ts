@@ -1,0 +1,231 @@
+/**
+ * The SQL stores' schema, as Kysely migrations kept in code (no files to ship or find). Every
+ * statement is idempotent (`IF NOT EXISTS`), so a migration interrupted half-way, or run by two
+ * processes at once on SQLite (where Kysely takes no migration lock), simply runs again.
+ *
+ * Tables hold one row per record: `tenant_id`, `id`, the record's JSON (`doc`) and, beside it,
+ * copies of the fields that lists filter, sort or search on, with indexes that lead with the tenant.
+ */
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import type { Engine } from './engine.js'
+
+/** Names a table (or index) of the store, schema-qualified on Postgres when a schema is set. */
+export type TableNamer = (name: string) => string
+
+/** Quotes an identifier. */
+export function quote(identifier: string): string {
+  return `"${identifier.replaceAll('"', '""')}"`
+}
+
+/** The sort columns of the ticket list; each gets an ascending and a descending index. */
+export const TICKET_SORT_SQL = {
+  created_date: 'created_at',
+  updated_date: 'updated_at',
+  title: 'title',
+  status_name: 'status',
+  priority_name: 'priority',
+  company_name: 'company_name',
+  assigned_to: 'assigned_to',
+  days_open: 'days_open',
+} as const
+
+interface TableSpec {
+  name: string
+  /** Column name → `T` text, `R` real, `I` integer, `B` boolean, `L` bigint; `!` suffix: NOT NULL. */
+  columns: Record<string, string>
+  primaryKey: string[]
+  /** Each index: its columns, e.g. `['tenant_id', 'name', 'id']`; `col DESC` allowed. */
+  indexes?: string[][]
+}
+
+const doc = (name: string, extra: Record<string, string> = {}, indexes: string[][] = []): TableSpec => ({
+  name,
+  columns: { tenant_id: 'T!', id: 'T!', ...extra, doc: 'T!' },
+  primaryKey: ['tenant_id', 'id'],
+  indexes,
+})
+
+/** Ascending and descending sort indexes (ties by id) for each column. */
+const sorts = (...columns: string[]): string[][] => columns.flatMap((c) => [['tenant_id', c, 'id'], ['tenant_id', `${c} DESC`, 'id']])
+
+const TABLES: TableSpec[] = [
+  {
+    name: 'tickets',
+    columns: {
+      tenant_id: 'T!',
+      id: 'T!',
+      ticket_number: 'T!',
+      title: 'T!',
+      status: 'T',
+      priority: 'T',
+      company_name: 'T',
+      assigned_to: 'T',
+      created_at: 'T!',
+      updated_at: 'T',
+      days_open: 'R',
+      company_id: 'T',
+      provider: 'T!',
+      is_closed: 'B!',
+      title_f: 'T!',
+      status_f: 'T',
+      priority_f: 'T',
+      assigned_to_f: 'T',
+      doc: 'T!',
+      notes: 'T!',
+    },
+    primaryKey: ['tenant_id', 'id'],
+    indexes: [
+      ['tenant_id', 'ticket_number'],
+      ...sorts(...Object.values(TICKET_SORT_SQL)),
+      ['tenant_id', 'company_id'],
+      ['tenant_id', 'status_f'],
+      ['tenant_id', 'priority_f'],
+      ['tenant_id', 'assigned_to_f'],
+    ],
+  },
+  doc('budgets'),
+  { name: 'budget_line_items', columns: { tenant_id: 'T!', budget_id: 'T!', seq: 'I!', doc: 'T!' }, primaryKey: ['tenant_id', 'budget_id', 'seq'] },
+  doc('automation_rules', { version: 'I!' }),
+  doc('reports', { version: 'I!' }),
+  doc('report_types'),
+  doc(
+    'report_templates',
+    { name: 'T!', created_at: 'T!', updated_at: 'T!', report_type_id: 'T', is_shared: 'B!', structure: 'T!' },
+    [...sorts('name', 'created_at', 'updated_at'), ['tenant_id', 'report_type_id']],
+  ),
+  doc(
+    'compliance_templates',
+    { title: 'T!', created_at: 'T!', updated_at: 'T!', priority: 'T', criticality: 'R', group_id: 'T', approval_status: 'T!', check_scope: 'T!', title_f: 'T!' },
+    [...sorts('title', 'created_at', 'updated_at', 'priority', 'criticality'), ['tenant_id', 'group_id']],
+  ),
+  doc('compliance_checks'),
+  doc('training_courses'),
+  doc('training_enrollments', { enrolled_at: 'T!', course_id: 'T!', user_id: 'T!', company_id: 'T', status: 'T!' }, [
+    ['tenant_id', 'enrolled_at DESC', 'id'],
+    ['tenant_id', 'course_id'],
+    ['tenant_id', 'user_id'],
+    ['tenant_id', 'company_id'],
+  ]),
+  doc(
+    'users',
+    { full_name: 'T', email: 'T!', status: 'T!', created_at: 'T!', last_login: 'T', role_id: 'T', company_id: 'T', is_primary_admin: 'B!', full_name_f: 'T', email_f: 'T!' },
+    [...sorts('full_name', 'email', 'status', 'created_at', 'last_login'), ['tenant_id', 'role_id'], ['tenant_id', 'company_id']],
+  ),
+  doc('companies', { name: 'T!', created_at: 'T!', updated_at: 'T!' }, sorts('name', 'created_at', 'updated_at')),
+  doc('meeting_types', { order_index: 'R!', name: 'T!' }, [['tenant_id', 'order_index', 'name', 'id']]),
+  doc('goals'),
+  doc('nps_surveys'),
+  doc('planner_item_types'),
+  {
+    name: 'idempotency_keys',
+    columns: { tenant_id: 'T!', key: 'T!', fingerprint: 'T!', started_at: 'L!', response: 'T' },
+    primaryKey: ['tenant_id', 'key'],
+    indexes: [['started_at']],
+  },
+  { name: 'ticket_generations', columns: { tenant_id: 'T!', generation: 'L!' }, primaryKey: ['tenant_id'] },
+  { name: 'rate_limits', columns: { key: 'T!', reset_at: 'L!', count: 'L!' }, primaryKey: ['key'], indexes: [['reset_at']] },
+]
+
+function columnType(engine: Engine, code: string): string {
+  const base = { T: engine.textType, R: engine.realType, I: 'integer', B: engine.booleanType, L: engine.bigintType }[code.replace('!', '')]
+  if (base === undefined) throw new Error(`Unknown column type ${code}`)
+  return code.endsWith('!') ? `${base} NOT NULL` : base
+}
+
+function indexColumn(engine: Engine, column: string): string {
+  const [name = '', direction] = column.split(' ')
+  // Postgres puts nulls first in a descending index; the API wants them last both ways.
+  if (engine.name === 'postgres' && name !== 'id' && name !== 'tenant_id') return `${quote(name)} ${direction ?? 'ASC'} NULLS LAST`
+  return direction ? `${quote(name)} ${direction}` : quote(name)
+}
+
+/** The DDL of the first migration, for `engine`, with tables named by `table`. */
+function initialStatements(engine: Engine, table: TableNamer, indexPrefix: string, trigramOps: string | null): string[] {
+  const out: string[] = []
+  for (const spec of TABLES) {
+    const columns = Object.entries(spec.columns).map(([name, code]) => `${quote(name)} ${columnType(engine, code)}`)
+    out.push(`CREATE TABLE IF NOT EXISTS ${table(spec.name)} (${columns.join(', ')}, PRIMARY KEY (${spec.primaryKey.map(quote).join(', ')}))`)
+    for (const index of spec.indexes ?? []) {
+      const name = `${indexPrefix}${spec.name}_${index.map((c) => c.replace(' DESC', '_desc')).join('_')}`
+      out.push(`CREATE INDEX IF NOT EXISTS ${quote(name)} ON ${table(spec.name)} (${index.map((c) => indexColumn(engine, c)).join(', ')})`)
+    }
+  }
+  if (engine.name === 'sqlite') {
+    // An external-content FTS5 trigram index over the folded titles: substring search without a scan.
+    out.push(`CREATE VIRTUAL TABLE IF NOT EXISTS ticket_fts USING fts5(title_f, content='tickets', content_rowid='rowid', tokenize='trigram case_sensitive 1')`)
+    out.push(`CREATE TRIGGER IF NOT EXISTS tickets_fts_insert AFTER INSERT ON tickets BEGIN INSERT INTO ticket_fts(rowid, title_f) VALUES (new.rowid, new.title_f); END`)
+    out.push(
+      `CREATE TRIGGER IF NOT EXISTS tickets_fts_update AFTER UPDATE OF title_f ON tickets BEGIN ` +
+        `INSERT INTO ticket_fts(ticket_fts, rowid, title_f) VALUES ('delete', old.rowid, old.title_f); ` +
+        `INSERT INTO ticket_fts(rowid, title_f) VALUES (new.rowid, new.title_f); END`,
+    )
+    out.push(`CREATE TRIGGER IF NOT EXISTS tickets_fts_delete AFTER DELETE ON tickets BEGIN INSERT INTO ticket_fts(ticket_fts, rowid, title_f) VALUES ('delete', old.rowid, old.title_f); END`)
+  } else if (trigramOps !== null) {
+    out.push(`CREATE INDEX IF NOT EXISTS ${quote(`${indexPrefix}tickets_title_f_trgm`)} ON ${table('tickets')} USING gin (title_f ${trigramOps})`)
+  }
+  return out
+}
+
+/** Where the tables live and how the first migration finds `pg_trgm`. */
+export interface MigrationContext {
+  engine: Engine
+  table: TableNamer
+  /** The Postgres schema, or undefined for the default one (always undefined on SQLite). */
+  schema: string | undefined
+}
+
+/** Installs pg_trgm when it can and returns its operator class, qualified; null when unavailable. */
+async function trigramOperatorClass(db: Kysely<unknown>): Promise<string | null> {
+  const find = async () => (await sql<{ schema: string }>`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`.execute(db)).rows[0]
+  let found = await find()
+  if (found === undefined) {
+    try {
+      await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db)
+    } catch {
+      // Another store created it at the same moment, or this role may not: look again below.
+    }
+    found = await find()
+  }
+  return found === undefined ? null : `${quote(found.schema)}.gin_trgm_ops`
+}
+
+function provider(context: MigrationContext): MigrationProvider {
+  const initial: Migration = {
+    async up(db) {
+      const trigramOps = context.engine.name === 'postgres' ? await trigramOperatorClass(db) : null
+      // Index names are per schema on Postgres, global per file on SQLite: no prefix needed either way.
+      for (const statement of initialStatements(context.engine, context.table, '', trigramOps)) await sql.raw(statement).execute(db)
+    },
+  }
+  return { getMigrations: async () => ({ '0001_initial': initial }) }
+}
+
+/**
+ * Brings the schema up to date (creating the Postgres schema first when one is named).
+ * Safe to run again, and from several processes.
+ *
+ * @example
+ * await migrateToLatest(db, { engine: postgresEngine, table: (n) => `"tenant_a"."${n}"`, schema: 'tenant_a' })
+ */
+export async function migrateToLatest(db: Kysely<unknown>, context: MigrationContext): Promise<void> {
+  if (context.schema !== undefined) {
+    try {
+      await sql.raw(`CREATE SCHEMA IF NOT EXISTS ${quote(context.schema)}`).execute(db)
+    } catch (error) {
+      // Two stores creating the same schema at once: the loser sees a unique violation.
+      const exists = await sql<{ n: number }>`SELECT 1 AS n FROM pg_namespace WHERE nspname = ${context.schema}`.execute(db)
+      if (exists.rows.length === 0) throw error
+    }
+  }
+  const migrator = new Migrator({
+    db,
+    provider: provider(context),
+    ...(context.schema !== undefined ? { migrationTableSchema: context.schema } : {}),
+    migrationTableName: 'tenant_api_migrations',
+    migrationLockTableName: 'tenant_api_migrations_lock',
+  })
+  let { error } = await migrator.migrateToLatest()
+  // On SQLite two processes may race to record the migration; the loser finds it done on a retry.
+  if (error !== undefined) ({ error } = await migrator.migrateToLatest())
+  if (error !== undefined) throw error
+}
