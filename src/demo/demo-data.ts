@@ -1,0 +1,139 @@
+/**
+ * `createDemoData()`: a realistic, deterministic tenant of a managed-service provider, for demos,
+ * tests and benchmarks. Each collection draws from its own seeded stream, every timestamp is
+ * relative to a fixed "now", and tickets are generated on demand from their index, so a million of
+ * them cost next to nothing until they are read.
+ */
+import type { AutomationRuleRecord } from '../resources/automation-rules/schema.js'
+import type { MeetingType } from '../resources/calendar/schema.js'
+import type { Company } from '../resources/companies/schema.js'
+import type { ComplianceCheck, ComplianceTemplate } from '../resources/compliance/schema.js'
+import type { Goal } from '../resources/goals/schema.js'
+import type { NpsSurveyRecord } from '../resources/nps-surveys/schema.js'
+import type { PlannerItemType } from '../resources/planner/schema.js'
+import type { ReportTemplateRecord } from '../resources/report-templates/schema.js'
+import type { ReportRecord, ReportType } from '../resources/reports/schema.js'
+import type { TrainingEnrollment } from '../resources/training/schema.js'
+import type { User } from '../resources/users/schema.js'
+import type { SeedData, TrainingCourseRecord } from '../stores/seed.js'
+import { makeCompanies, makeStaff } from './people.js'
+import { makeBudgets, makeGoals, makePlannerTypes, type DemoBudget } from './planning.js'
+import { stream } from './prng.js'
+import {
+  makeAutomationRules,
+  makeComplianceChecks,
+  makeComplianceTemplates,
+  makeMeetingTypes,
+  makeNpsSurveys,
+  makeReports,
+  makeReportTemplates,
+  makeReportTypes,
+  makeTraining,
+} from './service.js'
+import { lazyArray, ticketFactory, type DemoTicket } from './tickets.js'
+
+/** Options of {@link createDemoData}. */
+export interface DemoDataOptions {
+  /** Any 32-bit unsigned integer; the same seed gives byte-identical data. Default {@link DEFAULT_DEMO_SEED}. */
+  seed?: number
+  /** How many tickets (0..100,000,000). Default 10,000. */
+  tickets?: number
+  /** How many customer companies (1..10,000). Default 40. */
+  companies?: number
+}
+
+/** The seed `createDemoData()` uses when none is given. */
+export const DEFAULT_DEMO_SEED = 20250929
+
+/**
+ * The demo tenant: {@link SeedData} with every collection present and typed precisely. `tickets`
+ * is a read-only array whose elements are generated when read (each read makes a fresh object);
+ * copy a slice (`tickets.slice(0, 5000)`) to get plain objects.
+ */
+export interface DemoData extends SeedData {
+  tickets: DemoTicket[]
+  budgets: DemoBudget[]
+  automationRules: AutomationRuleRecord[]
+  reports: ReportRecord[]
+  reportTypes: ReportType[]
+  reportTemplates: ReportTemplateRecord[]
+  complianceTemplates: ComplianceTemplate[]
+  complianceChecks: ComplianceCheck[]
+  trainingCourses: TrainingCourseRecord[]
+  trainingEnrollments: TrainingEnrollment[]
+  users: User[]
+  companies: Company[]
+  meetingTypes: MeetingType[]
+  goals: Goal[]
+  npsSurveys: NpsSurveyRecord[]
+  plannerItemTypes: PlannerItemType[]
+}
+
+function count(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
+  const n = value ?? fallback
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new RangeError(`createDemoData: ${name} must be an integer in ${min}..${max}, got ${String(value)}`)
+  return n
+}
+
+/**
+ * Makes the demo tenant "Harborline Managed Services": ~40 customer companies with contacts,
+ * ~27 staff users (one primary admin), 10,000 tickets from four PSA providers with notes, budgets
+ * with line items, goals with tasks and updates, automation rules, reports and templates,
+ * compliance templates and checks, training courses and enrollments, meeting types, NPS surveys
+ * and planner item types. Seed it into any store.
+ *
+ * @example
+ * const store = createMemoryStore()
+ * await store.seed(DEMO_TENANT_ID, createDemoData())
+ *
+ * @example
+ * // A million tickets, seeded in slices so only one slice is ever materialised.
+ * const data = createDemoData({ tickets: 1_000_000 })
+ * await store.seed(DEMO_TENANT_ID, { ...data, tickets: [] })
+ * for (let i = 0; i < data.tickets.length; i += 10_000) await store.seed(DEMO_TENANT_ID, { tickets: data.tickets.slice(i, i + 10_000) })
+ */
+export function createDemoData(options: DemoDataOptions = {}): DemoData {
+  const seed = count('seed', options.seed, DEFAULT_DEMO_SEED, 0, 0xffffffff)
+  const ticketCount = count('tickets', options.tickets, 10_000, 0, 100_000_000)
+  const companyCount = count('companies', options.companies, 40, 1, 10_000)
+
+  const companies = makeCompanies(stream(seed, 'companies'), companyCount)
+  const staff = makeStaff(stream(seed, 'users'), companies)
+  const plannerItemTypes = makePlannerTypes(stream(seed, 'planner'))
+  const goals = makeGoals(stream(seed, 'goals'), companies)
+  const budgets = makeBudgets(stream(seed, 'budgets'), companies, plannerItemTypes, goals, staff.planners)
+  const reportTypes = makeReportTypes(stream(seed, 'report-types'))
+  const reportTemplates = makeReportTemplates(stream(seed, 'report-templates'), reportTypes)
+  const complianceTemplates = makeComplianceTemplates(stream(seed, 'compliance-templates'))
+  const training = makeTraining(stream(seed, 'training'), companies)
+  const ticketAt = ticketFactory({ seed, count: ticketCount, companies, technicians: staff.technicians })
+
+  return {
+    tickets: lazyArray(ticketCount, ticketAt),
+    budgets,
+    automationRules: makeAutomationRules(stream(seed, 'automation-rules'), companies, staff.planners),
+    reports: makeReports(stream(seed, 'reports'), companies, reportTypes, reportTemplates, staff.planners),
+    reportTypes,
+    reportTemplates,
+    complianceTemplates,
+    complianceChecks: makeComplianceChecks(stream(seed, 'compliance-checks'), companies, complianceTemplates),
+    trainingCourses: training.courses,
+    trainingEnrollments: training.enrollments,
+    users: staff.users,
+    companies: companies.map((c) => c.record),
+    meetingTypes: makeMeetingTypes(stream(seed, 'meeting-types')),
+    goals,
+    npsSurveys: makeNpsSurveys(stream(seed, 'nps-surveys')),
+    plannerItemTypes,
+  }
+}
+
+/**
+ * The primary admin of the demo tenant for `seed`: who the demo key acts as.
+ *
+ * @example
+ * demoAdmin().name // the Owner of Harborline Managed Services
+ */
+export function demoAdmin(seed = DEFAULT_DEMO_SEED): { id: string; name: string } {
+  return makeStaff(stream(seed, 'users'), makeCompanies(stream(seed, 'companies'), 40)).admin
+}
