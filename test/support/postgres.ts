@@ -1,0 +1,64 @@
+/**
+ * Postgres for tests: the server at `DATABASE_URL` (default postgres://postgres@127.0.0.1:5432/test)
+ * when one answers, else embedded PGlite. Each call gets a fresh schema, so parallel test files
+ * never collide. The engine used is returned and printed, never hidden.
+ */
+import { randomUUID } from 'node:crypto'
+import pg from 'pg'
+import { createPostgresStore, type SqlStore } from 'tenant-public-api/postgres'
+import { pgliteDialect } from './pglite-dialect.js'
+
+/** The connection string the tests try. */
+export const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+
+let serverAnswers: Promise<boolean> | undefined
+
+/** True when a Postgres server answers at {@link DATABASE_URL} (asked once per process). */
+export function postgresServerAnswers(): Promise<boolean> {
+  serverAnswers ??= (async () => {
+    const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2000 })
+    client.on('error', () => undefined)
+    try {
+      await client.connect()
+      await client.query('SELECT 1')
+      return true
+    } catch {
+      return false
+    } finally {
+      await client.end().catch(() => undefined)
+    }
+  })()
+  return serverAnswers
+}
+
+/** A fresh schema name. */
+export function freshSchema(prefix = 'test'): string {
+  return `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`
+}
+
+/** A store on embedded PGlite (with pg_trgm). */
+export async function createPgliteStore(): Promise<SqlStore> {
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')])
+  const db = await PGlite.create({ extensions: { pg_trgm } })
+  return createPostgresStore({ dialect: pgliteDialect(db) })
+}
+
+/** A Postgres store for a test file, and which engine it runs on. */
+export async function createTestPostgresStore(options: { force?: 'server' | 'pglite' } = {}): Promise<{ store: SqlStore; engine: 'server' | 'pglite'; schema: string | null }> {
+  const useServer = options.force === 'server' || (options.force === undefined && (await postgresServerAnswers()))
+  if (useServer) {
+    const schema = freshSchema()
+    const store = await createPostgresStore({ connectionString: DATABASE_URL, schema, max: 4 })
+    const close = store.close.bind(store)
+    // Drop the schema after the test file: the shared database must not fill up.
+    store.close = async () => {
+      const admin = new pg.Client({ connectionString: DATABASE_URL })
+      await close()
+      await admin.connect()
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+      await admin.end()
+    }
+    return { store, engine: 'server', schema }
+  }
+  return { store: await createPgliteStore(), engine: 'pglite', schema: null }
+}
