@@ -89,6 +89,26 @@ describe('createClient against the real handler', () => {
   })
 })
 
+describe('types', () => {
+  it('come from the schemas: unknown fields, wrong enums and missing ids do not compile', async () => {
+    const { client: c } = await client()
+    const refused = async () => {
+      // @ts-expect-error: `bogus` is not a field of a condition group
+      await c.createAutomationRule({ name: 'r', triggerType: 'scheduled', triggerConfig: {}, entityType: 'ticket', conditions: [{ logic: 'AND', bogus: 1 }], actions: [] })
+      // @ts-expect-error: not a sort column of the ticket list
+      await c.listTickets({ sortColumn: 'nope' })
+      // @ts-expect-error: getTicket needs the id
+      await c.getTicket()
+      // @ts-expect-error: only line item creation takes an idempotency key
+      await c.updateBudget(IDS.budget, { title: 't' }, { idempotencyKey: 'k' })
+    }
+    expect(typeof refused).toBe('function')
+    const rule = await c.createAutomationRule({ name: 'r', triggerType: 'scheduled', triggerConfig: {}, entityType: 'ticket', conditions: [{ logic: 'OR', conditions: [{ field: 'priority', operator: 'eq', value: 'P1' }] }], actions: [{ actionType: 'notify' }] })
+    expect(rule.data.conditions[0]?.conditions[0]?.id).toEqual(expect.any(String))
+    expect(rule.data.actions[0]).toMatchObject({ order: 0, requiresApproval: false, config: {} })
+  })
+})
+
 describe('retries', () => {
   const rateLimited = () => new Response(JSON.stringify({ error: 'slow down', code: 'RATE_LIMITED', requestId: 'r1' }), { status: 429, headers: { 'retry-after': '0', 'content-type': 'application/json' } })
 

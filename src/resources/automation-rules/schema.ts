@@ -27,7 +27,15 @@ export interface ConditionGroupInput {
   groups: ConditionGroupInput[]
 }
 
-export const ConditionGroupInputSchema: v.GenericSchema<unknown, ConditionGroupInput> = v.strictObject({
+/** A condition group as a client writes it (ids, `conditions` and `groups` may be left out): the typed client's input type. */
+export interface ConditionGroupWriteInput {
+  id?: string | undefined
+  logic: (typeof CONDITION_LOGIC)[number]
+  conditions?: v.InferInput<typeof ConditionInputSchema>[] | undefined
+  groups?: ConditionGroupWriteInput[] | undefined
+}
+
+export const ConditionGroupInputSchema: v.GenericSchema<ConditionGroupWriteInput, ConditionGroupInput> = v.strictObject({
   id: v.optional(Id),
   logic: v.picklist(CONDITION_LOGIC),
   conditions: v.optional(v.array(ConditionInputSchema), []),
