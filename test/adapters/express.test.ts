@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryStore, createPublicApi, type PublicApiHandler } from 'tenant-public-api'
 import { clientAddress, toExpressMiddleware } from 'tenant-public-api/express'
 import { testKey, testKeyResolver } from 'tenant-public-api/testing'
-import { mountSeed, runMountScenario, TENANT } from './support.js'
+import { freePort, mountSeed, runMountScenario, startProcess, TENANT, type ServedProcess } from './support.js'
 
 const token = testKey(TENANT)
 const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
@@ -92,3 +92,20 @@ for (const [label, express] of [['Express 5', express5], ['Express 4', express4 
     })
   })
 }
+
+describe('examples/express, as its one command runs it', () => {
+  const root = new URL('../..', import.meta.url).pathname
+  let served: ServedProcess
+  let base = ''
+  beforeAll(async () => {
+    const port = await freePort()
+    base = `http://127.0.0.1:${port}/api/public/v1`
+    served = await startProcess(`${root}node_modules/.bin/tsx`, ['examples/express/server.ts'], { cwd: root, env: { PORT: String(port) }, readyUrl: `${base}/openapi.json` })
+  }, 60_000)
+  afterAll(() => served?.stop())
+
+  it('serves the scenario behind express.json()', async () => {
+    await runMountScenario(base, testKey('demo'))
+    expect(served.output()).toContain('Express: ')
+  })
+})
