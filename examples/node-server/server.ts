@@ -1,0 +1,57 @@
+/**
+ * `npm start`: the API on node:http with a demo tenant. The store is a SQLite file
+ * (`.data/demo.db`, created and seeded on first run); `STORE=memory npm start` keeps everything in
+ * memory instead, `DEMO_DB=path` picks another file, and `DATABASE_URL=postgres://… npm start` uses Postgres.
+ * PORT (default 3000, 0 picks a free one) and HOST (default 127.0.0.1) set the address.
+ */
+import { mkdirSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { dirname } from 'node:path'
+import type { AddressInfo } from 'node:net'
+import { createMemoryStore, createPublicApi, type Store } from 'tenant-public-api'
+import { toNodeHandler } from 'tenant-public-api/node'
+import { createPostgresStore } from 'tenant-public-api/postgres'
+import { createSqliteStore } from 'tenant-public-api/sqlite'
+import { createDemoData, DEMO_API_KEY, DEMO_TENANT_ID, demoKeyResolver } from 'tenant-public-api/testing'
+
+async function createStore(): Promise<{ store: Store; label: string }> {
+  if (process.env.DATABASE_URL) return { store: await createPostgresStore({ connectionString: process.env.DATABASE_URL }), label: 'Postgres' }
+  if (process.env.STORE === 'memory') return { store: createMemoryStore(), label: 'in-memory' }
+  const filename = process.env.DEMO_DB ?? '.data/demo.db'
+  mkdirSync(dirname(filename), { recursive: true })
+  return { store: await createSqliteStore({ filename }), label: `SQLite ${filename}` }
+}
+
+const { store, label } = await createStore()
+const demo = createDemoData()
+const existing = await store.listCompanies(DEMO_TENANT_ID, { page: 1, limit: 1, sortBy: 'name', sortOrder: 'asc' })
+if (existing.totalCount === 0) {
+  // Tickets are generated on demand: seed them in slices so a large tenant never sits in memory at once.
+  const { tickets, ...rest } = demo
+  await store.seed(DEMO_TENANT_ID, rest)
+  for (let i = 0; i < tickets.length; i += 5_000) await store.seed(DEMO_TENANT_ID, { tickets: tickets.slice(i, i + 5_000) })
+}
+
+const api = createPublicApi({ store, keyResolver: demoKeyResolver() })
+const server = createServer(toNodeHandler(api))
+server.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1', () => {
+  const { address, port } = server.address() as AddressInfo
+  const base = `http://${address}:${port}/api/public/v1`
+  const ticket = demo.tickets.find((t) => t.notes.length > 0) ?? demo.tickets[0]!
+  const budget = demo.budgets![0]!
+  const auth = `-H 'Authorization: Bearer ${DEMO_API_KEY}'`
+  console.log(`tenant-public-api listening on ${base} (store: ${label})`)
+  console.log(`Demo key (every scope): ${DEMO_API_KEY}`)
+  console.log(`Reference: ${base}/docs   OpenAPI: ${base}/openapi.json`)
+  console.log('Try:')
+  console.log(`curl -s ${auth} '${base}/tickets?limit=5&isClosed=false&sortColumn=priority_name'`)
+  console.log(`curl -s ${auth} '${base}/tickets/${encodeURIComponent(ticket.ticketNumber)}?includeNotes=true&notesLimit=3'`)
+  console.log(`curl -s ${auth} -H 'Content-Type: application/json' -X POST '${base}/budgets/${budget.id}/items' -d '{"type":"Software","description":"Endpoint protection","unitPrice":4.5,"quantity":40,"recurrence":"Monthly"}'`)
+})
+
+function shutdown(): void {
+  server.close(() => void store.close().then(() => process.exit(0)))
+  server.closeAllConnections()
+}
+process.on('SIGINT', shutdown)
+process.on('SIGTERM', shutdown)

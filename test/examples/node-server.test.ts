@@ -1,0 +1,94 @@
+/**
+ * `npm start` as a newcomer runs it: start the example server, run the three curl lines it prints
+ * exactly as printed, then restart it on the same SQLite file and see the data persisted.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const dir = mkdtempSync(join(tmpdir(), 'tpa-node-server-'))
+const database = join(dir, 'demo.db')
+const children: ChildProcess[] = []
+
+/** Starts the example and resolves with its banner once the last curl line is printed. */
+function start(): Promise<{ child: ChildProcess; banner: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/node-server/server.ts'], {
+    env: { ...process.env, PORT: '0', DEMO_DB: database },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  children.push(child)
+  return new Promise((resolve, reject) => {
+    let banner = ''
+    let errors = ''
+    child.stdout!.on('data', (chunk: Buffer) => {
+      banner += chunk.toString()
+      if ((banner.match(/^curl /gm) ?? []).length === 3) resolve({ child, banner })
+    })
+    child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()))
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${errors}`)))
+  })
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+  })
+}
+
+/** Runs one printed curl line through a shell, as a user pasting it would, adding the status code. */
+function curl(line: string): { status: number; body: any } {
+  const out = execFileSync('bash', ['-c', `${line} -w '\\n%{http_code}'`], { encoding: 'utf8' })
+  const split = out.lastIndexOf('\n')
+  return { status: Number(out.slice(split + 1)), body: JSON.parse(out.slice(0, split)) }
+}
+
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL')
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('examples/node-server (npm start)', () => {
+  let lines: string[] = []
+  let createdId = ''
+
+  it('prints the URL, a demo key and three curl lines that work as printed', async () => {
+    const { child, banner } = await start()
+    expect(banner).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/api\/public\/v1 \(store: SQLite /)
+    expect(banner).toMatch(/Demo key \(every scope\): tpa_demo_\w+/)
+    lines = banner.split('\n').filter((line) => line.startsWith('curl '))
+    expect(lines).toHaveLength(3)
+
+    const list = curl(lines[0]!)
+    expect(list.status).toBe(200)
+    expect(list.body.data).toHaveLength(5)
+    expect(list.body.data.every((t: { isClosed: boolean }) => !t.isClosed)).toBe(true)
+
+    const ticket = curl(lines[1]!)
+    expect(ticket.status).toBe(200)
+    expect(ticket.body.data.notes.length).toBeGreaterThan(0)
+
+    const item = curl(lines[2]!)
+    expect(item.status).toBe(201)
+    expect(item.body.data).toMatchObject({ type: 'Software', annualisedCost: 2160, status: 'draft' })
+    createdId = item.body.data.id
+    await stop(child)
+  }, 120_000)
+
+  it('keeps its SQLite file across restarts and does not seed it twice', async () => {
+    const { child, banner } = await start()
+    const base = /listening on (\S+)/.exec(banner)![1]!
+    const key = /Demo key \(every scope\): (\S+)/.exec(banner)![1]!
+    const budgetId = /budgets\/([0-9a-f-]{36})\/items/.exec(lines[2]!)![1]!
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+    const budget = await fetch(`${base}/budgets/${budgetId}`, { method: 'PATCH', headers, body: JSON.stringify({ notes: 'persisted?' }) })
+    const body = (await budget.json()) as { data: { lineItems: Array<{ id: string }> } }
+    expect(budget.status).toBe(200)
+    expect(body.data.lineItems.filter((item) => item.id === createdId)).toHaveLength(1)
+    const tickets = (await (await fetch(`${base}/tickets?limit=1`, { headers })).json()) as { pagination: { totalCount: number } }
+    expect(tickets.pagination.totalCount).toBe(10_000)
+    await stop(child)
+  }, 120_000)
+})
