@@ -51,7 +51,7 @@ async function setup(): Promise<{ api: PublicApiHandler; page: () => Promise<str
   await store.seed(TENANT, benchSeed())
   const keyResolver = (token: string) => (token === TOKEN ? { tenantId: TENANT, keyId: 'bench', scopes: ['tickets.read'], actor: { id: 'u', name: 'Bench' } } : null)
   const api = createPublicApi({ store, keyResolver, rateLimiter: memoryRateLimiter({ limit: 1e12, windowMs: 60_000 }) })
-  const query = { page: 1, limit: 25, sortColumn: 'created_at', sortDesc: true } as Parameters<typeof store.listTickets>[1]
+  const query = { page: 1, limit: 25, sortColumn: 'created_date', sortDesc: true } as Parameters<typeof store.listTickets>[1]
   const page = async () => {
     const result = await store.listTickets(TENANT, query)
     return JSON.stringify({ data: result.items, pagination: pagination(1, 25, result.totalCount) })
