@@ -55,6 +55,8 @@ export interface Engine {
   nowMs(): RawBuilder<number>
   /** Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE` on one reserved connection). */
   writeTransaction<T>(db: Kysely<unknown>, fn: (tx: Kysely<unknown>) => Promise<T>): Promise<T>
+  /** Statements around a bulk load inside its transaction (SQLite: a big page cache while many index pages are touched). */
+  readonly bulkLoad: { before: string[]; after: string[] }
   /** Appended to a SELECT that is followed by a write in the same transaction. */
   readonly forUpdate: string
   /** `column` contains the folded `term` (already folded; any length); `fts` names SQLite's FTS5 table over it. */
@@ -97,6 +99,8 @@ export const sqliteEngine: Engine = {
       }
     }),
   forUpdate: '',
+  // 21 ticket indexes touched at random: with the default 2 MB cache most inserts would miss.
+  bulkLoad: { before: ['PRAGMA cache_size = -512000'], after: ['PRAGMA cache_size = -2000'] },
   contains: (column, term, fts) => {
     // The trigram index needs 3 characters (code points); shorter terms scan with instr, which is
     // exact and needs no escaping.
@@ -166,6 +170,7 @@ export const postgresEngine: Engine = {
   nowMs: () => sql<number>`(extract(epoch from statement_timestamp()) * 1000)::bigint`,
   writeTransaction: (db, fn) => db.transaction().execute(fn),
   forUpdate: ' FOR UPDATE',
+  bulkLoad: { before: [], after: [] },
   // LIKE's default escape character is the backslash; pg_trgm's GIN index serves it for 3+ characters.
   contains: (column, term) => sql<boolean>`${sql.ref(column)} LIKE ${`%${escapeLike(term)}%`}`,
   isUnavailable: (error) => {

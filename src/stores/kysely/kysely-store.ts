@@ -17,7 +17,7 @@ import type { Ticket, TicketListQuery, TicketNote } from '../../resources/ticket
 import { normalizeSeed, type BudgetRecord, type SeedData } from '../seed.js'
 import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, type IdempotencyReservation, type ListResult, type Store, type StoredResponse } from '../store.js'
 import type { Engine, EngineName } from './engine.js'
-import { migrateToLatest, quote, TICKET_SORT_SQL } from './migrations.js'
+import { migrateToLatest, quote, TICKET_SORT_SQL, ticketIndexStatements } from './migrations.js'
 
 /** Options of {@link createKyselyStore}. */
 export interface KyselyStoreOptions {
@@ -139,13 +139,14 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
   }
 
   /** Multi-row upserts in batches, as hand-written SQL (one statement text per batch size). */
-  async function upsert(ex: Exec, table: string, columns: string[], keys: string[], records: unknown[][]): Promise<void> {
+  async function upsert(ex: Exec, table: string, columns: string[], keys: string[], records: unknown[][] | { length: number; at: (i: number) => unknown[] }): Promise<void> {
     if (records.length === 0) return
+    const at = Array.isArray(records) ? (i: number) => records[i]! : records.at
     const perBatch = Math.max(1, Math.floor(30_000 / columns.length))
     const update = columns.filter((c) => !keys.includes(c)).map((c) => `${quote(c)} = excluded.${quote(c)}`)
     const texts = new Map<number, string>()
     for (let start = 0; start < records.length; start += perBatch) {
-      const batch = records.slice(start, start + perBatch)
+      const batch = Array.from({ length: Math.min(perBatch, records.length - start) }, (_, i) => at(start + i))
       let text = texts.get(batch.length)
       if (text === undefined) {
         let index = 0
@@ -167,39 +168,51 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
     await engine.writeTransaction(db, async (ex) => {
       const docs = (table: string, list: { id: string }[], extra: (record: never) => unknown[] = () => [], extraColumns: string[] = []) =>
         upsert(ex, table, ['tenant_id', 'id', ...extraColumns, 'doc'], ['tenant_id', 'id'], list.map((record) => [tenantId, record.id, ...extra(record as never), json(record)]))
+      const bulk = r.tickets.length > 10_000
+      if (bulk) for (const statement of engine.bulkLoad.before) await sql.raw(statement).execute(ex)
+      // SQLite: a load at least as big as the table is faster without its indexes, rebuilt after (same transaction).
+      let rebuild = false
+      if (engine.name === 'sqlite' && r.tickets.length >= 50_000) {
+        const existing = Number((await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t('tickets')}`, ex))?.n ?? 0)
+        rebuild = r.tickets.length >= existing
+      }
+      if (rebuild) for (const statement of ticketIndexStatements(engine, tableName).drop) await sql.raw(statement).execute(ex)
       if (r.tickets.length > 0) {
         const byNewest = orderBy((n: TicketNote) => n.createdAt, true)
+        const ticketRow = ({ notes, ...ticket }: (typeof r.tickets)[number]): unknown[] => [
+          tenantId,
+          ticket.id,
+          ticket.ticketNumber,
+          ticket.title,
+          ticket.status,
+          ticket.priority,
+          ticket.companyName,
+          ticket.assignedTo,
+          ticket.createdAt,
+          ticket.updatedAt,
+          ticket.daysOpen,
+          ticket.companyId,
+          ticket.provider,
+          b(ticket.isClosed),
+          foldCase(ticket.title),
+          foldOrNull(ticket.status),
+          foldOrNull(ticket.priority),
+          foldOrNull(ticket.assignedTo),
+          json(ticket),
+          json([...notes].sort(byNewest)),
+        ]
         await upsert(
           ex,
           'tickets',
           ['tenant_id', 'id', 'ticket_number', 'title', 'status', 'priority', 'company_name', 'assigned_to', 'created_at', 'updated_at', 'days_open', 'company_id', 'provider', 'is_closed', 'title_f', 'status_f', 'priority_f', 'assigned_to_f', 'doc', 'notes'],
           ['tenant_id', 'id'],
-          r.tickets.map(({ notes, ...ticket }) => [
-            tenantId,
-            ticket.id,
-            ticket.ticketNumber,
-            ticket.title,
-            ticket.status,
-            ticket.priority,
-            ticket.companyName,
-            ticket.assignedTo,
-            ticket.createdAt,
-            ticket.updatedAt,
-            ticket.daysOpen,
-            ticket.companyId,
-            ticket.provider,
-            b(ticket.isClosed),
-            foldCase(ticket.title),
-            foldOrNull(ticket.status),
-            foldOrNull(ticket.priority),
-            foldOrNull(ticket.assignedTo),
-            json(ticket),
-            json([...notes].sort(byNewest)),
-          ]),
+          { length: r.tickets.length, at: (i) => ticketRow(r.tickets[i]!) },
         )
+        if (rebuild) for (const statement of ticketIndexStatements(engine, tableName).create) await sql.raw(statement).execute(ex)
         await sql`INSERT INTO ${t('ticket_generations')} AS cur (tenant_id, generation) VALUES (${tenantId}, 1)
                   ON CONFLICT (tenant_id) DO UPDATE SET generation = cur.generation + 1`.execute(ex)
       }
+      if (bulk) for (const statement of engine.bulkLoad.after) await sql.raw(statement).execute(ex)
       for (const { lineItems, ...budget } of r.budgets) {
         await docs('budgets', [budget])
         await sql`DELETE FROM ${t('budget_line_items')} WHERE tenant_id = ${tenantId} AND budget_id = ${budget.id}`.execute(ex)

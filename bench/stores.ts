@@ -1,0 +1,278 @@
+/**
+ * `npm run bench stores` (or `npx tsx bench/stores.ts`): 1,000,000 tickets in one tenant plus a
+ * second tenant of 10,000, on SQLite and on Postgres. Each case is timed through the handler and
+ * beside it the raw SQL of the same page (the baseline), in the same run; figures are ratios.
+ * Seeding runs in child processes, so the peak RSS measured here is that of serving only.
+ *
+ * Env: BENCH_TICKETS (default 1,000,000), DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
+ * BENCH_ENGINES (default "sqlite,postgres").
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import Database from 'better-sqlite3'
+import pg from 'pg'
+import { createPublicApi } from '../src/create-public-api.js'
+import type { SeedData } from '../src/stores/seed.js'
+import type { Store } from '../src/stores/store.js'
+import { createPostgresStore } from '../src/stores/postgres/index.js'
+import { createSqliteStore } from '../src/stores/sqlite/index.js'
+import { testKey, testKeyResolver } from '../src/testing/keys.js'
+import { memoryRateLimiter } from '../src/http/rate-limit.js'
+
+const TICKETS = Number(process.env.BENCH_TICKETS ?? 1_000_000)
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',')
+const BIG = 'bench-big'
+const SMALL = 'bench-small'
+const SCHEMA = 'bench_stores'
+const WORDS = ['printer', 'email', 'vpn', 'laptop', 'server', 'backup', 'password', 'network', 'license', 'monitor', 'outlook', 'firewall', 'disk', 'update', 'access']
+const STATUSES = ['New', 'Open', 'In Progress', 'Waiting', 'Resolved', 'Closed']
+const PRIORITIES = ['Low', 'Medium', 'High', 'Critical']
+/** One ticket in 20,000 has this word in its title: the rare search term. */
+const RARE = 'zebraquartz'
+/** The common search term: about a third of the titles. */
+const COMMON = 'printer'
+
+/** A deterministic pseudo-random generator, so every run seeds the same data. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0
+    let t = s
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const companyId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+
+function tickets(from: number, to: number, prefix: string): NonNullable<SeedData['tickets']> {
+  const out: NonNullable<SeedData['tickets']> = []
+  const random = rng(from + prefix.length)
+  const start = Date.parse('2022-01-01T00:00:00.000Z')
+  for (let i = from; i < to; i++) {
+    const words = [WORDS[Math.floor(random() * WORDS.length)]!, WORDS[Math.floor(random() * WORDS.length)]!, i % 3 === 0 ? COMMON : 'issue']
+    if (i % 20_000 === 7) words.push(RARE)
+    const created = start + Math.floor(random() * 3 * 365 * 86_400_000)
+    const company = Math.floor(random() * 500)
+    out.push({
+      id: `${prefix}-${String(i).padStart(8, '0')}`,
+      ticketNumber: `T${i}`,
+      title: `${words.join(' ')} #${i}`,
+      description: null,
+      companyId: companyId(company),
+      companyName: `Company ${String(company).padStart(3, '0')}`,
+      status: STATUSES[Math.floor(random() * STATUSES.length)]!,
+      isClosed: random() < 0.4,
+      priority: PRIORITIES[Math.floor(random() * PRIORITIES.length)]!,
+      assignedTo: random() < 0.1 ? null : `Tech ${Math.floor(random() * 60)}`,
+      createdAt: new Date(created).toISOString(),
+      updatedAt: random() < 0.2 ? null : new Date(created + Math.floor(random() * 30 * 86_400_000)).toISOString(),
+      daysOpen: Math.floor(random() * 400),
+      provider: (['psa_a', 'psa_b', 'psa_c', 'psa_d'] as const)[i % 4]!,
+      externalId: String(i),
+      source: 'sync',
+    })
+  }
+  return out
+}
+
+/** Seeds one store with the bench data; returns seconds taken for the big tenant. */
+async function seedStore(store: Store): Promise<number> {
+  const chunk = TICKETS
+  const started = performance.now()
+  for (let from = 0; from < TICKETS; from += chunk) await store.seed(BIG, { tickets: tickets(from, Math.min(TICKETS, from + chunk), 'big') })
+  const seconds = (performance.now() - started) / 1000
+  await store.seed(SMALL, { tickets: tickets(0, 10_000, 'small') })
+  return seconds
+}
+
+// ----------------------------------------------------------------------------------------------
+
+interface Case {
+  name: string
+  path: string
+  /** The raw SQL of the same page (and, for searches, its count), run directly on the driver. */
+  raw: { sqlite: string[]; postgres: string[] }
+  target: number
+}
+
+const ORDER: Record<string, string> = {
+  created_date: 'created_at',
+  updated_date: 'updated_at',
+  title: 'title',
+  status_name: 'status',
+  priority_name: 'priority',
+  company_name: 'company_name',
+  assigned_to: 'assigned_to',
+  days_open: 'days_open',
+}
+
+function cases(schema: string): Case[] {
+  const q = (table: string) => ({ sqlite: `"${table}"`, postgres: `"${schema}"."${table}"` })
+  const both = (make: (t: string) => string) => ({ sqlite: [make(q('tickets').sqlite)], postgres: [make(q('tickets').postgres)] })
+  const page = (where: string, order: string, offset = 0) => (t: string) => `SELECT doc FROM ${t} WHERE tenant_id = '${BIG}'${where} ORDER BY ${order} LIMIT 25 OFFSET ${offset}`
+  const out: Case[] = [
+    { name: 'first page (default sort, exact totalCount)', path: '/tickets', raw: both(page('', 'created_at DESC NULLS LAST, id ASC')), target: 4 },
+  ]
+  for (const [column, sqlColumn] of Object.entries(ORDER)) {
+    if (column === 'created_date') continue
+    out.push({ name: `sortColumn=${column}`, path: `/tickets?sortColumn=${column}`, raw: both(page('', `${sqlColumn} DESC NULLS LAST, id ASC`)), target: 4 })
+  }
+  out.push({
+    name: 'selective filter (companyId)',
+    path: `/tickets?companyId=${companyId(42)}`,
+    raw: both(page(` AND company_id = '${companyId(42)}'`, 'created_at DESC NULLS LAST, id ASC')),
+    target: 4,
+  })
+  for (const [label, term] of [
+    ['rare', RARE],
+    ['common', COMMON],
+  ] as const) {
+    out.push({
+      name: `search, ${label} term "${term}"`,
+      path: `/tickets?search=${term}`,
+      raw: {
+        sqlite: [
+          `SELECT count(*) FROM tickets WHERE tenant_id = '${BIG}' AND rowid IN (SELECT rowid FROM ticket_fts WHERE title_f MATCH '"${term}"')`,
+          `SELECT doc FROM tickets WHERE tenant_id = '${BIG}' AND rowid IN (SELECT rowid FROM ticket_fts WHERE title_f MATCH '"${term}"') ORDER BY created_at DESC NULLS LAST, id ASC LIMIT 25`,
+        ],
+        postgres: [
+          `SELECT count(*) FROM ${q('tickets').postgres} WHERE tenant_id = '${BIG}' AND title_f LIKE '%${term}%'`,
+          `SELECT doc FROM ${q('tickets').postgres} WHERE tenant_id = '${BIG}' AND title_f LIKE '%${term}%' ORDER BY created_at DESC NULLS LAST, id ASC LIMIT 25`,
+        ],
+      },
+      target: 1.5,
+    })
+  }
+  const deep = 20_000
+  if ((deep - 1) * 25 < TICKETS) {
+    out.push({ name: `page ${deep.toLocaleString('en')}`, path: `/tickets?page=${deep}`, raw: both(page('', 'created_at DESC NULLS LAST, id ASC', (deep - 1) * 25)), target: 1.5 })
+  }
+  return out
+}
+
+async function median(runs: number, fn: () => Promise<unknown> | unknown): Promise<number> {
+  await fn() // warm-up (fills caches, e.g. the count cache, as in steady serving)
+  const times: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now()
+    await fn()
+    times.push(performance.now() - started)
+  }
+  times.sort((a, b) => a - b)
+  return times[Math.floor(times.length / 2)]!
+}
+
+async function measure(engine: 'sqlite' | 'postgres', store: Store, raw: (statements: string[]) => Promise<void>, schema: string): Promise<boolean> {
+  const api = createPublicApi({ store, keyResolver: testKeyResolver(), rateLimiter: memoryRateLimiter({ limit: 1e9 }) })
+  const headers = { authorization: `Bearer ${testKey(BIG)}` }
+  let ok = true
+  console.log(`\n${engine}: ${TICKETS.toLocaleString('en')} tickets in one tenant + 10,000 in another`)
+  console.log(`${'case'.padEnd(46)} ${'handler ms'.padStart(11)} ${'raw SQL ms'.padStart(11)} ${'ratio'.padStart(7)}  target`)
+  for (const c of cases(schema)) {
+    const slow = c.name.startsWith('page ') || c.name.includes('common')
+    const runs = slow ? 7 : 41
+    const handlerMs = await median(runs, async () => {
+      const response = await api(new Request(`http://bench/api/public/v1${c.path}`, { headers }))
+      if (response.status !== 200) throw new Error(`${c.path}: ${response.status} ${await response.text()}`)
+      await response.text()
+    })
+    const rawMs = await median(runs, () => raw(c.raw[engine]))
+    const ratio = handlerMs / rawMs
+    const met = ratio <= c.target
+    ok &&= met
+    console.log(`${c.name.padEnd(46)} ${handlerMs.toFixed(3).padStart(11)} ${rawMs.toFixed(3).padStart(11)} ${ratio.toFixed(2).padStart(7)}  ≤ ${c.target}x ${met ? 'ok' : 'MISSED'}`)
+  }
+  return ok
+}
+
+// ----------------------------------------------------------------------------------------------
+
+const self = fileURLToPath(import.meta.url)
+
+/** Seeds in a child process (so its heap does not count towards the serving RSS). */
+function seedInChild(engine: string, where: string): void {
+  const result = spawnSync(process.execPath, ['--max-old-space-size=8000', '--import', 'tsx', self, 'seed', engine, where], { stdio: 'inherit' })
+  if (result.status !== 0) throw new Error(`seeding ${engine} failed`)
+}
+
+async function seedMain(engine: string, where: string): Promise<void> {
+  if (engine === 'sqlite') {
+    const store = await createSqliteStore({ filename: where })
+    const seconds = await seedStore(store)
+    console.log(`sqlite: seeded ${TICKETS.toLocaleString('en')} tickets in ${seconds.toFixed(1)} s (target < 60 s)`)
+    await store.close()
+  } else {
+    const admin = new pg.Client({ connectionString: DATABASE_URL })
+    await admin.connect()
+    await admin.query(`DROP SCHEMA IF EXISTS "${where}" CASCADE`)
+    await admin.end()
+    const store = await createPostgresStore({ connectionString: DATABASE_URL, schema: where, statementTimeoutMs: 600_000 })
+    const seconds = await seedStore(store)
+    console.log(`postgres: seeded ${TICKETS.toLocaleString('en')} tickets in ${seconds.toFixed(1)} s`)
+    await store.close()
+    const analyze = new pg.Client({ connectionString: DATABASE_URL })
+    await analyze.connect()
+    await analyze.query(`ANALYZE "${where}"."tickets"`)
+    await analyze.end()
+  }
+}
+
+/**
+ * Runs the stores benchmark and prints its table; resolves to true when every target is met.
+ *
+ * @example
+ * await runStoresBench()
+ */
+export async function runStoresBench(): Promise<boolean> {
+  let ok = true
+  const dir = join(tmpdir(), 'tenant-api-bench')
+  mkdirSync(dir, { recursive: true })
+  if (ENGINES.includes('sqlite')) {
+    const file = join(dir, `tickets-${TICKETS}.db`)
+    if (!existsSync(file)) seedInChild('sqlite', file)
+    else console.log(`sqlite: reusing ${file}`)
+    let peak = process.memoryUsage().rss
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5)
+    const store = await createSqliteStore({ filename: file }, { migrate: false })
+    const raw = new Database(file, { readonly: true })
+    const prepared = new Map<string, Database.Statement>()
+    ok = (await measure('sqlite', store, async (statements) => {
+      for (const text of statements) {
+        let statement = prepared.get(text)
+        if (!statement) prepared.set(text, (statement = raw.prepare(text)))
+        statement.all()
+      }
+    }, '')) && ok
+    clearInterval(sampler)
+    peak = Math.max(peak, process.memoryUsage().rss)
+    console.log(`peak RSS while serving from the SQLite file: ${(peak / 1024 / 1024).toFixed(0)} MB (target < 300 MB) ${peak < 300 * 1024 * 1024 ? 'ok' : 'MISSED'}`)
+    ok &&= peak < 300 * 1024 * 1024
+    raw.close()
+    await store.close()
+    if (process.env.BENCH_KEEP !== '1') rmSync(file, { force: true })
+  }
+  if (ENGINES.includes('postgres')) {
+    seedInChild('postgres', SCHEMA)
+    const store = await createPostgresStore({ connectionString: DATABASE_URL, schema: SCHEMA }, { migrate: false })
+    const client = new pg.Client({ connectionString: DATABASE_URL })
+    await client.connect()
+    ok = (await measure('postgres', store, async (statements) => {
+      for (const text of statements) await client.query({ text, name: undefined })
+    }, SCHEMA)) && ok
+    await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`)
+    await client.end()
+    await store.close()
+  }
+  return ok
+}
+
+if (process.argv[1] === self) {
+  if (process.argv[2] === 'seed') await seedMain(process.argv[3]!, process.argv[4]!)
+  else process.exitCode = (await runStoresBench()) ? 0 : 1
+}
