@@ -75,7 +75,8 @@ const SCRIPT = `
 input.addEventListener('input',function(){var q=input.value.trim().toLowerCase();
 document.querySelectorAll('.op').forEach(function(op){op.classList.toggle('hidden',q!==''&&op.getAttribute('data-search').indexOf(q)<0)});
 document.querySelectorAll('.area').forEach(function(area){area.classList.toggle('hidden',area.querySelectorAll('.op:not(.hidden)').length===0)});
-document.querySelectorAll('nav a[data-op]').forEach(function(a){var op=document.getElementById(a.getAttribute('data-op'));a.classList.toggle('hidden',!!op&&op.classList.contains('hidden'))});});})();
+document.querySelectorAll('nav a[data-op]').forEach(function(a){var op=document.getElementById(a.getAttribute('data-op'));a.classList.toggle('hidden',!!op&&op.classList.contains('hidden'))});
+document.querySelectorAll('nav .nav-area').forEach(function(group){group.classList.toggle('hidden',group.querySelectorAll('a:not(.hidden)').length===0)});});})();
 `
 
 /**
@@ -193,7 +194,7 @@ export async function renderReferencePage(document: ReferenceDocument, options: 
     }
   }
   const areas = [...byArea.keys()]
-  const nav = areas.map((area) => `<h3>${escapeHtml(area)}</h3>${(navByArea.get(area) ?? []).join('')}`).join('')
+  const nav = areas.map((area) => `<div class="nav-area"><h3>${escapeHtml(area)}</h3>${(navByArea.get(area) ?? []).join('')}</div>`).join('')
   const sections = areas.map((area) => `<section class="area"><h2>${escapeHtml(area)}</h2>${(byArea.get(area) ?? []).join('')}</section>`).join('')
   const openApiUrl = options.openApiUrl ?? 'openapi.json'
   const html = `<!doctype html>

@@ -92,6 +92,7 @@ describe('the reference page in headless Chromium', () => {
     // The inline script runs under the CSP: filtering hides the other operations.
     await page.fill('#filter', 'line item')
     expect(await page.locator('section.op:not(.hidden)').count()).toBe(1)
+    expect(await page.locator('nav .nav-area:not(.hidden) h3').allTextContents()).toEqual(['Budgets'])
     await page.screenshot({ path: 'test-output/reference-page-filtered.png' })
     expect(problems).toEqual([])
     await page.close()
