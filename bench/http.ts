@@ -16,33 +16,16 @@ import { createServer } from 'node:http'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { createMemoryStore, createPublicApi, memoryRateLimiter, pagination, type PublicApiHandler, type SeedData } from 'tenant-public-api'
+import { createDemoData } from 'tenant-public-api/testing'
 
 const TENANT = 'bench'
 const TOKEN = `test:${TENANT}:*`
 const PATH = '/api/public/v1/tickets?limit=25'
 const root = fileURLToPath(new URL('..', import.meta.url))
 
-/** 10,000 tickets of one tenant. */
+/** The 10,000 demo tickets (createDemoData's default), under the bench tenant. */
 function benchSeed(): SeedData {
-  const statuses = ['Open', 'In Progress', 'Waiting', 'Closed']
-  return {
-    tickets: Array.from({ length: 10_000 }, (_, i) => ({
-      id: `ticket-${String(i).padStart(5, '0')}`,
-      ticketNumber: `T-${100000 + i}`,
-      title: `Printer on floor ${i % 12} keeps jamming (${i})`,
-      description: 'Paper jams in tray 2 after every few pages; the user has restarted it twice.',
-      companyName: `Company ${i % 40}`,
-      contactName: `Contact ${i % 300}`,
-      contactEmail: `contact${i % 300}@example.com`,
-      status: statuses[i % 4]!,
-      isClosed: i % 4 === 3,
-      priority: i % 3 === 0 ? 'High' : 'Normal',
-      assignedTo: `Tech ${i % 9}`,
-      provider: 'psa_a' as const,
-      createdAt: new Date(Date.UTC(2025, 0, 1) + i * 3_600_000).toISOString(),
-      notes: [],
-    })),
-  }
+  return { tickets: createDemoData({ tickets: 10_000 }).tickets }
 }
 
 /** The API the mounts serve, and the same page computed without it (for the baselines). */

@@ -1,14 +1,13 @@
 // Run from the repository root: npm run build && bun examples/bun/server.ts
 import { createMemoryStore, createPublicApi } from 'tenant-public-api'
 import { serveWithBun } from 'tenant-public-api/bun'
-import { testKey, testKeyResolver } from 'tenant-public-api/testing'
-import { demoSeed, DEMO_TENANT } from '../shared/demo-seed.ts'
+import { createDemoData, DEMO_API_KEY, DEMO_TENANT_ID, demoKeyResolver } from 'tenant-public-api/testing'
 
 const store = createMemoryStore()
 // Postgres instead: import { createPostgresStore } from 'tenant-public-api/postgres'; const store = createPostgresStore({ connectionString: process.env.DATABASE_URL })
 // SQLite instead (bun runs better-sqlite3): import { createSqliteStore } from 'tenant-public-api/sqlite'; const store = createSqliteStore({ filename: 'demo.db' })
-await store.seed(DEMO_TENANT, demoSeed())
+await store.seed(DEMO_TENANT_ID, createDemoData())
 
-const api = createPublicApi({ store, keyResolver: testKeyResolver() })
+const api = createPublicApi({ store, keyResolver: demoKeyResolver() })
 const server = serveWithBun<{ url: URL }>(api, { port: Number(process.env.PORT ?? 3000), hostname: '127.0.0.1' })
-console.log(`Bun: ${server.url}api/public/v1/tickets  (Authorization: Bearer ${testKey(DEMO_TENANT)})`)
+console.log(`Bun: ${server.url}api/public/v1/tickets  (Authorization: Bearer ${DEMO_API_KEY})`)

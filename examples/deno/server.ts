@@ -1,13 +1,12 @@
 // Run from the repository root: npm run build && deno run --allow-net --allow-env --allow-read --config examples/deno/deno.json examples/deno/server.ts
 import { createMemoryStore, createPublicApi } from 'tenant-public-api'
 import { serveWithDeno } from 'tenant-public-api/deno'
-import { testKey, testKeyResolver } from 'tenant-public-api/testing'
-import { demoSeed, DEMO_TENANT } from '../shared/demo-seed.ts'
+import { createDemoData, DEMO_API_KEY, DEMO_TENANT_ID, demoKeyResolver } from 'tenant-public-api/testing'
 
 const store = createMemoryStore()
 // Postgres instead: import { createPostgresStore } from 'tenant-public-api/postgres'; const store = createPostgresStore({ connectionString: Deno.env.get('DATABASE_URL') })
-await store.seed(DEMO_TENANT, demoSeed())
+await store.seed(DEMO_TENANT_ID, createDemoData())
 
-const api = createPublicApi({ store, keyResolver: testKeyResolver() })
+const api = createPublicApi({ store, keyResolver: demoKeyResolver() })
 const port = Number(Deno.env.get('PORT') ?? 3000)
-serveWithDeno(api, { port, hostname: '127.0.0.1', onListen: () => console.log(`Deno: http://127.0.0.1:${port}/api/public/v1/tickets  (Authorization: Bearer ${testKey(DEMO_TENANT)})`) })
+serveWithDeno(api, { port, hostname: '127.0.0.1', onListen: () => console.log(`Deno: http://127.0.0.1:${port}/api/public/v1/tickets  (Authorization: Bearer ${DEMO_API_KEY})`) })

@@ -2,14 +2,13 @@
 import express from 'express'
 import { createMemoryStore, createPublicApi } from 'tenant-public-api'
 import { toExpressMiddleware } from 'tenant-public-api/express'
-import { testKey, testKeyResolver } from 'tenant-public-api/testing'
-import { demoSeed, DEMO_TENANT } from '../shared/demo-seed.js'
+import { createDemoData, DEMO_API_KEY, DEMO_TENANT_ID, demoKeyResolver } from 'tenant-public-api/testing'
 
 const store = createMemoryStore()
 // Postgres instead: import { createPostgresStore } from 'tenant-public-api/postgres'; const store = createPostgresStore({ connectionString: process.env.DATABASE_URL })
 // SQLite instead: import { createSqliteStore } from 'tenant-public-api/sqlite'; const store = createSqliteStore({ filename: 'demo.db' })
-await store.seed(DEMO_TENANT, demoSeed())
-const api = createPublicApi({ store, keyResolver: testKeyResolver() })
+await store.seed(DEMO_TENANT_ID, createDemoData())
+const api = createPublicApi({ store, keyResolver: demoKeyResolver() })
 
 const app = express()
 app.use(express.json()) // the host's own parser: the API still gets its bodies, and its errors stay JSON
@@ -17,4 +16,4 @@ app.use(toExpressMiddleware(api))
 app.get('/', (_req, res) => void res.send('The host app; the API is under /api/public/v1'))
 
 const port = Number(process.env.PORT ?? 3000)
-app.listen(port, '127.0.0.1', () => console.log(`Express: http://127.0.0.1:${port}/api/public/v1/tickets  (Authorization: Bearer ${testKey(DEMO_TENANT)})`))
+app.listen(port, '127.0.0.1', () => console.log(`Express: http://127.0.0.1:${port}/api/public/v1/tickets  (Authorization: Bearer ${DEMO_API_KEY})`))

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'tsup'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testKey } from 'tenant-public-api/testing'
+import { DEMO_API_KEY } from 'tenant-public-api/testing'
 import { freePort, runMountScenario, startProcess, type ServedProcess } from './support.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -42,7 +42,7 @@ describe('Next.js mount (examples/next)', () => {
   afterAll(() => served?.stop())
 
   it('serves the scenario from app/api/public/v1/[...path]/route.ts', async () => {
-    await runMountScenario(base, testKey('demo'))
+    await runMountScenario(base, DEMO_API_KEY)
     const page = await fetch(`${base.replace('/api/public/v1', '')}/`)
     expect(await page.text()).toContain('tenant-public-api on Next.js')
   })

@@ -8,7 +8,7 @@ import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'tsup'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testKey } from 'tenant-public-api/testing'
+import { DEMO_API_KEY } from 'tenant-public-api/testing'
 import { freePort, runMountScenario, startProcess, type ServedProcess } from './support.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -60,7 +60,7 @@ describe('the core is runtime-neutral', () => {
   })
 })
 
-const token = testKey('demo')
+const token = DEMO_API_KEY
 
 describe('Bun mount (examples/bun)', () => {
   let served: ServedProcess

@@ -1,13 +1,12 @@
 import { createMemoryStore, createPublicApi } from 'tenant-public-api'
-import { testKeyResolver } from 'tenant-public-api/testing'
-import { demoSeed, DEMO_TENANT } from '../../shared/demo-seed'
+import { createDemoData, DEMO_TENANT_ID, demoKeyResolver } from 'tenant-public-api/testing'
 
-// One API per server process (module scope), seeded once.
+// One API per server process (module scope), seeded once with the demo tenant (10,000 tickets).
 const store = createMemoryStore()
 // Postgres instead: import { createPostgresStore } from 'tenant-public-api/postgres'; const store = createPostgresStore({ connectionString: process.env.DATABASE_URL })
 // SQLite instead (runtime 'nodejs' only): import { createSqliteStore } from 'tenant-public-api/sqlite'; const store = createSqliteStore({ filename: 'demo.db' })
-const seeded = store.seed(DEMO_TENANT, demoSeed())
-const handler = createPublicApi({ store, keyResolver: testKeyResolver() })
+const seeded = store.seed(DEMO_TENANT_ID, createDemoData())
+const handler = createPublicApi({ store, keyResolver: demoKeyResolver() })
 
 export const api = async (request: Request): Promise<Response> => {
   await seeded
