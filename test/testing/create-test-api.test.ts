@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createTestApi } from 'tenant-public-api/testing'
+import { createTestApi, DEMO_TENANT_ID } from 'tenant-public-api/testing'
 import { ApiError } from 'tenant-public-api/client'
-import { DEMO_TENANT_ID } from '../../src/demo/index.js'
 import { IDS, seedData } from '../http/fixture.js'
 import { assertResponseMatchesContract } from '../support/contract.js'
 
