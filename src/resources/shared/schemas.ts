@@ -14,11 +14,7 @@ export const NullableDateTimeSchema = v.nullable(DateTimeSchema)
 /** `{ id, name }`: how one record names another. */
 export const NamedRefSchema = v.strictObject({ id: v.string(), name: v.nullable(v.string()) })
 /** A JSON object whose shape the API does not fix (trigger configs, action configs, params). */
-export const JsonObjectSchema = v.pipe(
-  // valibot's `record` takes any non-null object, arrays included (and turns them into objects).
-  v.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'Must be a JSON object'),
-  v.record(v.string(), v.unknown()),
-)
+export const JsonObjectSchema = v.record(v.string(), v.unknown())
 
 /** A finite JSON number (JSON has no NaN; `1e309` parses to Infinity and is refused here). */
 export const FiniteNumberSchema = v.pipe(v.number(), v.finite())
