@@ -12,7 +12,7 @@ import { withIdempotency } from './idempotency.js'
 import type { AnyOperation, OperationResult } from './operation.js'
 import { rateLimitHeaders, retryAfterSeconds, type RateLimiter, type RateLimitResult } from './rate-limit.js'
 import { resolveRequestId } from './request-id.js'
-import { errorResponse, jsonResponse } from './responses.js'
+import { errorReply, jsonReply, Reply } from './responses.js'
 import { checkInput, queryRecord } from './validation.js'
 
 /** Everything the pipeline needs, fixed when the API is created. */
@@ -66,7 +66,7 @@ export async function runOperation(
   rawParams: Record<string, string>,
   state: RequestState,
   config: PipelineConfig,
-): Promise<Response> {
+): Promise<Reply> {
   const principal = await authenticate(request, config.keyResolver)
   // Counted before the scope check so that 403s carry the rate-limit headers too; the 403 still wins over a 429.
   const limit = await config.rateLimiter.consume(principal.keyId, principal.rateLimit)
@@ -109,19 +109,20 @@ export async function runOperation(
   const result: OperationResult = operation.idempotent
     ? await withIdempotency(request, state.url, json, principal.tenantId, config.store, now, execute)
     : await execute()
-  return jsonResponse(result.status, result.body, result.headers)
+  return jsonReply(result.status, result.body, result.headers)
 }
 
 /** The Error-shape response for anything thrown; unexpected errors go to `onError` and say nothing. */
-export function errorToResponse(error: unknown, request: Request, state: RequestState, config: PipelineConfig): Response {
+export function errorToResponse(error: unknown, request: Request, state: RequestState, config: PipelineConfig): Reply {
   if (error instanceof ApiError) {
-    return errorResponse(error.status, error.code, error.message, state.requestId, error.details, error.headers)
+    return errorReply(error.status, error.code, error.message, state.requestId, error.details, error.headers)
   }
-  report(error, request, state, config)
+  // A client that hung up mid-request is not a fault of ours: nobody reads the answer, nothing to log.
+  if (!request.signal?.aborted) report(error, request, state, config)
   if (error instanceof StoreUnavailableError) {
-    return errorResponse(503, 'SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', state.requestId, undefined, { 'retry-after': '1' })
+    return errorReply(503, 'SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', state.requestId, undefined, { 'retry-after': '1' })
   }
-  return errorResponse(500, 'INTERNAL_ERROR', 'An unexpected error occurred', state.requestId)
+  return errorReply(500, 'INTERNAL_ERROR', 'An unexpected error occurred', state.requestId)
 }
 
 function report(error: unknown, request: Request, state: RequestState, config: PipelineConfig): void {
@@ -133,27 +134,31 @@ function report(error: unknown, request: Request, state: RequestState, config: P
 }
 
 /** The last step for every response: request id, rate-limit headers, no caching, HEAD without body. */
-export function finishResponse(response: Response, request: Request, state: RequestState): Response {
-  const headers = response.headers
-  headers.set('x-request-id', state.requestId)
-  if (state.rateLimit !== undefined) {
-    for (const [name, value] of Object.entries(rateLimitHeaders(state.rateLimit))) headers.set(name, value)
-    headers.set('cache-control', 'no-store')
+export function finishResponse(response: Reply | Response, request: Request, state: RequestState): Response {
+  const head = request.method === 'HEAD'
+  if (response instanceof Reply) {
+    const headers = response.headers
+    headers['x-request-id'] = state.requestId
+    if (state.rateLimit !== undefined) {
+      Object.assign(headers, rateLimitHeaders(state.rateLimit))
+      headers['cache-control'] = 'no-store'
+    }
+    return new Response(head ? null : response.body, { status: response.status, headers })
   }
-  if (request.method === 'HEAD' && response.body !== null) {
-    return new Response(null, { status: response.status, headers })
-  }
+  // Responses built elsewhere (openapi.json, the docs page) are rare: mutate their headers in place.
+  response.headers.set('x-request-id', state.requestId)
+  if (head && response.body !== null) return new Response(null, { status: response.status, headers: response.headers })
   return response
 }
 
 /** 405 with `Allow` for a known path and another method; 204 with `Allow` for OPTIONS. */
-export function methodNotAllowed(request: Request, allowed: readonly string[], state: RequestState): Response {
+export function methodNotAllowed(request: Request, allowed: readonly string[], state: RequestState): Reply {
   const allow = allowed.join(', ')
-  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow } })
-  return errorResponse(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow}`, state.requestId, undefined, { allow })
+  if (request.method === 'OPTIONS') return new Reply(204, null, { allow })
+  return errorReply(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow}`, state.requestId, undefined, { allow })
 }
 
 /** 404 for a path no route matches. */
-export function routeNotFound(request: Request, state: RequestState): Response {
-  return errorResponse(404, 'NOT_FOUND', `No route matches ${request.method} ${state.url.pathname}`, state.requestId)
+export function routeNotFound(request: Request, state: RequestState): Reply {
+  return errorReply(404, 'NOT_FOUND', `No route matches ${request.method} ${state.url.pathname}`, state.requestId)
 }

@@ -4,6 +4,7 @@
  */
 import { Router } from 'itty-router'
 import type { AnyOperation } from './operation.js'
+import type { Reply } from './responses.js'
 import {
   errorToResponse,
   finishResponse,
@@ -36,7 +37,7 @@ export function buildRouter(
       (request, state) => (state.url.pathname.length > 1 && state.url.pathname.endsWith('/') ? routeNotFound(request, state) : undefined),
     ],
     catch: (error, request, state) => errorToResponse(error, request, state, config),
-    finally: [(response: Response, request, state) => finishResponse(response, request, state)],
+    finally: [(response: Reply | Response, request, state) => finishResponse(response, request, state)],
   })
 
   const allowed = new Map<string, string[]>()

@@ -40,8 +40,9 @@ describe('node:http mount (toNodeHandler)', () => {
   it('serves the scenario over real HTTP, and a client abort fires request.signal', async () => {
     await runMountScenario(`${origin}/api/public/v1`, token)
     expect(aborted).toContain(`${origin}/api/public/v1/automation`)
-    // The aborted body surfaced to the API as an AbortError, not as a half-read body.
-    expect(errors.map((error) => (error as Error).name)).toEqual(["AbortError"])
+    // The aborted body failed the read (never a half-read body reaching the operation), and a client
+    // hanging up is not reported to onError as a fault of ours.
+    expect(errors).toEqual([])
   })
 
   it('passes the socket address on, and builds the URL from Host', async () => {
