@@ -81,7 +81,7 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
   const t = (name: string) => sql.raw(tableName(name))
   const migrate = () => migrateToLatest(db, { engine, table: tableName, schema })
   const unavailable = (error: unknown) => (error instanceof StoreUnavailableError ? error : engine.isUnavailable(error) ? new StoreUnavailableError(error) : error)
-  const countCache = new Map<string, number>()
+  const countCache = new Map<string, { generation: string; count: number }>()
 
   if (options.migrate !== false) {
     try {
@@ -101,9 +101,9 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
   const order = (column: string, descending: boolean) => sql.raw(`${quote(column)} ${descending ? 'DESC' : 'ASC'} NULLS LAST, id ASC`)
 
   /** A page of `table` under `where`, in `orderSql`, with its exact count. */
-  async function listPage<T>(table: string, where: RawBuilder<unknown>[], orderSql: RawBuilder<unknown>, query: { page: number; limit: number }, knownCount?: number): Promise<ListResult<T>> {
+  async function listPage<T>(table: string, where: RawBuilder<unknown>[], orderSql: RawBuilder<unknown>, query: { page: number; limit: number }): Promise<ListResult<T>> {
     const filter = and(where)
-    const totalCount = knownCount ?? Number((await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t(table)} WHERE ${filter}`))?.n ?? 0)
+    const totalCount = Number((await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t(table)} WHERE ${filter}`))?.n ?? 0)
     const offset = (query.page - 1) * query.limit
     // Past the end: no query (and no huge OFFSET reaches SQL).
     if (offset >= totalCount) return { items: [], totalCount }
@@ -111,16 +111,33 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
     return { items: page.map((r) => parse<T>(r.doc)), totalCount }
   }
 
-  async function ticketCount(tenantId: string, filterKey: string, filter: RawBuilder<unknown>): Promise<number> {
-    const gen = await one<{ generation: unknown }>(sql`SELECT generation FROM ${t('ticket_generations')} WHERE tenant_id = ${tenantId}`)
-    if (gen === undefined) return 0
-    const key = `${tenantId}\u0000${String(gen.generation)}\u0000${filterKey}`
+  /**
+   * A page of tickets with its exact count. The count is cached per (tenant, filter) with the
+   * tenant's ticket generation; in the steady state one statement reads the page and the current
+   * generation together, and the cached count is used only when that generation still matches.
+   */
+  async function ticketPage(tenantId: string, filterKey: string, filter: RawBuilder<unknown>, orderSql: RawBuilder<unknown>, query: { page: number; limit: number }): Promise<ListResult<Ticket>> {
+    const offset = (query.page - 1) * query.limit
+    const key = `${tenantId}\u0000${filterKey}`
     const cached = countCache.get(key)
-    if (cached !== undefined) return cached
-    const n = Number((await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t('tickets')} WHERE ${filter}`))?.n ?? 0)
-    if (countCache.size >= MAX_CACHED_COUNTS) countCache.clear()
-    countCache.set(key, n)
-    return n
+    const generationSql = sql`(SELECT generation FROM ${t('ticket_generations')} WHERE tenant_id = ${tenantId})`
+    if (cached !== undefined && offset < cached.count) {
+      const page = await rows<{ doc: string; gen: unknown }>(sql`SELECT doc, ${generationSql} AS gen FROM ${t('tickets')} WHERE ${filter} ORDER BY ${orderSql} LIMIT ${query.limit} OFFSET ${offset}`)
+      if (page.length > 0 && String(page[0]!.gen) === cached.generation) return { items: page.map((r) => parse<Ticket>(r.doc)), totalCount: cached.count }
+    }
+    const gen = await one<{ generation: unknown }>(sql`SELECT generation FROM ${t('ticket_generations')} WHERE tenant_id = ${tenantId}`)
+    if (gen === undefined) return { items: [], totalCount: 0 }
+    const generation = String(gen.generation)
+    let totalCount = cached?.generation === generation ? cached.count : undefined
+    if (totalCount === undefined) {
+      totalCount = Number((await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t('tickets')} WHERE ${filter}`))?.n ?? 0)
+      if (countCache.size >= MAX_CACHED_COUNTS) countCache.clear()
+      // Cached under the generation read before counting: a seed in between only makes it recount later.
+      countCache.set(key, { generation, count: totalCount })
+    }
+    if (offset >= totalCount) return { items: [], totalCount }
+    const page = await rows<{ doc: string }>(sql`SELECT doc FROM ${t('tickets')} WHERE ${filter} ORDER BY ${orderSql} LIMIT ${query.limit} OFFSET ${offset}`)
+    return { items: page.map((r) => parse<Ticket>(r.doc)), totalCount }
   }
 
   async function budgetView(tenantId: string, id: string, ex: Exec = db): Promise<Budget | null> {
@@ -275,8 +292,7 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
       if (query.dateTo !== undefined) where.push(sql`created_at <= ${query.dateTo}`)
       const { page: _p, limit: _l, sortColumn: _s, sortDesc: _d, ...filters } = query
       const filterKey = JSON.stringify(Object.entries(filters).sort(([a], [c]) => (a < c ? -1 : 1)))
-      const count = await ticketCount(tenantId, filterKey, and(where))
-      return listPage<Ticket>('tickets', where, order(TICKET_SORT_SQL[query.sortColumn], query.sortDesc), query, count)
+      return ticketPage(tenantId, filterKey, and(where), order(TICKET_SORT_SQL[query.sortColumn], query.sortDesc), query)
     },
 
     async getTicket(tenantId, idOrNumber, notesLimit) {
