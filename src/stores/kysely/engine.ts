@@ -99,8 +99,9 @@ export const sqliteEngine: Engine = {
       }
     }),
   forUpdate: '',
-  // 21 ticket indexes touched at random: with the default 2 MB cache most inserts would miss.
-  bulkLoad: { before: ['PRAGMA cache_size = -512000'], after: ['PRAGMA cache_size = -2000'] },
+  // 22 ticket indexes touched or rebuilt: with the default 2 MB cache most inserts would miss, and
+  // a second sorter thread speeds up each index rebuild.
+  bulkLoad: { before: ['PRAGMA cache_size = -512000', 'PRAGMA threads = 2'], after: ['PRAGMA cache_size = -2000', 'PRAGMA threads = 0'] },
   contains: (column, term, fts) => {
     // The trigram index needs 3 characters (code points); shorter terms scan with instr, which is
     // exact and needs no escaping.
