@@ -15,7 +15,7 @@ import type { PublicApiHandler } from '../src/create-public-api.js'
 import type { ErrorCode } from '../src/http/errors.js'
 import { resolveRequestId } from '../src/http/request-id.js'
 import { errorResponse } from '../src/http/responses.js'
-import { BadRequestTargetError, createNodeRequest, writeJsonError, writeResponse, type NodeBridgeOptions } from './node-bridge.js'
+import { answer, BadRequestTargetError, createNodeRequest, writeJsonError, writeResponse, type NodeBridgeOptions } from './node-bridge.js'
 
 export { clientAddress } from './client-address.js'
 
@@ -79,8 +79,7 @@ export function toExpressMiddleware(api: PublicApiHandler, options: ExpressMiddl
       if (error instanceof BadRequestTargetError) return writeJsonError(res, 400, error.message)
       return next(error)
     }
-    api(request)
-      .then((response) => writeResponse(response, req, res))
+    answer(api, request, req, res)
       .catch((error: unknown) => {
         onError(error)
         if (!res.headersSent) writeJsonError(res, 500, 'An unexpected error occurred', 'INTERNAL_ERROR')

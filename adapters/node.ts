@@ -11,7 +11,7 @@
  * createServer(toNodeHandler(api)).listen(3000)
  */
 import type { PublicApiHandler } from '../src/create-public-api.js'
-import { BadRequestTargetError, createNodeRequest, writeJsonError, writeResponse, type NodeBridgeOptions, type NodeIncoming, type NodeOutgoing } from './node-bridge.js'
+import { answer, BadRequestTargetError, createNodeRequest, writeJsonError, type NodeBridgeOptions, type NodeIncoming, type NodeOutgoing } from './node-bridge.js'
 
 export { clientAddress } from './client-address.js'
 export { createNodeRequest, writeResponse, type NodeBridgeOptions, type NodeIncoming, type NodeOutgoing } from './node-bridge.js'
@@ -45,8 +45,7 @@ export function toNodeHandler(api: PublicApiHandler, options: NodeHandlerOptions
       onError(error)
       return writeJsonError(res, 500, 'An unexpected error occurred', 'INTERNAL_ERROR')
     }
-    api(request)
-      .then((response) => writeResponse(response, req, res))
+    answer(api, request, req, res)
       .catch((error: unknown) => {
         onError(error)
         if (!res.headersSent) writeJsonError(res, 500, 'An unexpected error occurred', 'INTERNAL_ERROR')

@@ -1,5 +1,6 @@
 import type { KeyResolver } from './http/auth.js'
 import { memoryRateLimiter, type RateLimiter } from './http/rate-limit.js'
+import { REPLY_HANDLER, toResponse } from './http/responses.js'
 import { buildRouter, type PublicRoute } from './http/router.js'
 import { renderReferencePage, type ReferenceDocument } from './docs/render.js'
 import { createOpenApiDocument } from './openapi/document.js'
@@ -78,7 +79,7 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
     })
   }
 
-  return buildRouter(operations, publicRoutes, {
+  const reply = buildRouter(operations, publicRoutes, {
     store: options.store,
     keyResolver: options.keyResolver,
     rateLimiter: options.rateLimiter ?? memoryRateLimiter(),
@@ -86,6 +87,8 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
     maxBodyBytes,
     onError: options.onError ?? ((error, { requestId }) => console.error(`[tenant-public-api] request ${requestId} failed:`, error)),
   })
+  const handler: PublicApiHandler = async (request) => toResponse(await reply(request))
+  return Object.assign(handler, { [REPLY_HANDLER]: reply })
 }
 
 

@@ -134,7 +134,7 @@ function report(error: unknown, request: Request, state: RequestState, config: P
 }
 
 /** The last step for every response: request id, rate-limit headers, no caching, HEAD without body. */
-export function finishResponse(response: Reply | Response, request: Request, state: RequestState): Response {
+export function finishResponse(response: Reply | Response, request: Request, state: RequestState): Reply | Response {
   const head = request.method === 'HEAD'
   if (response instanceof Reply) {
     const headers = response.headers
@@ -143,7 +143,7 @@ export function finishResponse(response: Reply | Response, request: Request, sta
       Object.assign(headers, rateLimitHeaders(state.rateLimit))
       headers['cache-control'] = 'no-store'
     }
-    return new Response(head ? null : response.body, { status: response.status, headers })
+    return head && response.body !== null ? new Reply(response.status, null, headers) : response
   }
   // Responses built elsewhere (openapi.json, the docs page) are rare: mutate their headers in place.
   response.headers.set('x-request-id', state.requestId)

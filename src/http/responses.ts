@@ -15,6 +15,35 @@ export class Reply {
   ) {}
 }
 
+/** Produces the finished reply of a request: a plain {@link Reply}, or a `Response` built elsewhere (openapi.json, docs). */
+export type ReplyHandler = (request: Request) => Promise<Reply | Response>
+
+/**
+ * Where `createPublicApi` keeps its {@link ReplyHandler} on the handler it returns. A registry
+ * symbol, so the ESM and CJS builds agree on it. Node mounts use it to write the reply straight to
+ * the socket: on Node, building a native `Response` (undici wraps even a string body in a stream)
+ * costs more than the rest of a small request. Everyone else calls the handler and gets a `Response`.
+ */
+export const REPLY_HANDLER = Symbol.for('tenant-public-api.reply-handler')
+
+/**
+ * The reply handler behind an API handler, when it is one `createPublicApi` made (a wrapper
+ * around it has none, and mounts then fall back to the `Response`).
+ *
+ * @example
+ * const reply = replyHandlerOf(api)
+ * const result = reply ? await reply(request) : await api(request)
+ */
+export function replyHandlerOf(handler: (request: Request) => Promise<Response>): ReplyHandler | undefined {
+  const found = (handler as { [REPLY_HANDLER]?: unknown })[REPLY_HANDLER]
+  return typeof found === 'function' ? (found as ReplyHandler) : undefined
+}
+
+/** The `Response` of a finished reply. */
+export function toResponse(reply: Reply | Response): Response {
+  return reply instanceof Reply ? new Response(reply.body, { status: reply.status, headers: reply.headers }) : reply
+}
+
 /** A JSON reply with the API's content type; the body is serialised once, here. */
 export function jsonReply(status: number, body: unknown, headers?: Record<string, string>): Reply {
   return new Reply(status, JSON.stringify(body), { ...headers, 'content-type': JSON_TYPE })

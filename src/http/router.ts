@@ -4,7 +4,7 @@
  */
 import { Router } from 'itty-router'
 import type { AnyOperation } from './operation.js'
-import type { Reply } from './responses.js'
+import type { Reply, ReplyHandler } from './responses.js'
 import {
   errorToResponse,
   finishResponse,
@@ -23,12 +23,12 @@ export interface PublicRoute {
   handle: (request: Request) => Response | Promise<Response>
 }
 
-/** Builds the Fetch handler: one itty-router route per operation, 405s per path, 404 for the rest. */
+/** Builds the reply handler: one itty-router route per operation, 405s per path, 404 for the rest. */
 export function buildRouter(
   operations: readonly AnyOperation[],
   publicRoutes: readonly PublicRoute[],
   config: PipelineConfig,
-): (request: Request) => Promise<Response> {
+): ReplyHandler {
   const router = Router<Request & { params: Record<string, string> }, [RequestState]>({
     before: [
       (request) => void refuseCookies(request),
@@ -67,5 +67,5 @@ export function buildRouter(
   }
   router.all('*', (request, state) => routeNotFound(request, state))
 
-  return (request) => router.fetch(request, startRequest(request)) as Promise<Response>
+  return (request) => router.fetch(request, startRequest(request)) as Promise<Reply | Response>
 }

@@ -1,0 +1,82 @@
+/**
+ * The Node mounts write `createPublicApi`'s plain reply straight to the socket instead of building a
+ * native `Response`. A wrapper around the handler has no such reply and goes through the `Response`:
+ * both paths must answer byte for byte alike.
+ */
+import { once } from 'node:events'
+import { createServer, request as httpRequest, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createMemoryStore, createPublicApi, type PublicApiHandler } from 'tenant-public-api'
+import { toNodeHandler } from 'tenant-public-api/node'
+import { testKey, testKeyResolver } from 'tenant-public-api/testing'
+import { replyHandlerOf } from '../../src/http/responses.js'
+import { mountSeed, TENANT } from './support.js'
+
+interface Raw {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
+
+function send(origin: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${origin}${path}`, { method, headers }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (text += chunk))
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/** Headers that legitimately differ between two answers: the clock, ids and the rate-limit count. */
+function comparable(raw: Raw): Raw {
+  const headers = { ...raw.headers }
+  for (const name of ['date', 'x-request-id', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'keep-alive']) delete headers[name]
+  return { ...raw, headers, body: raw.body.replace(/"requestId":"[^"]+"/, '"requestId":"…"') }
+}
+
+describe('node mount: the reply fast path', () => {
+  const servers: Server[] = []
+  let direct = ''
+  let wrapped = ''
+
+  beforeAll(async () => {
+    const store = createMemoryStore()
+    await store.seed(TENANT, mountSeed())
+    const api = createPublicApi({ store, keyResolver: testKeyResolver() })
+    const viaResponse: PublicApiHandler = (request) => api(request)
+    expect(replyHandlerOf(api)).toBeTypeOf('function')
+    expect(replyHandlerOf(viaResponse)).toBeUndefined()
+    for (const handler of [api, viaResponse]) {
+      const server = createServer(toNodeHandler(handler)).listen(0, '127.0.0.1')
+      await once(server, 'listening')
+      servers.push(server)
+    }
+    ;[direct, wrapped] = servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`)
+  })
+  afterAll(() => Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve)))))
+
+  const auth = { authorization: `Bearer ${testKey(TENANT)}` }
+  const cases: Array<[string, string, Record<string, string>, string?]> = [
+    ['GET', '/api/public/v1/tickets?limit=2', auth],
+    ['HEAD', '/api/public/v1/tickets?limit=2', auth],
+    ['OPTIONS', '/api/public/v1/tickets', {}],
+    ['PUT', '/api/public/v1/tickets', {}],
+    ['GET', '/api/public/v1/nope', {}],
+    ['GET', '/api/public/v1/tickets', {}],
+    ['GET', '/api/public/v1/tickets?limit=500', auth],
+    ['POST', '/api/public/v1/automation', { ...auth, 'content-type': 'application/json' }, '{"name":'],
+    ['GET', '/api/public/v1/openapi.json', {}],
+  ]
+
+  it.each(cases)('%s %s answers alike on both paths', async (method, path, headers, body) => {
+    const [fast, slow] = await Promise.all([send(direct, method, path, headers, body), send(wrapped, method, path, headers, body)])
+    expect(comparable(fast)).toEqual(comparable(slow))
+    expect(fast.headers['x-request-id']).toBeTypeOf('string')
+    if (method !== 'HEAD' && fast.body !== '') expect(fast.headers['content-length']).toBe(String(Buffer.byteLength(fast.body)))
+  })
+})
