@@ -17,7 +17,7 @@ import { NpsStatisticsSchema, NpsSurveySchema } from '../resources/nps-surveys/s
 import { PlannerItemTypeSchema } from '../resources/planner/schema.js'
 import { ReportTemplateDetailSchema, ReportTemplateSchema, TemplateStructureSchema } from '../resources/report-templates/schema.js'
 import { ReportSchema } from '../resources/reports/schema.js'
-import { NamedRefSchema, PaginationSchema } from '../resources/shared/schemas.js'
+import { JsonObjectSchema, NamedRefSchema, PaginationSchema } from '../resources/shared/schemas.js'
 import { TicketNoteSchema, TicketSchema, TicketWithNotesSchema } from '../resources/tickets/schema.js'
 import { TrainingCourseSchema, TrainingEnrollmentSchema } from '../resources/training/schema.js'
 import { UserSchema } from '../resources/users/schema.js'
@@ -60,6 +60,7 @@ const CONVERSION: ConversionConfig = {
   errorMode: 'ignore',
   definitions: COMPONENTS,
   overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+  overrideSchema: ({ valibotSchema }) => (valibotSchema === JsonObjectSchema ? { type: 'object' } : undefined),
 }
 
 function jsonSchema(schema: v.GenericSchema, typeMode: 'input' | 'output'): JsonSchema {

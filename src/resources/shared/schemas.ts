@@ -13,8 +13,15 @@ export const DateTimeSchema = v.pipe(v.string(), v.isoTimestamp())
 export const NullableDateTimeSchema = v.nullable(DateTimeSchema)
 /** `{ id, name }`: how one record names another. */
 export const NamedRefSchema = v.strictObject({ id: v.string(), name: v.nullable(v.string()) })
-/** A JSON object whose shape the API does not fix (trigger configs, action configs, params). */
-export const JsonObjectSchema = v.record(v.string(), v.unknown())
+/**
+ * A JSON object whose shape the API does not fix (trigger configs, action configs, report content).
+ * Not `v.record`: that accepts an array and turns it into `{ "0": … }`. The OpenAPI generator shows
+ * it as `{ "type": "object" }` (it recognises this schema by identity).
+ */
+export const JsonObjectSchema = v.custom<Record<string, unknown>>(
+  (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
+  'Must be a JSON object',
+)
 
 /** A finite JSON number (JSON has no NaN; `1e309` parses to Infinity and is refused here). */
 export const FiniteNumberSchema = v.pipe(v.number(), v.finite())
