@@ -3,8 +3,8 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { expect, it, vi } from 'vitest'
 
-it('the client example of docs/notes/dx.md runs as printed', async () => {
-  const notes = readFileSync('docs/notes/dx.md', 'utf8')
+it('the client example of the README runs as printed', async () => {
+  const notes = readFileSync('README.md', 'utf8')
   const block = /<!-- client-example -->\s*```ts\n([\s\S]*?)```/.exec(notes)?.[1]
   expect(block, 'the client-example block').toBeDefined()
   expect(block!.trim().split('\n').length).toBeLessThanOrEqual(25)
