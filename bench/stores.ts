@@ -17,6 +17,7 @@ import pg from 'pg'
 import { createPublicApi } from '../src/create-public-api.js'
 import type { SeedData } from '../src/stores/seed.js'
 import type { Store } from '../src/stores/store.js'
+import { TICKET_SORT_SQL } from '../src/stores/kysely/migrations.js'
 import { createPostgresStore } from '../src/stores/postgres/index.js'
 import { createSqliteStore } from '../src/stores/sqlite/index.js'
 import { testKey, testKeyResolver } from '../src/testing/keys.js'
@@ -101,16 +102,7 @@ interface Case {
   target: number
 }
 
-const ORDER: Record<string, string> = {
-  created_date: 'created_at',
-  updated_date: 'updated_at',
-  title: 'title',
-  status_name: 'status',
-  priority_name: 'priority',
-  company_name: 'company_name',
-  assigned_to: 'assigned_to',
-  days_open: 'days_open',
-}
+const ORDER: Record<string, string> = TICKET_SORT_SQL
 
 function cases(schema: string): Case[] {
   const q = (table: string) => ({ sqlite: `"${table}"`, postgres: `"${schema}"."${table}"` })

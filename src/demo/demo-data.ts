@@ -4,18 +4,7 @@
  * relative to a fixed "now", and tickets are generated on demand from their index, so a million of
  * them cost next to nothing until they are read.
  */
-import type { AutomationRuleRecord } from '../resources/automation-rules/schema.js'
-import type { MeetingType } from '../resources/calendar/schema.js'
-import type { Company } from '../resources/companies/schema.js'
-import type { ComplianceCheck, ComplianceTemplate } from '../resources/compliance/schema.js'
-import type { Goal } from '../resources/goals/schema.js'
-import type { NpsSurveyRecord } from '../resources/nps-surveys/schema.js'
-import type { PlannerItemType } from '../resources/planner/schema.js'
-import type { ReportTemplateRecord } from '../resources/report-templates/schema.js'
-import type { ReportRecord, ReportType } from '../resources/reports/schema.js'
-import type { TrainingEnrollment } from '../resources/training/schema.js'
-import type { User } from '../resources/users/schema.js'
-import type { SeedData, TrainingCourseRecord } from '../stores/seed.js'
+import type { NormalizedSeed } from '../stores/seed.js'
 import { makeCompanies, makeStaff } from './people.js'
 import { makeBudgets, makeGoals, makePlannerTypes, type DemoBudget } from './planning.js'
 import { stream } from './prng.js'
@@ -50,23 +39,9 @@ export const DEFAULT_DEMO_SEED = 20250929
  * is a read-only array whose elements are generated when read (each read makes a fresh object);
  * copy a slice (`tickets.slice(0, 5000)`) to get plain objects.
  */
-export interface DemoData extends SeedData {
+export interface DemoData extends Omit<NormalizedSeed, 'tickets' | 'budgets'> {
   tickets: DemoTicket[]
   budgets: DemoBudget[]
-  automationRules: AutomationRuleRecord[]
-  reports: ReportRecord[]
-  reportTypes: ReportType[]
-  reportTemplates: ReportTemplateRecord[]
-  complianceTemplates: ComplianceTemplate[]
-  complianceChecks: ComplianceCheck[]
-  trainingCourses: TrainingCourseRecord[]
-  trainingEnrollments: TrainingEnrollment[]
-  users: User[]
-  companies: Company[]
-  meetingTypes: MeetingType[]
-  goals: Goal[]
-  npsSurveys: NpsSurveyRecord[]
-  plannerItemTypes: PlannerItemType[]
 }
 
 function count(name: string, value: number | undefined, fallback: number, min: number, max: number): number {

@@ -18,37 +18,7 @@ import { deleteTrainingEnrollment, getTrainingCourse, listTrainingEnrollments } 
 import { listUsers } from './users/routes.js'
 
 /**
- * Every operation of the API.
- *
- * @example
- * operations.map((op) => `${op.method} ${op.path} (${op.scope})`)
- */
-export const operations: readonly AnyOperation[] = [
-  listTickets,
-  getTicket,
-  createBudgetLineItem,
-  updateBudget,
-  createAutomationRule,
-  updateAutomationRule,
-  updateReport,
-  listComplianceTemplates,
-  getComplianceTemplate,
-  getComplianceCheck,
-  listTrainingEnrollments,
-  deleteTrainingEnrollment,
-  getTrainingCourse,
-  listUsers,
-  listReportTemplates,
-  getReportTemplate,
-  listMeetingTypes,
-  listCompanies,
-  getGoal,
-  getNpsSurvey,
-  getPlannerItemType,
-]
-
-/**
- * The same operations keyed by id, each with its own schema types: the typed client derives one
+ * The operations keyed by id, in the order of the contract, each with its own schema types: the typed client derives one
  * method per entry from this (`typeof operationsById`), so no signature is written twice.
  *
  * @example
@@ -80,3 +50,11 @@ export const operationsById = {
 
 /** The id of an operation, e.g. `'listTickets'`. */
 export type OperationId = keyof typeof operationsById
+
+/**
+ * Every operation of the API, in the order of the contract.
+ *
+ * @example
+ * operations.map((op) => `${op.method} ${op.path} (${op.scope})`)
+ */
+export const operations: readonly AnyOperation[] = Object.values(operationsById)

@@ -5,7 +5,6 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'tsup'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_API_KEY } from 'tenant-public-api/testing'
 import { freePort, runMountScenario, startProcess, type ServedProcess } from './support.js'
@@ -20,19 +19,6 @@ describe('Next.js mount (examples/next)', () => {
   let base = ''
 
   beforeAll(async () => {
-    await build({
-      config: false,
-      entry: { index: 'src/index.ts', next: 'adapters/next.ts', testing: 'src/testing/index.ts' },
-      format: ['esm'],
-      outDir: join(root, 'dist'),
-      dts: false,
-      clean: false,
-      splitting: true,
-      treeshake: true,
-      target: 'es2022',
-      silent: true,
-      external: ['vitest', 'better-sqlite3', 'pg', 'kysely', 'express', 'next'],
-    })
     // `next build` type-checks the route file too: a handler type Next refuses fails here.
     execFileSync(nextBin, ['build'], { cwd: app, env: { ...process.env, ...env }, stdio: 'pipe' })
     const port = await freePort()

@@ -56,7 +56,9 @@ describe('node mount: the reply fast path', () => {
       await once(server, 'listening')
       servers.push(server)
     }
-    ;[direct, wrapped] = servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`)
+    const origin = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    direct = origin(servers[0]!)
+    wrapped = origin(servers[1]!)
   })
   afterAll(() => Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve)))))
 

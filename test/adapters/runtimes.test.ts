@@ -1,12 +1,11 @@
 /**
- * Bun and Deno, for real: the built ESM (dist/, ESM entries only, built here) runs unchanged on both
+ * Bun and Deno, for real: the built ESM (dist/, built once by test/global-setup.ts) runs unchanged on both
  * runtimes through the examples, and the core imports nothing Node-only.
  */
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'tsup'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_API_KEY } from 'tenant-public-api/testing'
 import { freePort, runMountScenario, startProcess, type ServedProcess } from './support.js'
@@ -19,20 +18,6 @@ beforeAll(async () => {
   const [bunPath, denoPath] = execFileSync(join(root, 'scripts/install-runtimes.sh'), { encoding: 'utf8' }).trim().split('\n')
   bun = bunPath!
   deno = denoPath!
-  // Only the ESM entries the examples import, and no `clean`, so that a full build's other files stay.
-  await build({
-    config: false,
-    entry: { index: 'src/index.ts', bun: 'adapters/bun.ts', deno: 'adapters/deno.ts', testing: 'src/testing/index.ts' },
-    format: ['esm'],
-    outDir: join(root, 'dist'),
-    dts: false,
-    clean: false,
-    splitting: true,
-    treeshake: true,
-    target: 'es2022',
-    silent: true,
-    external: ['vitest', 'better-sqlite3', 'pg', 'kysely', 'express', 'next'],
-  })
 }, 180_000)
 
 describe('the core is runtime-neutral', () => {

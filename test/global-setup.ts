@@ -1,0 +1,10 @@
+/**
+ * Once before any test file: build the package's ESM entries into dist/ (no type declarations:
+ * seconds, not a minute). The Next.js, Bun and Deno examples run the built package, and building
+ * once here keeps parallel test files from writing dist/ at the same time.
+ */
+import { build } from 'tsup'
+
+export default async function setup(): Promise<void> {
+  await build({ config: 'tsup.config.ts', format: ['esm'], dts: false, sourcemap: false, clean: false, silent: true })
+}
