@@ -140,7 +140,17 @@ export interface Store {
   close(): Promise<void>
 }
 
-/** How long a completed idempotent response is replayed: 24 hours. */
+/**
+ * How long a completed idempotent response is replayed: 24 hours.
+ *
+ * @example
+ * Date.now() - startedAt < IDEMPOTENCY_TTL_MS
+ */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
-/** After this long an unfinished idempotent request is taken as crashed: 60 seconds. */
+/**
+ * After this long an unfinished idempotent request is taken as crashed: 60 seconds.
+ *
+ * @example
+ * Date.now() - startedAt < IDEMPOTENCY_LOCK_MS
+ */
 export const IDEMPOTENCY_LOCK_MS = 60 * 1000

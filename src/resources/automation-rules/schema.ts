@@ -1,12 +1,41 @@
 import * as v from 'valibot'
 import { DateTimeSchema, FiniteNumberSchema, JsonObjectSchema, NamedRefSchema, UuidSchema } from '../shared/schemas.js'
 
+/**
+ * The allowed trigger types.
+ *
+ * @example
+ * TRIGGER_TYPES.includes(value)
+ */
 export const TRIGGER_TYPES = ['date_threshold', 'scheduled', 'field_change', 'absence'] as const
+/**
+ * The allowed entity types.
+ *
+ * @example
+ * ENTITY_TYPES.includes(value)
+ */
 export const ENTITY_TYPES = ['device', 'company', 'compliance', 'planner', 'user', 'goal', 'training', 'ticket', 'meeting'] as const
+/**
+ * The allowed scope types.
+ *
+ * @example
+ * SCOPE_TYPES.includes(value)
+ */
 export const SCOPE_TYPES = ['tenant', 'company'] as const
+/**
+ * The allowed condition logic.
+ *
+ * @example
+ * CONDITION_LOGIC.includes(value)
+ */
 export const CONDITION_LOGIC = ['AND', 'OR'] as const
 
-/** Bounds on a rule's structure (decisions §5). */
+/**
+ * Bounds on a rule's structure (decisions §5).
+ *
+ * @example
+ * RULE_LIMITS // the bound the schema enforces
+ */
 export const RULE_LIMITS = { maxGroupDepth: 5, maxConditions: 200, maxActions: 50 } as const
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(100))
@@ -35,6 +64,12 @@ export interface ConditionGroupWriteInput {
   groups?: ConditionGroupWriteInput[] | undefined
 }
 
+/**
+ * The shape of this record.
+ *
+ * @example
+ * v.is(ConditionGroupInputSchema, value) // true for a record in this shape
+ */
 export const ConditionGroupInputSchema: v.GenericSchema<ConditionGroupWriteInput, ConditionGroupInput> = v.strictObject({
   id: v.optional(Id),
   logic: v.picklist(CONDITION_LOGIC),
@@ -50,6 +85,12 @@ const ActionInputSchema = v.strictObject({
   requiresApproval: v.optional(v.boolean(), false),
 })
 
+/**
+ * The shape of this record.
+ *
+ * @example
+ * v.is(AggregationConfigSchema, value) // true for a record in this shape
+ */
 export const AggregationConfigSchema = v.strictObject({
   enabled: v.boolean(),
   groupBy: v.optional(v.pipe(v.string(), v.maxLength(200))),
@@ -94,7 +135,12 @@ const ruleFields = {
   aggregationConfig: v.nullable(AggregationConfigSchema),
 }
 
-/** The body of `POST /automation`. */
+/**
+ * The body of `POST /automation`.
+ *
+ * @example
+ * const body = v.parse(CreateAutomationRuleSchema, await request.json())
+ */
 export const CreateAutomationRuleSchema = v.strictObject({
   name: ruleFields.name,
   triggerType: ruleFields.triggerType,
@@ -111,7 +157,12 @@ export const CreateAutomationRuleSchema = v.strictObject({
 })
 export type CreateAutomationRule = v.InferOutput<typeof CreateAutomationRuleSchema>
 
-/** The body of `PATCH /automation/{id}`: only supplied fields change. */
+/**
+ * The body of `PATCH /automation/{id}`: only supplied fields change.
+ *
+ * @example
+ * const body = v.parse(UpdateAutomationRuleSchema, await request.json())
+ */
 export const UpdateAutomationRuleSchema = v.pipe(
   v.strictObject({
     name: v.optional(ruleFields.name),
@@ -133,6 +184,12 @@ export type UpdateAutomationRule = v.InferOutput<typeof UpdateAutomationRuleSche
 
 // --- as stored and returned ------------------------------------------------------------------
 
+/**
+ * The shape of this record.
+ *
+ * @example
+ * v.is(ConditionSchema, value) // true for a record in this shape
+ */
 export const ConditionSchema = v.strictObject({ id: v.string(), field: v.string(), operator: v.string(), value: v.unknown() })
 export type Condition = v.InferOutput<typeof ConditionSchema>
 
@@ -142,6 +199,12 @@ export interface ConditionGroup {
   conditions: Condition[]
   groups: ConditionGroup[]
 }
+/**
+ * The shape of this record.
+ *
+ * @example
+ * v.is(ConditionGroupSchema, value) // true for a record in this shape
+ */
 export const ConditionGroupSchema: v.GenericSchema<ConditionGroup> = v.strictObject({
   id: v.string(),
   logic: v.string(),
@@ -149,6 +212,12 @@ export const ConditionGroupSchema: v.GenericSchema<ConditionGroup> = v.strictObj
   groups: v.array(v.lazy(() => ConditionGroupSchema)),
 })
 
+/**
+ * The shape of this record.
+ *
+ * @example
+ * v.is(ActionSchema, value) // true for a record in this shape
+ */
 export const ActionSchema = v.strictObject({
   id: v.string(),
   actionType: v.string(),
@@ -158,7 +227,12 @@ export const ActionSchema = v.strictObject({
 })
 export type Action = v.InferOutput<typeof ActionSchema>
 
-/** An automation rule. `companies` follows `companyIds`; `version` counts its updates from 1. */
+/**
+ * An automation rule. `companies` follows `companyIds`; `version` counts its updates from 1.
+ *
+ * @example
+ * v.is(AutomationRuleSchema, value) // true for a record in this shape
+ */
 export const AutomationRuleSchema = v.strictObject({
   id: UuidSchema,
   name: v.string(),

@@ -1,21 +1,73 @@
 import * as v from 'valibot'
 import { DateTimeSchema, FiniteNumberSchema, NamedRefSchema, UuidSchema } from '../shared/schemas.js'
 
+/**
+ * The allowed budget period types.
+ *
+ * @example
+ * BUDGET_PERIOD_TYPES.includes(value)
+ */
 export const BUDGET_PERIOD_TYPES = ['Annual', 'Quarterly', 'Monthly'] as const
+/**
+ * The allowed budget statuses.
+ *
+ * @example
+ * BUDGET_STATUSES.includes(value)
+ */
 export const BUDGET_STATUSES = ['Draft', 'PendingApproval', 'Approved', 'Obsolete'] as const
+/**
+ * The allowed line item types.
+ *
+ * @example
+ * LINE_ITEM_TYPES.includes(value)
+ */
 export const LINE_ITEM_TYPES = ['Software', 'Hardware', 'Labour', 'Other', 'Subscription'] as const
+/**
+ * The allowed line item recurrences.
+ *
+ * @example
+ * LINE_ITEM_RECURRENCES.includes(value)
+ */
 export const LINE_ITEM_RECURRENCES = ['One-Time', 'Monthly', 'Annual'] as const
+/**
+ * The allowed line item statuses.
+ *
+ * @example
+ * LINE_ITEM_STATUSES.includes(value)
+ */
 export const LINE_ITEM_STATUSES = ['pending', 'approved', 'rejected', 'draft'] as const
+/**
+ * The allowed linked item types.
+ *
+ * @example
+ * LINKED_ITEM_TYPES.includes(value)
+ */
 export const LINKED_ITEM_TYPES = ['device', 'planner', 'goal', 'other'] as const
 
-/** Quantities and prices are capped so that every computed total stays a finite, exact-enough number. */
+/**
+ * Quantities and prices are capped so that every computed total stays a finite, exact-enough number.
+ *
+ * @example
+ * MAX_QUANTITY // the bound the schema enforces
+ */
 export const MAX_QUANTITY = 1_000_000_000
+/**
+ * The allowed max unit price.
+ *
+ * @example
+ * MAX_UNIT_PRICE // the bound the schema enforces
+ */
 export const MAX_UNIT_PRICE = 1_000_000_000
 
 /** A currency code: 3 ASCII letters, stored upper-case. */
 const CurrencySchema = v.pipe(v.string(), v.regex(/^[A-Za-z]{3}$/, 'Must be 3 ASCII letters'), v.toUpperCase())
 
-/** One line of a budget. `annualisedCost` is computed. */
+/**
+ * One line of a budget. `annualisedCost` is computed.
+ *
+ * @example
+ * v.is(BudgetLineItemSchema, value) // true for a record in this shape
+ */
 export const BudgetLineItemSchema = v.strictObject({
   id: UuidSchema,
   type: v.picklist(LINE_ITEM_TYPES),
@@ -35,6 +87,12 @@ export const BudgetLineItemSchema = v.strictObject({
 })
 export type BudgetLineItem = v.InferOutput<typeof BudgetLineItemSchema>
 
+/**
+ * The shape of this record.
+ *
+ * @example
+ * v.is(BudgetTotalsSchema, value) // true for a record in this shape
+ */
 export const BudgetTotalsSchema = v.strictObject({
   softwareTotal: v.number(),
   hardwareTotal: v.number(),
@@ -45,7 +103,12 @@ export const BudgetTotalsSchema = v.strictObject({
 })
 export type BudgetTotals = v.InferOutput<typeof BudgetTotalsSchema>
 
-/** A budget with its computed totals and, as `PATCH` returns it, its line items (oldest first). */
+/**
+ * A budget with its computed totals and, as `PATCH` returns it, its line items (oldest first).
+ *
+ * @example
+ * v.is(BudgetSchema, value) // true for a record in this shape
+ */
 export const BudgetSchema = v.strictObject({
   id: UuidSchema,
   title: v.string(),
@@ -64,7 +127,12 @@ export const BudgetSchema = v.strictObject({
 })
 export type Budget = v.InferOutput<typeof BudgetSchema>
 
-/** The body of `POST /budgets/{id}/items`. */
+/**
+ * The body of `POST /budgets/{id}/items`.
+ *
+ * @example
+ * const body = v.parse(CreateLineItemSchema, await request.json())
+ */
 export const CreateLineItemSchema = v.pipe(
   v.strictObject({
     type: v.picklist(LINE_ITEM_TYPES),
@@ -87,7 +155,12 @@ export const CreateLineItemSchema = v.pipe(
 )
 export type CreateLineItem = v.InferOutput<typeof CreateLineItemSchema>
 
-/** The body of `PATCH /budgets/{id}`: only supplied fields change; `notes: null` clears. */
+/**
+ * The body of `PATCH /budgets/{id}`: only supplied fields change; `notes: null` clears.
+ *
+ * @example
+ * const body = v.parse(UpdateBudgetSchema, await request.json())
+ */
 export const UpdateBudgetSchema = v.pipe(
   v.strictObject({
     title: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(255))),

@@ -1,7 +1,12 @@
 import * as v from 'valibot'
 import { DateTimeSchema, enumParam, paginationQuery, sortOrderParam } from '../shared/schemas.js'
 
-/** A customer company of the tenant. */
+/**
+ * A customer company of the tenant.
+ *
+ * @example
+ * v.is(CompanySchema, value) // true for a record in this shape
+ */
 export const CompanySchema = v.strictObject({
   id: v.string(),
   name: v.string(),
@@ -15,8 +20,20 @@ export const CompanySchema = v.strictObject({
 })
 export type Company = v.InferOutput<typeof CompanySchema>
 
+/**
+ * The sort options of the list and the field each one orders by.
+ *
+ * @example
+ * COMPANY_SORT['created_at'] // the field that sort column orders by
+ */
 export const COMPANY_SORT = { name: 'name', created_at: 'createdAt', updated_at: 'updatedAt' } as const
 
+/**
+ * The query parameters of the list: parses the query string into typed values with their defaults.
+ *
+ * @example
+ * v.parse(CompanyListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
 export const CompanyListQuerySchema = v.strictObject({
   ...paginationQuery,
   sortBy: v.optional(enumParam(['name', 'created_at', 'updated_at'], 'Sort field.'), 'name'),

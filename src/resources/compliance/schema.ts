@@ -1,10 +1,27 @@
 import * as v from 'valibot'
 import { DateTimeSchema, enumParam, NullableDateTimeSchema, paginationQuery, sortOrderParam, textParam, uuidParam } from '../shared/schemas.js'
 
+/**
+ * The allowed approval statuses.
+ *
+ * @example
+ * APPROVAL_STATUSES.includes(value)
+ */
 export const APPROVAL_STATUSES = ['draft', 'pending_review', 'approved', 'rejected'] as const
+/**
+ * The allowed check scopes.
+ *
+ * @example
+ * CHECK_SCOPES.includes(value)
+ */
 export const CHECK_SCOPES = ['company', 'device', 'location'] as const
 
-/** A compliance check definition. */
+/**
+ * A compliance check definition.
+ *
+ * @example
+ * v.is(ComplianceTemplateSchema, value) // true for a record in this shape
+ */
 export const ComplianceTemplateSchema = v.strictObject({
   id: v.string(),
   title: v.string(),
@@ -26,7 +43,12 @@ export const ComplianceTemplateSchema = v.strictObject({
 })
 export type ComplianceTemplate = v.InferOutput<typeof ComplianceTemplateSchema>
 
-/** A compliance check assigned to a company, device or location. */
+/**
+ * A compliance check assigned to a company, device or location.
+ *
+ * @example
+ * v.is(ComplianceCheckSchema, value) // true for a record in this shape
+ */
 export const ComplianceCheckSchema = v.strictObject({
   id: v.string(),
   checkId: v.nullable(v.string()),
@@ -54,6 +76,12 @@ export const ComplianceCheckSchema = v.strictObject({
 })
 export type ComplianceCheck = v.InferOutput<typeof ComplianceCheckSchema>
 
+/**
+ * The sort options of the list and the field each one orders by.
+ *
+ * @example
+ * COMPLIANCE_TEMPLATE_SORT['created_at'] // the field that sort column orders by
+ */
 export const COMPLIANCE_TEMPLATE_SORT = {
   title: 'title',
   created_at: 'createdAt',
@@ -62,6 +90,12 @@ export const COMPLIANCE_TEMPLATE_SORT = {
   criticality: 'criticality',
 } as const
 
+/**
+ * The query parameters of the list: parses the query string into typed values with their defaults.
+ *
+ * @example
+ * v.parse(ComplianceTemplateListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
 export const ComplianceTemplateListQuerySchema = v.strictObject({
   ...paginationQuery,
   sortBy: v.optional(enumParam(['title', 'created_at', 'updated_at', 'priority', 'criticality'], 'Sort field.'), 'created_at'),

@@ -1,6 +1,12 @@
 import * as v from 'valibot'
 import { DateTimeSchema, NamedRefSchema, NullableDateTimeSchema } from '../shared/schemas.js'
 
+/**
+ * The shape of this record.
+ *
+ * @example
+ * v.is(GoalTaskSchema, value) // true for a record in this shape
+ */
 export const GoalTaskSchema = v.strictObject({
   id: v.string(),
   title: v.string(),
@@ -9,6 +15,12 @@ export const GoalTaskSchema = v.strictObject({
   dueDate: NullableDateTimeSchema,
   createdAt: DateTimeSchema,
 })
+/**
+ * The shape of this record.
+ *
+ * @example
+ * v.is(GoalUpdateSchema, value) // true for a record in this shape
+ */
 export const GoalUpdateSchema = v.strictObject({
   id: v.string(),
   updateText: v.string(),
@@ -16,7 +28,12 @@ export const GoalUpdateSchema = v.strictObject({
   createdAt: DateTimeSchema,
 })
 
-/** A goal with its tasks (oldest first) and updates (newest first). */
+/**
+ * A goal with its tasks (oldest first) and updates (newest first).
+ *
+ * @example
+ * v.is(GoalSchema, value) // true for a record in this shape
+ */
 export const GoalSchema = v.strictObject({
   id: v.string(),
   title: v.string(),

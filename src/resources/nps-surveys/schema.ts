@@ -1,6 +1,12 @@
 import * as v from 'valibot'
 import { DateTimeSchema, NullableDateTimeSchema } from '../shared/schemas.js'
 
+/**
+ * The shape of this record.
+ *
+ * @example
+ * v.is(NpsStatisticsSchema, value) // true for a record in this shape
+ */
 export const NpsStatisticsSchema = v.strictObject({
   npsScore: v.number(),
   averageScore: v.number(),
@@ -11,7 +17,12 @@ export const NpsStatisticsSchema = v.strictObject({
 })
 export type NpsStatistics = v.InferOutput<typeof NpsStatisticsSchema>
 
-/** An NPS survey with its aggregated statistics (computed from its responses). */
+/**
+ * An NPS survey with its aggregated statistics (computed from its responses).
+ *
+ * @example
+ * v.is(NpsSurveySchema, value) // true for a record in this shape
+ */
 export const NpsSurveySchema = v.strictObject({
   id: v.string(),
   title: v.string(),

@@ -1,7 +1,12 @@
 import * as v from 'valibot'
 import { DateTimeSchema } from '../shared/schemas.js'
 
-/** A planner item type; budget line item categories name one. */
+/**
+ * A planner item type; budget line item categories name one.
+ *
+ * @example
+ * v.is(PlannerItemTypeSchema, value) // true for a record in this shape
+ */
 export const PlannerItemTypeSchema = v.strictObject({
   id: v.string(),
   name: v.string(),

@@ -1,7 +1,12 @@
 import * as v from 'valibot'
 import { booleanParam, DateTimeSchema, enumParam, JsonObjectSchema, paginationQuery, sortOrderParam, uuidParam } from '../shared/schemas.js'
 
-/** How a template lays out a report. */
+/**
+ * How a template lays out a report.
+ *
+ * @example
+ * v.is(TemplateStructureSchema, value) // true for a record in this shape
+ */
 export const TemplateStructureSchema = v.strictObject({
   blocks: v.array(
     v.strictObject({
@@ -23,7 +28,12 @@ export const TemplateStructureSchema = v.strictObject({
 })
 export type TemplateStructure = v.InferOutput<typeof TemplateStructureSchema>
 
-/** A report template, as lists show it (without its structure). */
+/**
+ * A report template, as lists show it (without its structure).
+ *
+ * @example
+ * v.is(ReportTemplateSchema, value) // true for a record in this shape
+ */
 export const ReportTemplateSchema = v.strictObject({
   id: v.string(),
   name: v.string(),
@@ -35,14 +45,31 @@ export const ReportTemplateSchema = v.strictObject({
 })
 export type ReportTemplate = v.InferOutput<typeof ReportTemplateSchema>
 
-/** A single template: `templateStructure` only when `includeStructure=true`. */
+/**
+ * A single template: `templateStructure` only when `includeStructure=true`.
+ *
+ * @example
+ * v.is(ReportTemplateDetailSchema, value) // true for a record in this shape
+ */
 export const ReportTemplateDetailSchema = v.strictObject({ ...ReportTemplateSchema.entries, templateStructure: v.optional(v.nullable(TemplateStructureSchema)) })
 export type ReportTemplateDetail = v.InferOutput<typeof ReportTemplateDetailSchema>
 /** A template as a store keeps it. */
 export type ReportTemplateRecord = ReportTemplate & { templateStructure: TemplateStructure | null }
 
+/**
+ * The sort options of the list and the field each one orders by.
+ *
+ * @example
+ * REPORT_TEMPLATE_SORT['created_at'] // the field that sort column orders by
+ */
 export const REPORT_TEMPLATE_SORT = { name: 'name', created_at: 'createdAt', updated_at: 'updatedAt' } as const
 
+/**
+ * The query parameters of the list: parses the query string into typed values with their defaults.
+ *
+ * @example
+ * v.parse(ReportTemplateListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
 export const ReportTemplateListQuerySchema = v.strictObject({
   ...paginationQuery,
   sortBy: v.optional(enumParam(['name', 'created_at', 'updated_at'], 'Sort field.'), 'created_at'),
@@ -52,6 +79,12 @@ export const ReportTemplateListQuerySchema = v.strictObject({
 })
 export type ReportTemplateListQuery = v.InferOutput<typeof ReportTemplateListQuerySchema>
 
+/**
+ * The query parameters of the single-record operation: parses the query string into typed values.
+ *
+ * @example
+ * v.parse(ReportTemplateDetailQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
 export const ReportTemplateDetailQuerySchema = v.strictObject({
   includeStructure: v.optional(booleanParam('Include templateStructure.'), 'false'),
 })

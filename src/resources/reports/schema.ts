@@ -1,9 +1,20 @@
 import * as v from 'valibot'
 import { DateTimeSchema, isCalendarDate, JsonObjectSchema, UuidSchema } from '../shared/schemas.js'
 
+/**
+ * The allowed report statuses.
+ *
+ * @example
+ * REPORT_STATUSES.includes(value)
+ */
 export const REPORT_STATUSES = ['draft', 'published'] as const
 
-/** A report. `companyName` follows `companyId` and `reportTypeName` follows `reportTypeId`. */
+/**
+ * A report. `companyName` follows `companyId` and `reportTypeName` follows `reportTypeId`.
+ *
+ * @example
+ * v.is(ReportSchema, value) // true for a record in this shape
+ */
 export const ReportSchema = v.strictObject({
   id: UuidSchema,
   title: v.string(),
@@ -36,7 +47,12 @@ const ReportDateSchema = v.pipe(
   v.examples(['2026-01-15']),
 )
 
-/** The body of `PATCH /reports/{id}`: only supplied fields change; `null` clears where allowed. */
+/**
+ * The body of `PATCH /reports/{id}`: only supplied fields change; `null` clears where allowed.
+ *
+ * @example
+ * const body = v.parse(UpdateReportSchema, await request.json())
+ */
 export const UpdateReportSchema = v.pipe(
   v.strictObject({
     title: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(500))),
@@ -57,6 +73,11 @@ export const UpdateReportSchema = v.pipe(
 )
 export type UpdateReport = v.InferOutput<typeof UpdateReportSchema>
 
-/** A report type: referenced by reports and templates, no endpoint of its own. */
+/**
+ * A report type: referenced by reports and templates, no endpoint of its own.
+ *
+ * @example
+ * v.is(ReportTypeSchema, value) // true for a record in this shape
+ */
 export const ReportTypeSchema = v.strictObject({ id: v.string(), name: v.string() })
 export type ReportType = v.InferOutput<typeof ReportTypeSchema>

@@ -5,28 +5,61 @@
  */
 import * as v from 'valibot'
 
-/** A UUID of any version, compared case-insensitively (stored lower-case). */
+/**
+ * A UUID of any version, compared case-insensitively (stored lower-case).
+ *
+ * @example
+ * v.is(UuidSchema, value) // true for a record in this shape
+ */
 export const UuidSchema = v.pipe(v.string(), v.uuid('Must be a UUID'), v.toLowerCase())
-/** An ISO 8601 date-time as the API writes it. */
+/**
+ * An ISO 8601 date-time as the API writes it.
+ *
+ * @example
+ * v.is(DateTimeSchema, value) // true for a record in this shape
+ */
 export const DateTimeSchema = v.pipe(v.string(), v.isoTimestamp())
-/** A nullable date-time. */
+/**
+ * A nullable date-time.
+ *
+ * @example
+ * v.is(NullableDateTimeSchema, value) // true for a record in this shape
+ */
 export const NullableDateTimeSchema = v.nullable(DateTimeSchema)
-/** `{ id, name }`: how one record names another. */
+/**
+ * `{ id, name }`: how one record names another.
+ *
+ * @example
+ * v.is(NamedRefSchema, value) // true for a record in this shape
+ */
 export const NamedRefSchema = v.strictObject({ id: v.string(), name: v.nullable(v.string()) })
 /**
  * A JSON object whose shape the API does not fix (trigger configs, action configs, report content).
  * Not `v.record`: that accepts an array and turns it into `{ "0": … }`. The OpenAPI generator shows
  * it as `{ "type": "object" }` (it recognises this schema by identity).
+ *
+ * @example
+ * v.is(JsonObjectSchema, value) // true for a record in this shape
  */
 export const JsonObjectSchema = v.custom<Record<string, unknown>>(
   (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
   'Must be a JSON object',
 )
 
-/** A finite JSON number (JSON has no NaN; `1e309` parses to Infinity and is refused here). */
+/**
+ * A finite JSON number (JSON has no NaN; `1e309` parses to Infinity and is refused here).
+ *
+ * @example
+ * v.is(FiniteNumberSchema, value) // true for a record in this shape
+ */
 export const FiniteNumberSchema = v.pipe(v.number(), v.finite())
 
-/** The `pagination` object of every list response. */
+/**
+ * The `pagination` object of every list response.
+ *
+ * @example
+ * v.is(PaginationSchema, value) // true for a record in this shape
+ */
 export const PaginationSchema = v.strictObject({
   page: v.pipe(v.number(), v.integer(), v.minValue(1)),
   limit: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)),
@@ -47,7 +80,12 @@ export function listEnvelope<S extends v.GenericSchema>(schema: S) {
   return v.strictObject({ data: v.array(schema), pagination: PaginationSchema })
 }
 
-/** The body of a DELETE. */
+/**
+ * The body of a DELETE.
+ *
+ * @example
+ * v.is(MessageSchema, value) // true for a record in this shape
+ */
 export const MessageSchema = v.strictObject({ message: v.string() })
 
 // ---------------------------------------------------------------------------------------------

@@ -11,10 +11,20 @@ import {
   uuidParam,
 } from '../shared/schemas.js'
 
-/** The PSA systems tickets are mirrored from. */
+/**
+ * The PSA systems tickets are mirrored from.
+ *
+ * @example
+ * PROVIDERS.includes(value)
+ */
 export const PROVIDERS = ['psa_a', 'psa_b', 'psa_c', 'psa_d'] as const
 
-/** A note on a ticket. */
+/**
+ * A note on a ticket.
+ *
+ * @example
+ * v.is(TicketNoteSchema, value) // true for a record in this shape
+ */
 export const TicketNoteSchema = v.strictObject({
   id: v.string(),
   text: v.string(),
@@ -24,7 +34,12 @@ export const TicketNoteSchema = v.strictObject({
 })
 export type TicketNote = v.InferOutput<typeof TicketNoteSchema>
 
-/** A ticket mirrored from a PSA system (read-only). */
+/**
+ * A ticket mirrored from a PSA system (read-only).
+ *
+ * @example
+ * v.is(TicketSchema, value) // true for a record in this shape
+ */
 export const TicketSchema = v.strictObject({
   id: v.string(),
   ticketNumber: v.string(),
@@ -54,11 +69,21 @@ export const TicketSchema = v.strictObject({
 })
 export type Ticket = v.InferOutput<typeof TicketSchema>
 
-/** A ticket with its notes (`GET /tickets/{id}?includeNotes=true`). */
+/**
+ * A ticket with its notes (`GET /tickets/{id}?includeNotes=true`).
+ *
+ * @example
+ * v.is(TicketWithNotesSchema, value) // true for a record in this shape
+ */
 export const TicketWithNotesSchema = v.strictObject({ ...TicketSchema.entries, notes: v.optional(v.array(TicketNoteSchema)) })
 export type TicketWithNotes = v.InferOutput<typeof TicketWithNotesSchema>
 
-/** The sort columns of the ticket list and the field each orders by. */
+/**
+ * The sort columns of the ticket list and the field each orders by.
+ *
+ * @example
+ * TICKET_SORT_COLUMNS['created_date'] // the field that sort column orders by
+ */
 export const TICKET_SORT_COLUMNS = {
   created_date: 'createdAt',
   updated_date: 'updatedAt',
@@ -71,6 +96,12 @@ export const TICKET_SORT_COLUMNS = {
 } as const satisfies Record<string, keyof Ticket>
 export type TicketSortColumn = keyof typeof TICKET_SORT_COLUMNS
 
+/**
+ * The query parameters of the list: parses the query string into typed values with their defaults.
+ *
+ * @example
+ * v.parse(TicketListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
 export const TicketListQuerySchema = v.pipe(
   v.strictObject({
     ...paginationQuery,
@@ -94,6 +125,12 @@ export const TicketListQuerySchema = v.pipe(
 )
 export type TicketListQuery = v.InferOutput<typeof TicketListQuerySchema>
 
+/**
+ * The query parameters of the single-record operation: parses the query string into typed values.
+ *
+ * @example
+ * v.parse(TicketDetailQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
 export const TicketDetailQuerySchema = v.strictObject({
   includeNotes: v.optional(booleanParam('Include the notes, newest first.'), 'false'),
   notesLimit: v.optional(integerParam(1, 100, 'Maximum notes to return, 1..100.'), '25'),

@@ -1,9 +1,20 @@
 import * as v from 'valibot'
 import { DateTimeSchema, enumParam, JsonObjectSchema, NamedRefSchema, NullableDateTimeSchema, paginationQuery, uuidParam } from '../shared/schemas.js'
 
+/**
+ * The allowed enrollment statuses.
+ *
+ * @example
+ * ENROLLMENT_STATUSES.includes(value)
+ */
 export const ENROLLMENT_STATUSES = ['not_started', 'in_progress', 'completed'] as const
 
-/** A user's enrollment in a course. */
+/**
+ * A user's enrollment in a course.
+ *
+ * @example
+ * v.is(TrainingEnrollmentSchema, value) // true for a record in this shape
+ */
 export const TrainingEnrollmentSchema = v.strictObject({
   id: v.string(),
   course: v.strictObject({ id: v.string(), title: v.string(), courseType: v.nullable(v.string()) }),
@@ -21,7 +32,12 @@ export const TrainingEnrollmentSchema = v.strictObject({
 })
 export type TrainingEnrollment = v.InferOutput<typeof TrainingEnrollmentSchema>
 
-/** A training course. `enrollmentCount` counts its enrollments. */
+/**
+ * A training course. `enrollmentCount` counts its enrollments.
+ *
+ * @example
+ * v.is(TrainingCourseSchema, value) // true for a record in this shape
+ */
 export const TrainingCourseSchema = v.strictObject({
   id: v.string(),
   title: v.string(),
@@ -45,6 +61,12 @@ export const TrainingCourseSchema = v.strictObject({
 })
 export type TrainingCourse = v.InferOutput<typeof TrainingCourseSchema>
 
+/**
+ * The query parameters of the list: parses the query string into typed values with their defaults.
+ *
+ * @example
+ * v.parse(TrainingEnrollmentListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
 export const TrainingEnrollmentListQuerySchema = v.strictObject({
   ...paginationQuery,
   courseId: v.optional(uuidParam('Only enrollments in this course.')),

@@ -1,9 +1,20 @@
 import * as v from 'valibot'
 import { booleanParam, DateTimeSchema, enumParam, NamedRefSchema, NullableDateTimeSchema, paginationQuery, textParam, uuidParam } from '../shared/schemas.js'
 
+/**
+ * The allowed user statuses.
+ *
+ * @example
+ * USER_STATUSES.includes(value)
+ */
 export const USER_STATUSES = ['active', 'disabled', 'pending', 'imported'] as const
 
-/** A member of the tenant's staff. */
+/**
+ * A member of the tenant's staff.
+ *
+ * @example
+ * v.is(UserSchema, value) // true for a record in this shape
+ */
 export const UserSchema = v.strictObject({
   id: v.string(),
   email: v.string(),
@@ -19,6 +30,12 @@ export const UserSchema = v.strictObject({
 })
 export type User = v.InferOutput<typeof UserSchema>
 
+/**
+ * The sort options of the list and the field each one orders by.
+ *
+ * @example
+ * USER_SORT_COLUMNS['created_at'] // the field that sort column orders by
+ */
 export const USER_SORT_COLUMNS = {
   full_name: 'fullName',
   email: 'email',
@@ -27,6 +44,12 @@ export const USER_SORT_COLUMNS = {
   last_login: 'lastLogin',
 } as const
 
+/**
+ * The query parameters of the list: parses the query string into typed values with their defaults.
+ *
+ * @example
+ * v.parse(UserListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
 export const UserListQuerySchema = v.strictObject({
   ...paginationQuery,
   sortColumn: v.optional(enumParam(['full_name', 'email', 'status', 'created_at', 'last_login'], 'Sort field.'), 'created_at'),
