@@ -65,10 +65,10 @@ export interface ConditionGroupWriteInput {
 }
 
 /**
- * The shape of this record.
+ * A condition group input, as the API reads and writes it.
  *
  * @example
- * v.is(ConditionGroupInputSchema, value) // true for a record in this shape
+ * v.is(ConditionGroupInputSchema, value)
  */
 export const ConditionGroupInputSchema: v.GenericSchema<ConditionGroupWriteInput, ConditionGroupInput> = v.strictObject({
   id: v.optional(Id),
@@ -86,10 +86,10 @@ const ActionInputSchema = v.strictObject({
 })
 
 /**
- * The shape of this record.
+ * An aggregation config, as the API reads and writes it.
  *
  * @example
- * v.is(AggregationConfigSchema, value) // true for a record in this shape
+ * v.is(AggregationConfigSchema, value)
  */
 export const AggregationConfigSchema = v.strictObject({
   enabled: v.boolean(),
@@ -185,10 +185,10 @@ export type UpdateAutomationRule = v.InferOutput<typeof UpdateAutomationRuleSche
 // --- as stored and returned ------------------------------------------------------------------
 
 /**
- * The shape of this record.
+ * A condition, as the API reads and writes it.
  *
  * @example
- * v.is(ConditionSchema, value) // true for a record in this shape
+ * v.is(ConditionSchema, value)
  */
 export const ConditionSchema = v.strictObject({ id: v.string(), field: v.string(), operator: v.string(), value: v.unknown() })
 export type Condition = v.InferOutput<typeof ConditionSchema>
@@ -200,10 +200,10 @@ export interface ConditionGroup {
   groups: ConditionGroup[]
 }
 /**
- * The shape of this record.
+ * A condition group, as the API reads and writes it.
  *
  * @example
- * v.is(ConditionGroupSchema, value) // true for a record in this shape
+ * v.is(ConditionGroupSchema, value)
  */
 export const ConditionGroupSchema: v.GenericSchema<ConditionGroup> = v.strictObject({
   id: v.string(),
@@ -213,10 +213,10 @@ export const ConditionGroupSchema: v.GenericSchema<ConditionGroup> = v.strictObj
 })
 
 /**
- * The shape of this record.
+ * An action, as the API reads and writes it.
  *
  * @example
- * v.is(ActionSchema, value) // true for a record in this shape
+ * v.is(ActionSchema, value)
  */
 export const ActionSchema = v.strictObject({
   id: v.string(),
@@ -231,7 +231,7 @@ export type Action = v.InferOutput<typeof ActionSchema>
  * An automation rule. `companies` follows `companyIds`; `version` counts its updates from 1.
  *
  * @example
- * v.is(AutomationRuleSchema, value) // true for a record in this shape
+ * v.is(AutomationRuleSchema, value)
  */
 export const AutomationRuleSchema = v.strictObject({
   id: UuidSchema,

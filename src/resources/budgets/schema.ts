@@ -52,7 +52,7 @@ export const LINKED_ITEM_TYPES = ['device', 'planner', 'goal', 'other'] as const
  */
 export const MAX_QUANTITY = 1_000_000_000
 /**
- * The allowed max unit price.
+ * The largest `unitPrice` a line item may have (see {@link MAX_QUANTITY}).
  *
  * @example
  * MAX_UNIT_PRICE // the bound the schema enforces
@@ -66,7 +66,7 @@ const CurrencySchema = v.pipe(v.string(), v.regex(/^[A-Za-z]{3}$/, 'Must be 3 AS
  * One line of a budget. `annualisedCost` is computed.
  *
  * @example
- * v.is(BudgetLineItemSchema, value) // true for a record in this shape
+ * v.is(BudgetLineItemSchema, value)
  */
 export const BudgetLineItemSchema = v.strictObject({
   id: UuidSchema,
@@ -88,10 +88,10 @@ export const BudgetLineItemSchema = v.strictObject({
 export type BudgetLineItem = v.InferOutput<typeof BudgetLineItemSchema>
 
 /**
- * The shape of this record.
+ * A budget totals, as the API reads and writes it.
  *
  * @example
- * v.is(BudgetTotalsSchema, value) // true for a record in this shape
+ * v.is(BudgetTotalsSchema, value)
  */
 export const BudgetTotalsSchema = v.strictObject({
   softwareTotal: v.number(),
@@ -107,7 +107,7 @@ export type BudgetTotals = v.InferOutput<typeof BudgetTotalsSchema>
  * A budget with its computed totals and, as `PATCH` returns it, its line items (oldest first).
  *
  * @example
- * v.is(BudgetSchema, value) // true for a record in this shape
+ * v.is(BudgetSchema, value)
  */
 export const BudgetSchema = v.strictObject({
   id: UuidSchema,

@@ -5,7 +5,7 @@ import { DateTimeSchema, paginationQuery } from '../shared/schemas.js'
  * A calendar meeting type. Lists order by `orderIndex`, then `name`.
  *
  * @example
- * v.is(MeetingTypeSchema, value) // true for a record in this shape
+ * v.is(MeetingTypeSchema, value)
  */
 export const MeetingTypeSchema = v.strictObject({
   id: v.string(),

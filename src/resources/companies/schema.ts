@@ -5,7 +5,7 @@ import { DateTimeSchema, enumParam, paginationQuery, sortOrderParam } from '../s
  * A customer company of the tenant.
  *
  * @example
- * v.is(CompanySchema, value) // true for a record in this shape
+ * v.is(CompanySchema, value)
  */
 export const CompanySchema = v.strictObject({
   id: v.string(),

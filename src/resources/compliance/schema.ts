@@ -20,7 +20,7 @@ export const CHECK_SCOPES = ['company', 'device', 'location'] as const
  * A compliance check definition.
  *
  * @example
- * v.is(ComplianceTemplateSchema, value) // true for a record in this shape
+ * v.is(ComplianceTemplateSchema, value)
  */
 export const ComplianceTemplateSchema = v.strictObject({
   id: v.string(),
@@ -47,7 +47,7 @@ export type ComplianceTemplate = v.InferOutput<typeof ComplianceTemplateSchema>
  * A compliance check assigned to a company, device or location.
  *
  * @example
- * v.is(ComplianceCheckSchema, value) // true for a record in this shape
+ * v.is(ComplianceCheckSchema, value)
  */
 export const ComplianceCheckSchema = v.strictObject({
   id: v.string(),

@@ -2,10 +2,10 @@ import * as v from 'valibot'
 import { DateTimeSchema, NamedRefSchema, NullableDateTimeSchema } from '../shared/schemas.js'
 
 /**
- * The shape of this record.
+ * A goal task, as the API reads and writes it.
  *
  * @example
- * v.is(GoalTaskSchema, value) // true for a record in this shape
+ * v.is(GoalTaskSchema, value)
  */
 export const GoalTaskSchema = v.strictObject({
   id: v.string(),
@@ -16,10 +16,10 @@ export const GoalTaskSchema = v.strictObject({
   createdAt: DateTimeSchema,
 })
 /**
- * The shape of this record.
+ * A goal update, as the API reads and writes it.
  *
  * @example
- * v.is(GoalUpdateSchema, value) // true for a record in this shape
+ * v.is(GoalUpdateSchema, value)
  */
 export const GoalUpdateSchema = v.strictObject({
   id: v.string(),
@@ -32,7 +32,7 @@ export const GoalUpdateSchema = v.strictObject({
  * A goal with its tasks (oldest first) and updates (newest first).
  *
  * @example
- * v.is(GoalSchema, value) // true for a record in this shape
+ * v.is(GoalSchema, value)
  */
 export const GoalSchema = v.strictObject({
   id: v.string(),

@@ -2,10 +2,10 @@ import * as v from 'valibot'
 import { DateTimeSchema, NullableDateTimeSchema } from '../shared/schemas.js'
 
 /**
- * The shape of this record.
+ * A nps statistics, as the API reads and writes it.
  *
  * @example
- * v.is(NpsStatisticsSchema, value) // true for a record in this shape
+ * v.is(NpsStatisticsSchema, value)
  */
 export const NpsStatisticsSchema = v.strictObject({
   npsScore: v.number(),
@@ -21,7 +21,7 @@ export type NpsStatistics = v.InferOutput<typeof NpsStatisticsSchema>
  * An NPS survey with its aggregated statistics (computed from its responses).
  *
  * @example
- * v.is(NpsSurveySchema, value) // true for a record in this shape
+ * v.is(NpsSurveySchema, value)
  */
 export const NpsSurveySchema = v.strictObject({
   id: v.string(),

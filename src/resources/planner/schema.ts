@@ -5,7 +5,7 @@ import { DateTimeSchema } from '../shared/schemas.js'
  * A planner item type; budget line item categories name one.
  *
  * @example
- * v.is(PlannerItemTypeSchema, value) // true for a record in this shape
+ * v.is(PlannerItemTypeSchema, value)
  */
 export const PlannerItemTypeSchema = v.strictObject({
   id: v.string(),

@@ -5,7 +5,7 @@ import { booleanParam, DateTimeSchema, enumParam, JsonObjectSchema, paginationQu
  * How a template lays out a report.
  *
  * @example
- * v.is(TemplateStructureSchema, value) // true for a record in this shape
+ * v.is(TemplateStructureSchema, value)
  */
 export const TemplateStructureSchema = v.strictObject({
   blocks: v.array(
@@ -32,7 +32,7 @@ export type TemplateStructure = v.InferOutput<typeof TemplateStructureSchema>
  * A report template, as lists show it (without its structure).
  *
  * @example
- * v.is(ReportTemplateSchema, value) // true for a record in this shape
+ * v.is(ReportTemplateSchema, value)
  */
 export const ReportTemplateSchema = v.strictObject({
   id: v.string(),
@@ -49,7 +49,7 @@ export type ReportTemplate = v.InferOutput<typeof ReportTemplateSchema>
  * A single template: `templateStructure` only when `includeStructure=true`.
  *
  * @example
- * v.is(ReportTemplateDetailSchema, value) // true for a record in this shape
+ * v.is(ReportTemplateDetailSchema, value)
  */
 export const ReportTemplateDetailSchema = v.strictObject({ ...ReportTemplateSchema.entries, templateStructure: v.optional(v.nullable(TemplateStructureSchema)) })
 export type ReportTemplateDetail = v.InferOutput<typeof ReportTemplateDetailSchema>

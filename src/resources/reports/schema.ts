@@ -13,7 +13,7 @@ export const REPORT_STATUSES = ['draft', 'published'] as const
  * A report. `companyName` follows `companyId` and `reportTypeName` follows `reportTypeId`.
  *
  * @example
- * v.is(ReportSchema, value) // true for a record in this shape
+ * v.is(ReportSchema, value)
  */
 export const ReportSchema = v.strictObject({
   id: UuidSchema,
@@ -77,7 +77,7 @@ export type UpdateReport = v.InferOutput<typeof UpdateReportSchema>
  * A report type: referenced by reports and templates, no endpoint of its own.
  *
  * @example
- * v.is(ReportTypeSchema, value) // true for a record in this shape
+ * v.is(ReportTypeSchema, value)
  */
 export const ReportTypeSchema = v.strictObject({ id: v.string(), name: v.string() })
 export type ReportType = v.InferOutput<typeof ReportTypeSchema>

@@ -9,28 +9,28 @@ import * as v from 'valibot'
  * A UUID of any version, compared case-insensitively (stored lower-case).
  *
  * @example
- * v.is(UuidSchema, value) // true for a record in this shape
+ * v.is(UuidSchema, value)
  */
 export const UuidSchema = v.pipe(v.string(), v.uuid('Must be a UUID'), v.toLowerCase())
 /**
  * An ISO 8601 date-time as the API writes it.
  *
  * @example
- * v.is(DateTimeSchema, value) // true for a record in this shape
+ * v.is(DateTimeSchema, value)
  */
 export const DateTimeSchema = v.pipe(v.string(), v.isoTimestamp())
 /**
  * A nullable date-time.
  *
  * @example
- * v.is(NullableDateTimeSchema, value) // true for a record in this shape
+ * v.is(NullableDateTimeSchema, value)
  */
 export const NullableDateTimeSchema = v.nullable(DateTimeSchema)
 /**
  * `{ id, name }`: how one record names another.
  *
  * @example
- * v.is(NamedRefSchema, value) // true for a record in this shape
+ * v.is(NamedRefSchema, value)
  */
 export const NamedRefSchema = v.strictObject({ id: v.string(), name: v.nullable(v.string()) })
 /**
@@ -39,7 +39,7 @@ export const NamedRefSchema = v.strictObject({ id: v.string(), name: v.nullable(
  * it as `{ "type": "object" }` (it recognises this schema by identity).
  *
  * @example
- * v.is(JsonObjectSchema, value) // true for a record in this shape
+ * v.is(JsonObjectSchema, value)
  */
 export const JsonObjectSchema = v.custom<Record<string, unknown>>(
   (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
@@ -50,7 +50,7 @@ export const JsonObjectSchema = v.custom<Record<string, unknown>>(
  * A finite JSON number (JSON has no NaN; `1e309` parses to Infinity and is refused here).
  *
  * @example
- * v.is(FiniteNumberSchema, value) // true for a record in this shape
+ * v.is(FiniteNumberSchema, value)
  */
 export const FiniteNumberSchema = v.pipe(v.number(), v.finite())
 
@@ -58,7 +58,7 @@ export const FiniteNumberSchema = v.pipe(v.number(), v.finite())
  * The `pagination` object of every list response.
  *
  * @example
- * v.is(PaginationSchema, value) // true for a record in this shape
+ * v.is(PaginationSchema, value)
  */
 export const PaginationSchema = v.strictObject({
   page: v.pipe(v.number(), v.integer(), v.minValue(1)),
@@ -84,7 +84,7 @@ export function listEnvelope<S extends v.GenericSchema>(schema: S) {
  * The body of a DELETE.
  *
  * @example
- * v.is(MessageSchema, value) // true for a record in this shape
+ * v.is(MessageSchema, value)
  */
 export const MessageSchema = v.strictObject({ message: v.string() })
 

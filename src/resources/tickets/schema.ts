@@ -23,7 +23,7 @@ export const PROVIDERS = ['psa_a', 'psa_b', 'psa_c', 'psa_d'] as const
  * A note on a ticket.
  *
  * @example
- * v.is(TicketNoteSchema, value) // true for a record in this shape
+ * v.is(TicketNoteSchema, value)
  */
 export const TicketNoteSchema = v.strictObject({
   id: v.string(),
@@ -38,7 +38,7 @@ export type TicketNote = v.InferOutput<typeof TicketNoteSchema>
  * A ticket mirrored from a PSA system (read-only).
  *
  * @example
- * v.is(TicketSchema, value) // true for a record in this shape
+ * v.is(TicketSchema, value)
  */
 export const TicketSchema = v.strictObject({
   id: v.string(),
@@ -73,7 +73,7 @@ export type Ticket = v.InferOutput<typeof TicketSchema>
  * A ticket with its notes (`GET /tickets/{id}?includeNotes=true`).
  *
  * @example
- * v.is(TicketWithNotesSchema, value) // true for a record in this shape
+ * v.is(TicketWithNotesSchema, value)
  */
 export const TicketWithNotesSchema = v.strictObject({ ...TicketSchema.entries, notes: v.optional(v.array(TicketNoteSchema)) })
 export type TicketWithNotes = v.InferOutput<typeof TicketWithNotesSchema>

@@ -13,7 +13,7 @@ export const ENROLLMENT_STATUSES = ['not_started', 'in_progress', 'completed'] a
  * A user's enrollment in a course.
  *
  * @example
- * v.is(TrainingEnrollmentSchema, value) // true for a record in this shape
+ * v.is(TrainingEnrollmentSchema, value)
  */
 export const TrainingEnrollmentSchema = v.strictObject({
   id: v.string(),
@@ -36,7 +36,7 @@ export type TrainingEnrollment = v.InferOutput<typeof TrainingEnrollmentSchema>
  * A training course. `enrollmentCount` counts its enrollments.
  *
  * @example
- * v.is(TrainingCourseSchema, value) // true for a record in this shape
+ * v.is(TrainingCourseSchema, value)
  */
 export const TrainingCourseSchema = v.strictObject({
   id: v.string(),

@@ -13,7 +13,7 @@ export const USER_STATUSES = ['active', 'disabled', 'pending', 'imported'] as co
  * A member of the tenant's staff.
  *
  * @example
- * v.is(UserSchema, value) // true for a record in this shape
+ * v.is(UserSchema, value)
  */
 export const UserSchema = v.strictObject({
   id: v.string(),
