@@ -65,6 +65,13 @@ type Exec = Kysely<unknown>
 const foldOrNull = (text: string | null): string | null => (text === null ? null : foldCase(text))
 const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T
 
+/**
+ * Parsed list/ticket docs are kept per (table, tenant, id) with the text they were parsed from and
+ * reused only while the stored text is identical (JSON.parse of a 25-row page is the largest part
+ * of a steady-state read). Like the memory store, reads then share one object per unchanged record.
+ */
+const MAX_CACHED_DOCS = 20_000
+
 /** Counts are cached per (tenant, ticket generation, filter); the table bumps on every ticket seed. */
 const MAX_CACHED_COUNTS = 10_000
 
@@ -97,18 +104,30 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
     const row = await one<{ doc: string }>(sql`SELECT doc FROM ${t(table)} WHERE tenant_id = ${tenantId} AND id = ${id}`)
     return row === undefined ? null : parse<T>(row.doc)
   }
+  const docCache = new Map<string, { text: string; value: unknown }>()
+  /** `text` parsed, or the object parsed from the same text of the same record before. */
+  const parseDoc = <T>(table: string, tenantId: string, id: unknown, text: unknown): T => {
+    const key = `${table}\u0000${tenantId}\u0000${String(id)}`
+    const source = String(text)
+    const hit = docCache.get(key)
+    if (hit !== undefined && hit.text === source) return hit.value as T
+    const value = JSON.parse(source) as T
+    if (docCache.size >= MAX_CACHED_DOCS) docCache.clear()
+    docCache.set(key, { text: source, value })
+    return value
+  }
   const and = (parts: RawBuilder<unknown>[]) => sql.join(parts, sql` AND `)
   const order = (column: string, descending: boolean) => sql.raw(`${quote(column)} ${descending ? 'DESC' : 'ASC'} NULLS LAST, id ASC`)
 
   /** A page of `table` under `where`, in `orderSql`, with its exact count. */
-  async function listPage<T>(table: string, where: RawBuilder<unknown>[], orderSql: RawBuilder<unknown>, query: { page: number; limit: number }): Promise<ListResult<T>> {
+  async function listPage<T>(table: string, tenantId: string, where: RawBuilder<unknown>[], orderSql: RawBuilder<unknown>, query: { page: number; limit: number }): Promise<ListResult<T>> {
     const filter = and(where)
     const totalCount = Number((await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t(table)} WHERE ${filter}`))?.n ?? 0)
     const offset = (query.page - 1) * query.limit
     // Past the end: no query (and no huge OFFSET reaches SQL).
     if (offset >= totalCount) return { items: [], totalCount }
-    const page = await rows<{ doc: string }>(sql`SELECT doc FROM ${t(table)} WHERE ${filter} ORDER BY ${orderSql} LIMIT ${query.limit} OFFSET ${offset}`)
-    return { items: page.map((r) => parse<T>(r.doc)), totalCount }
+    const page = await rows<{ id: unknown; doc: string }>(sql`SELECT id, doc FROM ${t(table)} WHERE ${filter} ORDER BY ${orderSql} LIMIT ${query.limit} OFFSET ${offset}`)
+    return { items: page.map((r) => parseDoc<T>(table, tenantId, r.id, r.doc)), totalCount }
   }
 
   /**
@@ -122,8 +141,8 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
     const cached = countCache.get(key)
     const generationSql = sql`(SELECT generation FROM ${t('ticket_generations')} WHERE tenant_id = ${tenantId})`
     if (cached !== undefined && offset < cached.count) {
-      const page = await rows<{ doc: string; gen: unknown }>(sql`SELECT doc, ${generationSql} AS gen FROM ${t('tickets')} WHERE ${filter} ORDER BY ${orderSql} LIMIT ${query.limit} OFFSET ${offset}`)
-      if (page.length > 0 && String(page[0]!.gen) === cached.generation) return { items: page.map((r) => parse<Ticket>(r.doc)), totalCount: cached.count }
+      const page = await rows<{ id: unknown; doc: string; gen: unknown }>(sql`SELECT id, doc, ${generationSql} AS gen FROM ${t('tickets')} WHERE ${filter} ORDER BY ${orderSql} LIMIT ${query.limit} OFFSET ${offset}`)
+      if (page.length > 0 && String(page[0]!.gen) === cached.generation) return { items: page.map((r) => parseDoc<Ticket>('tickets', tenantId, r.id, r.doc)), totalCount: cached.count }
     }
     const gen = await one<{ generation: unknown }>(sql`SELECT generation FROM ${t('ticket_generations')} WHERE tenant_id = ${tenantId}`)
     if (gen === undefined) return { items: [], totalCount: 0 }
@@ -136,8 +155,8 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
       countCache.set(key, { generation, count: totalCount })
     }
     if (offset >= totalCount) return { items: [], totalCount }
-    const page = await rows<{ doc: string }>(sql`SELECT doc FROM ${t('tickets')} WHERE ${filter} ORDER BY ${orderSql} LIMIT ${query.limit} OFFSET ${offset}`)
-    return { items: page.map((r) => parse<Ticket>(r.doc)), totalCount }
+    const page = await rows<{ id: unknown; doc: string }>(sql`SELECT id, doc FROM ${t('tickets')} WHERE ${filter} ORDER BY ${orderSql} LIMIT ${query.limit} OFFSET ${offset}`)
+    return { items: page.map((r) => parseDoc<Ticket>('tickets', tenantId, r.id, r.doc)), totalCount }
   }
 
   async function budgetView(tenantId: string, id: string, ex: Exec = db): Promise<Budget | null> {
@@ -296,12 +315,12 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
     },
 
     async getTicket(tenantId, idOrNumber, notesLimit) {
-      const columns = notesLimit === null ? sql`doc` : sql`doc, notes`
+      const columns = notesLimit === null ? sql`id, doc` : sql`id, doc, notes`
       const row =
-        (await one<{ doc: string; notes?: string }>(sql`SELECT ${columns} FROM ${t('tickets')} WHERE tenant_id = ${tenantId} AND id = ${idOrNumber}`)) ??
-        (await one<{ doc: string; notes?: string }>(sql`SELECT ${columns} FROM ${t('tickets')} WHERE tenant_id = ${tenantId} AND ticket_number = ${idOrNumber} ORDER BY id LIMIT 1`))
+        (await one<{ id: unknown; doc: string; notes?: string }>(sql`SELECT ${columns} FROM ${t('tickets')} WHERE tenant_id = ${tenantId} AND id = ${idOrNumber}`)) ??
+        (await one<{ id: unknown; doc: string; notes?: string }>(sql`SELECT ${columns} FROM ${t('tickets')} WHERE tenant_id = ${tenantId} AND ticket_number = ${idOrNumber} ORDER BY id LIMIT 1`))
       if (row === undefined) return null
-      const ticket = parse<Ticket>(row.doc)
+      const ticket = parseDoc<Ticket>('tickets', tenantId, row.id, row.doc)
       return notesLimit === null ? ticket : { ...ticket, notes: parse<TicketNote[]>(row.notes).slice(0, notesLimit) }
     },
 
@@ -359,7 +378,7 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
       if (query.reportTypeId !== undefined) where.push(sql`report_type_id = ${query.reportTypeId}`)
       if (query.isShared !== undefined) where.push(sql`is_shared = ${b(query.isShared)}`)
       const column = { name: 'name', created_at: 'created_at', updated_at: 'updated_at' }[query.sortBy]
-      return listPage('report_templates', where, order(column, query.sortOrder === 'desc'), query)
+      return listPage('report_templates', tenantId, where, order(column, query.sortOrder === 'desc'), query)
     },
 
     async getReportTemplate(tenantId, id, includeStructure) {
@@ -376,7 +395,7 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
       if (query.approvalStatus !== undefined) where.push(sql`approval_status = ${query.approvalStatus}`)
       if (query.checkScope !== undefined) where.push(sql`check_scope = ${query.checkScope}`)
       const column = { title: 'title', created_at: 'created_at', updated_at: 'updated_at', priority: 'priority', criticality: 'criticality' }[query.sortBy]
-      return listPage('compliance_templates', where, order(column, query.sortOrder === 'desc'), query)
+      return listPage('compliance_templates', tenantId, where, order(column, query.sortOrder === 'desc'), query)
     },
 
     getComplianceTemplate: (tenantId, id) => docOf('compliance_templates', tenantId, id),
@@ -388,7 +407,7 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
       if (query.userId !== undefined) where.push(sql`user_id = ${query.userId}`)
       if (query.companyId !== undefined) where.push(sql`company_id = ${query.companyId}`)
       if (query.status !== undefined) where.push(sql`status = ${query.status}`)
-      return listPage('training_enrollments', where, order('enrolled_at', true), query)
+      return listPage('training_enrollments', tenantId, where, order('enrolled_at', true), query)
     },
 
     async deleteTrainingEnrollment(tenantId, id) {
@@ -414,16 +433,16 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
       if (query.companyId !== undefined) where.push(sql`company_id = ${query.companyId}`)
       if (query.isPrimaryAdmin !== undefined) where.push(sql`is_primary_admin = ${b(query.isPrimaryAdmin)}`)
       const column = { full_name: 'full_name', email: 'email', status: 'status', created_at: 'created_at', last_login: 'last_login' }[query.sortColumn]
-      return listPage('users', where, order(column, query.sortDesc), query)
+      return listPage('users', tenantId, where, order(column, query.sortDesc), query)
     },
 
     listMeetingTypes(tenantId, query) {
-      return listPage('meeting_types', [sql`tenant_id = ${tenantId}`], sql.raw('order_index ASC, name ASC, id ASC'), query)
+      return listPage('meeting_types', tenantId, [sql`tenant_id = ${tenantId}`], sql.raw('order_index ASC, name ASC, id ASC'), query)
     },
 
     listCompanies(tenantId, query) {
       const column = { name: 'name', created_at: 'created_at', updated_at: 'updated_at' }[query.sortBy]
-      return listPage('companies', [sql`tenant_id = ${tenantId}`], order(column, query.sortOrder === 'desc'), query)
+      return listPage('companies', tenantId, [sql`tenant_id = ${tenantId}`], order(column, query.sortOrder === 'desc'), query)
     },
 
     async findCompanies(tenantId, ids) {
