@@ -69,8 +69,9 @@ const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T
  * Parsed list/ticket docs are kept per (table, tenant, id) with the text they were parsed from and
  * reused only while the stored text is identical (JSON.parse of a 25-row page is the largest part
  * of a steady-state read). Like the memory store, reads then share one object per unchanged record.
+ * At most 2,000 docs (a few MB): hot pages stay parsed, the rest is parsed per read as before.
  */
-const MAX_CACHED_DOCS = 20_000
+const MAX_CACHED_DOCS = 2_000
 
 /** Counts are cached per (tenant, ticket generation, filter); the table bumps on every ticket seed. */
 const MAX_CACHED_COUNTS = 10_000
