@@ -14,6 +14,7 @@ import type { NpsSurveyRecord } from '../../resources/nps-surveys/schema.js'
 import type { ReportTemplateRecord } from '../../resources/report-templates/schema.js'
 import type { ReportRecord } from '../../resources/reports/schema.js'
 import type { Ticket, TicketListQuery, TicketNote } from '../../resources/tickets/schema.js'
+import { deepFreeze } from '../deep-freeze.js'
 import { normalizeSeed, type BudgetRecord, type SeedData } from '../seed.js'
 import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, type IdempotencyReservation, type ListResult, type Store, type StoredResponse } from '../store.js'
 import type { Engine, EngineName } from './engine.js'
@@ -106,13 +107,13 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
     return row === undefined ? null : parse<T>(row.doc)
   }
   const docCache = new Map<string, { text: string; value: unknown }>()
-  /** `text` parsed, or the object parsed from the same text of the same record before. */
+  /** `text` parsed, or the (frozen, shared) object parsed from the same text of the same record before. */
   const parseDoc = <T>(table: string, tenantId: string, id: unknown, text: unknown): T => {
     const key = `${table}\u0000${tenantId}\u0000${String(id)}`
     const source = String(text)
     const hit = docCache.get(key)
     if (hit !== undefined && hit.text === source) return hit.value as T
-    const value = JSON.parse(source) as T
+    const value = deepFreeze(JSON.parse(source) as T)
     if (docCache.size >= MAX_CACHED_DOCS) docCache.clear()
     docCache.set(key, { text: source, value })
     return value

@@ -20,6 +20,7 @@ import type { ReportRecord, ReportType } from '../../resources/reports/schema.js
 import { TICKET_SORT_COLUMNS, type Ticket, type TicketNote } from '../../resources/tickets/schema.js'
 import type { TrainingEnrollment } from '../../resources/training/schema.js'
 import { USER_SORT_COLUMNS, type User } from '../../resources/users/schema.js'
+import { deepFreeze } from '../deep-freeze.js'
 import { normalizeSeed, type BudgetRecord, type SeedData, type TrainingCourseRecord } from '../seed.js'
 import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, type IdempotencyReservation, type ListResult, type Store, type StoredResponse } from '../store.js'
 
@@ -87,14 +88,6 @@ class TenantData {
   npsSurveys = new Collection<NpsSurveyRecord>()
   plannerItemTypes = new Collection<PlannerItemType>()
   idempotency = new Map<string, IdempotencyEntry>()
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const child of Object.values(value)) deepFreeze(child)
-  }
-  return value
 }
 
 /** A page of `sorted` that passes `matches`, with the exact count of all that pass. */
