@@ -1,3 +1,4 @@
+import { stringifyReply } from '../stores/frozen-records.js'
 import type { ErrorBody, ErrorCode } from './errors.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -44,9 +45,9 @@ export function toResponse(reply: Reply | Response): Response {
   return reply instanceof Reply ? new Response(reply.body, { status: reply.status, headers: reply.headers }) : reply
 }
 
-/** A JSON reply with the API's content type; the body is serialised once, here. */
+/** A JSON reply with the API's content type; the body is serialised once, here (stored records' text is reused). */
 export function jsonReply(status: number, body: unknown, headers?: Record<string, string>): Reply {
-  return new Reply(status, JSON.stringify(body), { ...headers, 'content-type': JSON_TYPE })
+  return new Reply(status, stringifyReply(body), { ...headers, 'content-type': JSON_TYPE })
 }
 
 /** An Error-shape reply whose `requestId` equals the `X-Request-Id` header. */

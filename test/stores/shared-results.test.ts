@@ -4,9 +4,9 @@
  * gets a TypeError instead of changing what every later read returns.
  */
 import { describe, expect, it } from 'vitest'
-import { createMemoryStore, type Store } from 'tenant-public-api'
+import { createMemoryStore, createPublicApi, type Store } from 'tenant-public-api'
 import { createSqliteStore } from 'tenant-public-api/sqlite'
-import { createDemoData } from 'tenant-public-api/testing'
+import { createDemoData, testKey, testKeyResolver } from 'tenant-public-api/testing'
 import { createTestPostgresStore } from '../support/postgres.js'
 
 const query = { page: 1, limit: 5, sortColumn: 'created_date', sortDesc: true } as const
@@ -35,5 +35,36 @@ describe.each(stores)('%s store results', (_name, create) => {
     } finally {
       await store.close()
     }
+  })
+})
+
+describe('reply bodies', () => {
+  it('are byte for byte the same on every store (the SQL stores reuse the stored JSON text), and canonical JSON', async () => {
+    const data = createDemoData({ tickets: 60 })
+    const paths = ['/tickets?limit=25', '/tickets?limit=25&page=2&sortColumn=title&sortDesc=false', `/tickets/${data.tickets[3]!.id}`, '/companies', '/users?limit=10']
+    const bodies = new Map<string, string[]>()
+    for (const [name, create] of stores) {
+      const store = await create()
+      try {
+        await store.seed('tenant-bytes', data)
+        const api = createPublicApi({ store, keyResolver: testKeyResolver() })
+        // Twice: the second answer comes from the remembered text.
+        for (const round of [1, 2]) {
+          const texts: string[] = []
+          for (const path of paths) {
+            const response = await api(new Request(`http://host/api/public/v1${path}`, { headers: { authorization: `Bearer ${testKey('tenant-bytes')}` } }))
+            expect(response.status, `${name} ${path}`).toBe(200)
+            const text = await response.text()
+            expect(text, `${name} ${path}`).toBe(JSON.stringify(JSON.parse(text)))
+            texts.push(text)
+          }
+          bodies.set(`${name} ${round}`, texts)
+        }
+      } finally {
+        await store.close()
+      }
+    }
+    const [first, ...rest] = [...bodies.values()]
+    for (const texts of rest) expect(texts).toEqual(first)
   })
 })

@@ -20,7 +20,7 @@ import type { ReportRecord, ReportType } from '../../resources/reports/schema.js
 import { TICKET_SORT_COLUMNS, type Ticket, type TicketNote } from '../../resources/tickets/schema.js'
 import type { TrainingEnrollment } from '../../resources/training/schema.js'
 import { USER_SORT_COLUMNS, type User } from '../../resources/users/schema.js'
-import { deepFreeze } from '../deep-freeze.js'
+import { deepFreeze } from '../frozen-records.js'
 import { normalizeSeed, type BudgetRecord, type SeedData, type TrainingCourseRecord } from '../seed.js'
 import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, type IdempotencyReservation, type ListResult, type Store, type StoredResponse } from '../store.js'
 

@@ -1,0 +1,65 @@
+/**
+ * Reply bodies reuse the JSON text of deep-frozen records (frozen-records.ts). The serialiser must
+ * still return exactly what JSON.stringify returns, for anything an operation may put in a body.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { deepFreeze, frozenFromJson, stringifyReply } from '../../src/stores/frozen-records.js'
+
+/** Values JSON.stringify treats specially, mixed into arbitrary JSON. */
+const awkward = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(() => 1),
+  fc.constant(Symbol('s')),
+  fc.constant(new Date(Date.UTC(2026, 0, 2))),
+  fc.constant({ toJSON: () => 'custom' }),
+  fc.constant(Object.assign(Object.create(null) as object, { bare: true })),
+  fc.constant(new (class Point {
+    x = 1
+  })()),
+  fc.constant(Number.NaN),
+  fc.constant(-0),
+  fc.constant([1, , 3]), // a hole
+)
+const value = fc.letrec((tie) => ({
+  any: fc.oneof({ depthSize: 'small' }, fc.jsonValue(), awkward, tie('array'), tie('object')),
+  array: fc.array(tie('any'), { maxLength: 5 }),
+  object: fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'toJSON', '0', '10', 'data')), tie('any'), { maxKeys: 5 }),
+})).any
+
+describe('stringifyReply', () => {
+  it('returns what JSON.stringify returns, for any value, frozen or not', () => {
+    fc.assert(
+      fc.property(value, fc.boolean(), (input, freeze) => {
+        const expected = JSON.stringify(input) ?? 'null'
+        const envelope = { data: input, pagination: { page: 1 } }
+        if (freeze && !(typeof input === 'object' && input !== null && Object.isFrozen(input))) {
+          try {
+            deepFreeze(input)
+          } catch {
+            // exotic values (a Date) freeze fine; anything else is left as it is
+          }
+        }
+        expect(stringifyReply(input)).toBe(expected)
+        expect(stringifyReply(envelope)).toBe(JSON.stringify(envelope))
+        // A second time, from the remembered text.
+        expect(stringifyReply(envelope)).toBe(JSON.stringify(envelope))
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it('does not trust freezing where it does not make a value immutable (a Date)', () => {
+    const record = deepFreeze({ at: new Date(0) })
+    expect(stringifyReply({ data: record })).toBe('{"data":{"at":"1970-01-01T00:00:00.000Z"}}')
+    record.at.setTime(1000)
+    expect(stringifyReply({ data: record })).toBe('{"data":{"at":"1970-01-01T00:00:01.000Z"}}')
+  })
+
+  it('reuses the stored text of a record read from JSON, and the record is frozen', () => {
+    const text = JSON.stringify({ id: 't-1', title: 'Printer jam', tags: ['a', 'b'], nested: { n: 1 } })
+    const record = frozenFromJson<{ nested: { n: number } }>(text)
+    expect(Object.isFrozen(record) && Object.isFrozen(record.nested)).toBe(true)
+    expect(stringifyReply({ data: [record, record] })).toBe(`{"data":[${text},${text}]}`)
+  })
+})
