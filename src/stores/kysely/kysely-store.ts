@@ -14,7 +14,7 @@ import type { NpsSurveyRecord } from '../../resources/nps-surveys/schema.js'
 import type { ReportTemplateRecord } from '../../resources/report-templates/schema.js'
 import type { ReportRecord } from '../../resources/reports/schema.js'
 import type { Ticket, TicketListQuery, TicketNote } from '../../resources/tickets/schema.js'
-import { deepFreeze } from '../deep-freeze.js'
+import { frozenFromJson } from '../frozen-records.js'
 import { normalizeSeed, type BudgetRecord, type SeedData } from '../seed.js'
 import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, type IdempotencyReservation, type ListResult, type Store, type StoredResponse } from '../store.js'
 import type { Engine, EngineName } from './engine.js'
@@ -67,12 +67,15 @@ const foldOrNull = (text: string | null): string | null => (text === null ? null
 const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T
 
 /**
- * Parsed list/ticket docs are kept per (table, tenant, id) with the text they were parsed from and
- * reused only while the stored text is identical (JSON.parse of a 25-row page is the largest part
- * of a steady-state read). Like the memory store, reads then share one object per unchanged record.
- * At most 2,000 docs (a few MB): hot pages stay parsed, the rest is parsed per read as before.
+ * Parsed list/ticket docs are kept with the text they were parsed from and reused only while the
+ * stored text is identical (JSON.parse of a 25-row page is the largest part of a steady-state
+ * read; the text itself is reused as the reply's JSON). Like the memory store, reads then share
+ * one frozen object per unchanged record. At most 2,000 docs (a few MB): hot pages stay parsed,
+ * the rest is parsed per read.
  */
 const MAX_CACHED_DOCS = 2_000
+/** How much of a document's text keys the cache: enough for `{"id":"<uuid>",`. */
+const DOC_KEY_LENGTH = 64
 
 /** Counts are cached per (tenant, ticket generation, filter); the table bumps on every ticket seed. */
 const MAX_CACHED_COUNTS = 10_000
@@ -107,29 +110,39 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
     return row === undefined ? null : parse<T>(row.doc)
   }
   const docCache = new Map<string, { text: string; value: unknown }>()
-  /** `text` parsed, or the (frozen, shared) object parsed from the same text of the same record before. */
-  const parseDoc = <T>(table: string, tenantId: string, id: unknown, text: unknown): T => {
-    const key = `${table}\u0000${tenantId}\u0000${String(id)}`
+  /** The record stored as `text`: parsed and frozen once, then shared while the stored text is unchanged. */
+  const parseDoc = <T>(text: unknown): T => {
     const source = String(text)
+    // Keyed by the text's start (the record's id comes first), confirmed by the whole text: hashing
+    // every 600-character text of a page costs as much as reading the page.
+    const key = source.slice(0, DOC_KEY_LENGTH)
     const hit = docCache.get(key)
     if (hit !== undefined && hit.text === source) return hit.value as T
-    const value = deepFreeze(JSON.parse(source) as T)
+    const value = frozenFromJson<T>(source)
     if (docCache.size >= MAX_CACHED_DOCS) docCache.clear()
     docCache.set(key, { text: source, value })
     return value
+  }
+  /**
+   * LIMIT and OFFSET written into the statement (validated integers): SQLite plans a page with a
+   * known limit better than one with bound ones, and the statement cache keeps the common pages.
+   */
+  const limitOffset = (limit: number, offset: number) => {
+    if (!Number.isSafeInteger(limit) || !Number.isSafeInteger(offset)) throw new TypeError('limit and offset must be integers')
+    return sql.raw(`LIMIT ${limit} OFFSET ${offset}`)
   }
   const and = (parts: RawBuilder<unknown>[]) => sql.join(parts, sql` AND `)
   const order = (column: string, descending: boolean) => sql.raw(`${quote(column)} ${descending ? 'DESC' : 'ASC'} NULLS LAST, id ASC`)
 
   /** A page of `table` under `where`, in `orderSql`, with its exact count. */
-  async function listPage<T>(table: string, tenantId: string, where: RawBuilder<unknown>[], orderSql: RawBuilder<unknown>, query: { page: number; limit: number }): Promise<ListResult<T>> {
+  async function listPage<T>(table: string, where: RawBuilder<unknown>[], orderSql: RawBuilder<unknown>, query: { page: number; limit: number }): Promise<ListResult<T>> {
     const filter = and(where)
     const totalCount = Number((await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t(table)} WHERE ${filter}`))?.n ?? 0)
     const offset = (query.page - 1) * query.limit
     // Past the end: no query (and no huge OFFSET reaches SQL).
     if (offset >= totalCount) return { items: [], totalCount }
-    const page = await rows<{ id: unknown; doc: string }>(sql`SELECT id, doc FROM ${t(table)} WHERE ${filter} ORDER BY ${orderSql} LIMIT ${query.limit} OFFSET ${offset}`)
-    return { items: page.map((r) => parseDoc<T>(table, tenantId, r.id, r.doc)), totalCount }
+    const page = await rows<{ doc: string }>(sql`SELECT doc FROM ${t(table)} WHERE ${filter} ORDER BY ${orderSql} ${limitOffset(query.limit, offset)}`)
+    return { items: page.map((r) => parseDoc<T>(r.doc)), totalCount }
   }
 
   /**
@@ -143,8 +156,8 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
     const cached = countCache.get(key)
     const generationSql = sql`(SELECT generation FROM ${t('ticket_generations')} WHERE tenant_id = ${tenantId})`
     if (cached !== undefined && offset < cached.count) {
-      const page = await rows<{ id: unknown; doc: string; gen: unknown }>(sql`SELECT id, doc, ${generationSql} AS gen FROM ${t('tickets')} WHERE ${filter} ORDER BY ${orderSql} LIMIT ${query.limit} OFFSET ${offset}`)
-      if (page.length > 0 && String(page[0]!.gen) === cached.generation) return { items: page.map((r) => parseDoc<Ticket>('tickets', tenantId, r.id, r.doc)), totalCount: cached.count }
+      const page = await rows<{ doc: string; gen: unknown }>(sql`SELECT doc, ${generationSql} AS gen FROM ${t('tickets')} WHERE ${filter} ORDER BY ${orderSql} ${limitOffset(query.limit, offset)}`)
+      if (page.length > 0 && String(page[0]!.gen) === cached.generation) return { items: page.map((r) => parseDoc<Ticket>(r.doc)), totalCount: cached.count }
     }
     const gen = await one<{ generation: unknown }>(sql`SELECT generation FROM ${t('ticket_generations')} WHERE tenant_id = ${tenantId}`)
     if (gen === undefined) return { items: [], totalCount: 0 }
@@ -157,8 +170,8 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
       countCache.set(key, { generation, count: totalCount })
     }
     if (offset >= totalCount) return { items: [], totalCount }
-    const page = await rows<{ id: unknown; doc: string }>(sql`SELECT id, doc FROM ${t('tickets')} WHERE ${filter} ORDER BY ${orderSql} LIMIT ${query.limit} OFFSET ${offset}`)
-    return { items: page.map((r) => parseDoc<Ticket>('tickets', tenantId, r.id, r.doc)), totalCount }
+    const page = await rows<{ doc: string }>(sql`SELECT doc FROM ${t('tickets')} WHERE ${filter} ORDER BY ${orderSql} ${limitOffset(query.limit, offset)}`)
+    return { items: page.map((r) => parseDoc<Ticket>(r.doc)), totalCount }
   }
 
   async function budgetView(tenantId: string, id: string, ex: Exec = db): Promise<Budget | null> {
@@ -317,12 +330,12 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
     },
 
     async getTicket(tenantId, idOrNumber, notesLimit) {
-      const columns = notesLimit === null ? sql`id, doc` : sql`id, doc, notes`
+      const columns = notesLimit === null ? sql`doc` : sql`doc, notes`
       const row =
-        (await one<{ id: unknown; doc: string; notes?: string }>(sql`SELECT ${columns} FROM ${t('tickets')} WHERE tenant_id = ${tenantId} AND id = ${idOrNumber}`)) ??
-        (await one<{ id: unknown; doc: string; notes?: string }>(sql`SELECT ${columns} FROM ${t('tickets')} WHERE tenant_id = ${tenantId} AND ticket_number = ${idOrNumber} ORDER BY id LIMIT 1`))
+        (await one<{ doc: string; notes?: string }>(sql`SELECT ${columns} FROM ${t('tickets')} WHERE tenant_id = ${tenantId} AND id = ${idOrNumber}`)) ??
+        (await one<{ doc: string; notes?: string }>(sql`SELECT ${columns} FROM ${t('tickets')} WHERE tenant_id = ${tenantId} AND ticket_number = ${idOrNumber} ORDER BY id LIMIT 1`))
       if (row === undefined) return null
-      const ticket = parseDoc<Ticket>('tickets', tenantId, row.id, row.doc)
+      const ticket = parseDoc<Ticket>(row.doc)
       return notesLimit === null ? ticket : { ...ticket, notes: parse<TicketNote[]>(row.notes).slice(0, notesLimit) }
     },
 
@@ -380,7 +393,7 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
       if (query.reportTypeId !== undefined) where.push(sql`report_type_id = ${query.reportTypeId}`)
       if (query.isShared !== undefined) where.push(sql`is_shared = ${b(query.isShared)}`)
       const column = { name: 'name', created_at: 'created_at', updated_at: 'updated_at' }[query.sortBy]
-      return listPage('report_templates', tenantId, where, order(column, query.sortOrder === 'desc'), query)
+      return listPage('report_templates', where, order(column, query.sortOrder === 'desc'), query)
     },
 
     async getReportTemplate(tenantId, id, includeStructure) {
@@ -397,7 +410,7 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
       if (query.approvalStatus !== undefined) where.push(sql`approval_status = ${query.approvalStatus}`)
       if (query.checkScope !== undefined) where.push(sql`check_scope = ${query.checkScope}`)
       const column = { title: 'title', created_at: 'created_at', updated_at: 'updated_at', priority: 'priority', criticality: 'criticality' }[query.sortBy]
-      return listPage('compliance_templates', tenantId, where, order(column, query.sortOrder === 'desc'), query)
+      return listPage('compliance_templates', where, order(column, query.sortOrder === 'desc'), query)
     },
 
     getComplianceTemplate: (tenantId, id) => docOf('compliance_templates', tenantId, id),
@@ -409,7 +422,7 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
       if (query.userId !== undefined) where.push(sql`user_id = ${query.userId}`)
       if (query.companyId !== undefined) where.push(sql`company_id = ${query.companyId}`)
       if (query.status !== undefined) where.push(sql`status = ${query.status}`)
-      return listPage('training_enrollments', tenantId, where, order('enrolled_at', true), query)
+      return listPage('training_enrollments', where, order('enrolled_at', true), query)
     },
 
     async deleteTrainingEnrollment(tenantId, id) {
@@ -435,16 +448,16 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
       if (query.companyId !== undefined) where.push(sql`company_id = ${query.companyId}`)
       if (query.isPrimaryAdmin !== undefined) where.push(sql`is_primary_admin = ${b(query.isPrimaryAdmin)}`)
       const column = { full_name: 'full_name', email: 'email', status: 'status', created_at: 'created_at', last_login: 'last_login' }[query.sortColumn]
-      return listPage('users', tenantId, where, order(column, query.sortDesc), query)
+      return listPage('users', where, order(column, query.sortDesc), query)
     },
 
     listMeetingTypes(tenantId, query) {
-      return listPage('meeting_types', tenantId, [sql`tenant_id = ${tenantId}`], sql.raw('order_index ASC, name ASC, id ASC'), query)
+      return listPage('meeting_types', [sql`tenant_id = ${tenantId}`], sql.raw('order_index ASC, name ASC, id ASC'), query)
     },
 
     listCompanies(tenantId, query) {
       const column = { name: 'name', created_at: 'created_at', updated_at: 'updated_at' }[query.sortBy]
-      return listPage('companies', tenantId, [sql`tenant_id = ${tenantId}`], order(column, query.sortOrder === 'desc'), query)
+      return listPage('companies', [sql`tenant_id = ${tenantId}`], order(column, query.sortOrder === 'desc'), query)
     },
 
     async findCompanies(tenantId, ids) {
