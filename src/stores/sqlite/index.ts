@@ -3,7 +3,7 @@
  * imported only when a `filename` is given; `{ database }` takes your handle, `{ dialect }` any
  * Kysely SQLite dialect (Bun, Deno, libsql...).
  */
-import { Kysely, SqliteDialect, type Dialect } from 'kysely'
+import { Kysely, SqliteDialect, type Dialect, type SqliteDatabase, type SqliteStatement } from 'kysely'
 import type BetterSqlite3 from 'better-sqlite3'
 import { sqliteEngine } from '../kysely/engine.js'
 import { createKyselyStore, type SqlStore } from '../kysely/kysely-store.js'
@@ -52,8 +52,36 @@ export async function createSqliteStore(source: SqliteStoreSource, options: Sqli
     database.pragma(`busy_timeout = ${Math.max(0, Math.floor(source.busyTimeoutMs ?? 5000))}`)
     database.pragma('synchronous = NORMAL')
     database.pragma('foreign_keys = ON')
-    dialect = new SqliteDialect({ database })
+    dialect = new SqliteDialect({ database: withStatementCache(database) })
   }
   void owned // closed by db.destroy() (the dialect closes the handle it was given)
   return createKyselyStore(new Kysely<unknown>({ dialect, plugins: [...sqliteEngine.plugins] }), sqliteEngine, { migrate: options.migrate ?? true })
+}
+
+/** Prepared statements kept per SQL text: the store's statements are few, and pages differ only in their OFFSET. */
+const MAX_CACHED_STATEMENTS = 256
+
+/**
+ * The handle as Kysely's dialect sees it, with `prepare` answered from a cache: Kysely prepares
+ * every query anew, and compiling the statement costs about as much as running a page of it.
+ * better-sqlite3 statements run to completion synchronously, so one may serve every query of its
+ * text; SQLite re-prepares them itself after a schema change. Closing the handle finalises them.
+ */
+function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
+  const statements = new Map<string, SqliteStatement>()
+  return {
+    close: () => database.close(),
+    prepare(text) {
+      let statement = statements.get(text)
+      if (statement !== undefined) {
+        // Most recently used last, so the oldest is dropped first.
+        statements.delete(text)
+      } else {
+        statement = database.prepare(text)
+        if (statements.size >= MAX_CACHED_STATEMENTS) statements.delete(statements.keys().next().value!)
+      }
+      statements.set(text, statement)
+      return statement
+    },
+  }
 }
