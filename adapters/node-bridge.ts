@@ -61,14 +61,15 @@ class NodeRequest {
   [kUrl]: string;
   [kMethod]: string;
   [kTrustProxy]: boolean;
-  [kHeaders]: Headers | undefined = undefined;
-  [kBody]: ReadableStream<Uint8Array> | null | undefined = undefined;
-  [kBodyOverride]: Uint8Array | undefined = undefined;
-  [kController]: AbortController | undefined = undefined;
-  [kAbortReason]: unknown = undefined;
-  [kNative]: Request | undefined = undefined;
-  [kAddress]: (() => string | undefined) | undefined = undefined;
-  [kDisturbed] = false
+  // Set only when used: a request object is made per request, and most need none of these.
+  declare [kHeaders]?: Headers;
+  declare [kBody]?: ReadableStream<Uint8Array> | null;
+  declare [kBodyOverride]?: Uint8Array;
+  declare [kController]?: AbortController;
+  declare [kAbortReason]?: unknown;
+  declare [kNative]?: Request;
+  declare [kAddress]?: () => string | undefined;
+  declare [kDisturbed]?: boolean
 
   constructor(incoming: NodeIncoming, url: string, method: string, trustProxy: boolean) {
     this[kIncoming] = incoming
@@ -107,7 +108,7 @@ class NodeRequest {
   }
 
   get bodyUsed(): boolean {
-    return this[kNative] !== undefined ? this[kNative].bodyUsed : this[kDisturbed]
+    return this[kNative] !== undefined ? this[kNative].bodyUsed : this[kDisturbed] === true
   }
 
   get [CLIENT_ADDRESS](): string | undefined {
@@ -183,18 +184,95 @@ function firstValue(header: string | string[] | undefined): string | undefined {
   return first === '' ? undefined : first
 }
 
-/** Headers once, from the raw list (duplicates kept as Fetch joins them; HTTP/2 pseudo-headers left out). */
+/** A header name as Fetch accepts it (an RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+const kRaw = Symbol('raw')
+const kNativeHeaders = Symbol('nativeHeaders')
+
+/**
+ * The request's headers. `get` and `has` (all the API itself asks) read the raw list directly and
+ * answer as a native `Headers` would: case-insensitive, repeated headers joined with ", " (Cookie
+ * with "; "), HTTP/2 pseudo-headers left out. Building a native `Headers` validates every header of every request;
+ * that happens only when anything else (iteration, `set`, `append`...) is used, once.
+ */
+class NodeHeaders {
+  [kRaw]: string[];
+  [kNativeHeaders]: Headers | undefined = undefined
+
+  constructor(raw: string[]) {
+    this[kRaw] = raw
+  }
+
+  get(name: string): string | null {
+    if (this[kNativeHeaders] !== undefined || !HEADER_NAME.test(name)) return this.native().get(name)
+    const raw = this[kRaw]
+    const lower = name.toLowerCase()
+    let value: string | null = null
+    for (let i = 0; i < raw.length; i += 2) {
+      const key = raw[i]!
+      if (key.length === lower.length && key.toLowerCase() === lower) value = value === null ? trimValue(raw[i + 1]!) : `${value}${lower === 'cookie' ? '; ' : ', '}${trimValue(raw[i + 1]!)}`
+    }
+    return value
+  }
+
+  has(name: string): boolean {
+    if (this[kNativeHeaders] !== undefined || !HEADER_NAME.test(name)) return this.native().has(name)
+    const raw = this[kRaw]
+    const lower = name.toLowerCase()
+    for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === lower.length && raw[i]!.toLowerCase() === lower) return true
+    return false
+  }
+
+  /** The native Headers, built once from the raw list, for everything else. */
+  native(): Headers {
+    if (this[kNativeHeaders] === undefined) {
+      const headers = new Headers()
+      const raw = this[kRaw]
+      for (let i = 0; i < raw.length; i += 2) {
+        const name = raw[i]!
+        if (name.charCodeAt(0) !== 58 /* : */) headers.append(name, raw[i + 1]!)
+      }
+      this[kNativeHeaders] = headers
+    }
+    return this[kNativeHeaders]
+  }
+}
+
+for (const name of ['append', 'delete', 'set', 'getSetCookie', 'keys', 'values', 'entries', 'forEach', Symbol.iterator] as const) {
+  Object.defineProperty(NodeHeaders.prototype, name, {
+    value(this: NodeHeaders, ...args: unknown[]) {
+      const native = this.native() as unknown as Record<PropertyKey, (...a: unknown[]) => unknown>
+      return name === 'forEach' ? native.forEach!((value: unknown, key: unknown) => (args[0] as (v: unknown, k: unknown, h: unknown) => void).call(args[1], value, key, this)) : native[name]!(...args)
+    },
+    configurable: true,
+    writable: true,
+  })
+}
+// undici's own state, so that `new Headers(headers)` and `new Request(url, { headers })` see the native one.
+for (const symbol of Object.getOwnPropertySymbols(new Headers())) {
+  Object.defineProperty(NodeHeaders.prototype, symbol, {
+    get(this: NodeHeaders) {
+      return (this.native() as unknown as Record<symbol, unknown>)[symbol]
+    },
+    configurable: true,
+  })
+}
+Object.setPrototypeOf(NodeHeaders.prototype, Headers.prototype)
+
+/** Fetch strips leading and trailing HTTP whitespace from header values (Node's parser already does, mostly). */
+function trimValue(value: string): string {
+  const first = value.charCodeAt(0)
+  const last = value.charCodeAt(value.length - 1)
+  return first === 32 || first === 9 || last === 32 || last === 9 ? value.replace(/^[\t ]+|[\t ]+$/g, '') : value
+}
+
+/** The request's headers: lightweight from the raw list, or native when a pre-read body changes them. */
 function headersOf(incoming: NodeIncoming, override: Uint8Array | undefined): Headers {
-  const headers = new Headers()
-  const raw = incoming.rawHeaders
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!
-    if (name.charCodeAt(0) !== 58 /* : */) headers.append(name, raw[i + 1]!)
-  }
-  if (override !== undefined) {
-    headers.delete('transfer-encoding')
-    headers.set('content-length', String(override.byteLength))
-  }
+  const lightweight = new NodeHeaders(incoming.rawHeaders)
+  if (override === undefined) return lightweight as unknown as Headers
+  const headers = lightweight.native()
+  headers.delete('transfer-encoding')
+  headers.set('content-length', String(override.byteLength))
   return headers
 }
 
@@ -353,7 +431,8 @@ export function createNodeRequest(incoming: NodeIncoming, outgoing: NodeOutgoing
   const request = new NodeRequest(incoming, url, method, options.trustProxy === true)
   if (overrides.body !== undefined) request[kBodyOverride] = overrides.body
   if (overrides.address !== undefined) request[kAddress] = overrides.address
-  outgoing.once('close', () => {
+  // 'close' comes once; `on` spares the wrapper `once` would allocate per request.
+  outgoing.on('close', () => {
     if (!outgoing.writableFinished) request.abort(abortError())
   })
   return request as unknown as Request
@@ -406,7 +485,8 @@ export async function answer(api: PublicApiHandler, request: Request, incoming: 
   const result = await reply(request)
   if (!(result instanceof Reply)) return writeResponse(result, incoming, outgoing)
   if (outgoing.destroyed) return
-  const headers: Record<string, string> = { ...result.headers }
+  // The reply is this request's own (the pipeline builds one per request): its headers are written as they are.
+  const headers = result.headers
   if (!incoming.complete && incoming.httpVersionMajor === 1) headers.connection = 'close'
   if (result.body === null) {
     outgoing.writeHead(result.status, headers)
