@@ -70,8 +70,20 @@ export function rateLimitHeaders(result: RateLimitResult): Record<string, string
   return {
     'x-ratelimit-limit': String(result.limit),
     'x-ratelimit-remaining': String(Math.max(0, result.remaining)),
-    'x-ratelimit-reset': result.resetAt.toISOString(),
+    'x-ratelimit-reset': isoString(result.resetAt),
   }
+}
+
+// Every request of a window shares its reset instant: format it once, not per request.
+let lastResetMs = Number.NaN
+let lastResetIso = ''
+function isoString(date: Date): string {
+  const ms = date.getTime()
+  if (ms !== lastResetMs) {
+    lastResetIso = date.toISOString()
+    lastResetMs = ms
+  }
+  return lastResetIso
 }
 
 /** Whole seconds until the window resets, at least 1: the `Retry-After` of a 429. */

@@ -6,7 +6,8 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 /**
  * A response still being assembled: a plain status, serialised body and headers object. The
  * pipeline adds its headers to this and builds the native `Response` once, at the end, because
- * every `Headers` mutation on a native `Response` costs far more than a property write.
+ * every `Headers` mutation on a native `Response` costs far more than a property write. Each reply
+ * belongs to one request, headers object included (mounts add `content-length` to it).
  */
 export class Reply {
   constructor(

@@ -36,6 +36,8 @@ export function checkInput(schema: v.GenericSchema<unknown, unknown> | undefined
 
 /** Decodes one `application/x-www-form-urlencoded` component strictly; `null` when it is not valid percent-encoded UTF-8. */
 function decodeComponent(text: string): string | null {
+  // Most names and values are plain (`limit=25`): nothing to decode.
+  if (!text.includes('%') && !text.includes('+')) return text
   try {
     return decodeURIComponent(text.replaceAll('+', ' '))
   } catch {
