@@ -25,6 +25,8 @@ export function deepFreeze<T>(value: T): T {
 
 /** Freezes `value` and what it reaches; true when that made it immutable (plain data all the way down). */
 function freezeAll(value: unknown): boolean {
+  // A function (a toJSON, say) may answer differently each time: what holds one is not cached.
+  if (typeof value === 'function') return false
   if (value === null || typeof value !== 'object') return true
   if (deeplyFrozen.has(value)) return true
   Object.freeze(value)

@@ -56,6 +56,13 @@ describe('stringifyReply', () => {
     expect(stringifyReply({ data: record })).toBe('{"data":{"at":"1970-01-01T00:00:01.000Z"}}')
   })
 
+  it('does not cache what holds a function (a toJSON may answer differently each time)', () => {
+    let calls = 0
+    const record = deepFreeze({ at: { toJSON: () => ++calls } })
+    expect(stringifyReply({ data: record })).toBe('{"data":{"at":1}}')
+    expect(stringifyReply({ data: record })).toBe('{"data":{"at":2}}')
+  })
+
   it('reuses the stored text of a record read from JSON, and the record is frozen', () => {
     const text = JSON.stringify({ id: 't-1', title: 'Printer jam', tags: ['a', 'b'], nested: { n: 1 } })
     const record = frozenFromJson<{ nested: { n: number } }>(text)
