@@ -9,9 +9,11 @@
  *   deno mount     vs  Deno.serve calling the API directly (≥ 0.9x)
  *
  * Run: `npx tsx bench/http.ts` (needs `npm run build` for Bun and Deno, and scripts/install-runtimes.sh).
- * `BENCH_SECONDS` sets each run's length (default 8), `BENCH_ROUNDS` the runs per server (default 2, best kept).
+ * `BENCH_SECONDS` sets each run's length (default 8), `BENCH_ROUNDS` the rounds (default 3; ratios are
+ * medians of per-round ratios), `BENCH_SERVERS` a comma-separated subset of the servers.
  */
 import { execFileSync, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
@@ -133,8 +135,24 @@ function freePort(): Promise<number> {
   })
 }
 
-/** Requests per second of one server kind, served by `command`. */
-async function measure(kind: string, command: string[], seconds: number): Promise<number> {
+/** CPU time (user + system, all threads) a process has used so far, in seconds; undefined off Linux. */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100 // utime + stime, in clock ticks (USER_HZ = 100)
+  } catch {
+    return undefined
+  }
+}
+
+/** One measured run: requests per second, and the server's CPU time per request (µs). */
+interface Run {
+  rps: number
+  cpuMicros: number | undefined
+}
+
+/** Requests per second of one server kind, served by `command`, and what they cost the server's CPU. */
+async function measure(kind: string, command: string[], seconds: number): Promise<Run> {
   const port = await freePort()
   const child = spawn(command[0]!, [...command.slice(1), '--serve', kind, String(port)], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } })
   const url = `http://127.0.0.1:${port}${PATH}`
@@ -153,9 +171,12 @@ async function measure(kind: string, command: string[], seconds: number): Promis
     const { default: autocannon } = await import('autocannon')
     const run = (duration: number) => autocannon({ url, connections: 32, duration, headers: { authorization: `Bearer ${TOKEN}` } })
     await run(2) // warm-up: JIT and caches
+    const cpuBefore = cpuSeconds(child.pid)
     const result = await run(seconds)
+    const cpuAfter = cpuSeconds(child.pid)
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${kind}: ${result.non2xx} non-2xx, ${result.errors} errors`)
-    return result.requests.average
+    const cpuMicros = cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total
+    return { rps: result.requests.average, cpuMicros }
   } finally {
     child.kill('SIGTERM')
   }
@@ -163,38 +184,60 @@ async function measure(kind: string, command: string[], seconds: number): Promis
 
 /** Runs every server, prints requests per second and the ratios against their targets. */
 export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ?? 8)): Promise<Record<string, number>> {
-  const tsx = [`${root}node_modules/.bin/tsx`, fileURLToPath(import.meta.url)]
-  const [bun, deno] = execFileSync(`${root}scripts/install-runtimes.sh`, { encoding: 'utf8' }).trim().split('\n') as [string, string]
+  // Node runs the file itself with tsx's loader (not the tsx CLI, which would put a second process
+  // between us and the server whose CPU time is read).
+  const tsx = [process.execPath, '--import', 'tsx', fileURLToPath(import.meta.url)]
+  const [bun, denoBinary] = execFileSync(`${root}scripts/install-runtimes.sh`, { encoding: 'utf8' }).trim().split('\n') as [string, string]
   const self = fileURLToPath(import.meta.url)
+  const deno = [denoBinary, 'run', '--allow-all', '--config', `${root}examples/deno/deno.json`, self]
+  // Each mount right after its baselines.
   const runtimes: Record<string, string[]> = {
-    raw: tsx, 'raw-reused-text': tsx, node: tsx, hono: tsx, 'express-mount': tsx, 'express-plain': tsx,
-    'bun-mount': [bun, self], 'bun-direct': [bun, self],
-    'deno-mount': [deno, 'run', '--allow-all', '--config', `${root}examples/deno/deno.json`, self],
-    'deno-direct': [deno, 'run', '--allow-all', '--config', `${root}examples/deno/deno.json`, self],
+    raw: tsx, 'raw-reused-text': tsx, hono: tsx, node: tsx,
+    'express-plain': tsx, 'express-mount': tsx,
+    'bun-direct': [bun, self], 'bun-mount': [bun, self],
+    'deno-direct': deno, 'deno-mount': deno,
   }
-  // The machine is shared (2 cores, autocannon on one): each kind runs `rounds` times, interleaved
-  // with the others, and keeps its best run, so that a burst of outside load hurts no one kind.
+  // The machine is shared (2 cores, autocannon on one) and its speed drifts by tens of percent
+  // over seconds: each round runs every kind once, a mount right after its baselines, and every
+  // ratio is the median over rounds of the ratio within a round. Server CPU per request (from
+  // /proc) is printed beside, as a second view that does not depend on how the client is scheduled.
   const only = process.env.BENCH_SERVERS?.split(',')
   for (const kind of Object.keys(runtimes)) if (only !== undefined && !only.includes(kind)) delete runtimes[kind]
-  const rps: Record<string, number> = {}
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
+  const runs: Record<string, Run[]> = {}
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
   for (let round = 1; round <= rounds; round++) {
     for (const [kind, command] of Object.entries(runtimes)) {
-      const value = await measure(kind, command, seconds)
-      rps[kind] = Math.max(rps[kind] ?? 0, value)
-      console.log(`round ${round}  ${kind.padEnd(14)} ${Math.round(value).toString().padStart(7)} req/s`)
+      const run = await measure(kind, command, seconds)
+      ;(runs[kind] ??= []).push(run)
+      console.log(`round ${round}  ${kind.padEnd(16)} ${Math.round(run.rps).toString().padStart(7)} req/s  ${run.cpuMicros?.toFixed(0).padStart(5) ?? '    ?'} µs CPU/request`)
     }
   }
-  for (const [kind, value] of Object.entries(rps)) console.log(`best     ${kind.padEnd(14)} ${Math.round(value).toString().padStart(7)} req/s`)
-  const ratios: Array<[string, number, number]> = [
-    ['node mount / raw node:http', rps.node! / rps.raw!, 0.85],
-    ['node mount / raw, reusing record text', rps.node! / rps['raw-reused-text']!, 0],
-    ['node mount / @hono/node-server', rps.node! / rps.hono!, 1.0],
-    ['express mount / plain express route', rps['express-mount']! / rps['express-plain']!, 0.9],
-    ['bun mount / Bun.serve direct', rps['bun-mount']! / rps['bun-direct']!, 0.9],
-    ['deno mount / Deno.serve direct', rps['deno-mount']! / rps['deno-direct']!, 0.9],
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+  const rps: Record<string, number> = {}
+  for (const [kind, list] of Object.entries(runs)) {
+    rps[kind] = median(list.map((run) => run.rps))
+    const cpu = list.every((run) => run.cpuMicros !== undefined) ? median(list.map((run) => run.cpuMicros!)) : undefined
+    console.log(`median   ${kind.padEnd(16)} ${Math.round(rps[kind]).toString().padStart(7)} req/s  ${cpu?.toFixed(0).padStart(5) ?? '    ?'} µs CPU/request`)
+  }
+  const ratio = (mount: string, baseline: string) => (runs[mount] && runs[baseline] ? median(runs[mount].map((run, i) => run.rps / runs[baseline]![i]!.rps)) : Number.NaN)
+  const cpuRatio = (mount: string, baseline: string) =>
+    runs[mount]?.every((run) => run.cpuMicros !== undefined) && runs[baseline]?.every((run) => run.cpuMicros !== undefined)
+      ? median(runs[mount].map((run, i) => runs[baseline]![i]!.cpuMicros! / run.cpuMicros!))
+      : Number.NaN
+  const ratios: Array<[string, string, string, number]> = [
+    ['node mount / raw node:http', 'node', 'raw', 0.85],
+    ['node mount / raw, reusing record text', 'node', 'raw-reused-text', 0],
+    ['node mount / @hono/node-server', 'node', 'hono', 1.0],
+    ['express mount / plain express route', 'express-mount', 'express-plain', 0.9],
+    ['bun mount / Bun.serve direct', 'bun-mount', 'bun-direct', 0.9],
+    ['deno mount / Deno.serve direct', 'deno-mount', 'deno-direct', 0.9],
   ]
-  for (const [name, ratio, target] of ratios) if (Number.isFinite(ratio)) console.log(`${name.padEnd(38)} ${ratio.toFixed(2)}x  (target ≥ ${target.toFixed(2)}x) ${ratio >= target ? 'ok' : 'MISSED'}`)
+  for (const [name, mount, baseline, target] of ratios) {
+    const value = ratio(mount, baseline)
+    if (!Number.isFinite(value)) continue
+    const verdict = target === 0 ? '' : `(target ≥ ${target.toFixed(2)}x) ${value >= target ? 'ok' : 'MISSED'}`
+    console.log(`${name.padEnd(38)} ${value.toFixed(2)}x req/s, ${cpuRatio(mount, baseline).toFixed(2)}x by CPU per request  ${verdict}`)
+  }
   return rps
 }
 
