@@ -68,5 +68,8 @@ describe('stringifyReply', () => {
     const record = frozenFromJson<{ nested: { n: number } }>(text)
     expect(Object.isFrozen(record) && Object.isFrozen(record.nested)).toBe(true)
     expect(stringifyReply({ data: [record, record] })).toBe(`{"data":[${text},${text}]}`)
+    // The very text given is reused, not a fresh serialisation (seen when the text is not canonical).
+    const spaced = '{ "id": "t-2" }'
+    expect(stringifyReply({ data: [frozenFromJson(spaced)] })).toBe(`{"data":[${spaced}]}`)
   })
 })

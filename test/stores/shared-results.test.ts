@@ -68,3 +68,29 @@ describe('reply bodies', () => {
     for (const texts of rest) expect(texts).toEqual(first)
   })
 })
+
+describe('the SQL stores\' parsed-doc cache', () => {
+  it('never confuses two records whose stored text starts alike (keyed by the start, confirmed by the whole text)', async () => {
+    const [template] = createDemoData({ tickets: 1 }).tickets
+    // Ids longer than the cache key, differing only at the end: their documents share the first 64+ characters.
+    const prefix = 'shared-prefix-'.repeat(6)
+    const tickets = ['a', 'b', 'c'].map((last, i) => ({ ...template!, id: `${prefix}${last}`, ticketNumber: `T-${i}`, title: `Title ${last}`, notes: [] }))
+    for (const [name, create] of stores.filter(([name]) => name !== 'memory')) {
+      const store = await create()
+      try {
+        await store.seed('tenant-prefix', { tickets })
+        const query = { page: 1, limit: 10, sortColumn: 'title', sortDesc: false } as const
+        for (let round = 0; round < 3; round++) {
+          expect((await store.listTickets('tenant-prefix', query)).items.map((t) => [t.id.slice(-1), t.title]), name).toEqual([
+            ['a', 'Title a'],
+            ['b', 'Title b'],
+            ['c', 'Title c'],
+          ])
+          for (const ticket of tickets) expect((await store.getTicket('tenant-prefix', ticket.id, null))?.title, name).toBe(ticket.title)
+        }
+      } finally {
+        await store.close()
+      }
+    }
+  })
+})
