@@ -8,7 +8,8 @@
  *   bun mount      vs  Bun.serve calling the API directly (≥ 0.9x)
  *   deno mount     vs  Deno.serve calling the API directly (≥ 0.9x)
  *
- * Run: `npx tsx bench/http.ts` (needs `npm run build` for Bun and Deno, and scripts/install-runtimes.sh).
+ * Run: `npx tsx bench/http.ts`. It builds the package first (Bun and Deno load dist/, so every server
+ * runs the current source) and installs Bun and Deno with scripts/install-runtimes.sh when missing.
  * `BENCH_SECONDS` sets each run's length (default 8), `BENCH_ROUNDS` the rounds (default 3; ratios are
  * medians of per-round ratios), `BENCH_SERVERS` a comma-separated subset of the servers.
  */
@@ -187,6 +188,7 @@ export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ??
   // Node runs the file itself with tsx's loader (not the tsx CLI, which would put a second process
   // between us and the server whose CPU time is read).
   const tsx = [process.execPath, '--import', 'tsx', fileURLToPath(import.meta.url)]
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
   const [bun, denoBinary] = execFileSync(`${root}scripts/install-runtimes.sh`, { encoding: 'utf8' }).trim().split('\n') as [string, string]
   const self = fileURLToPath(import.meta.url)
   const deno = [denoBinary, 'run', '--allow-all', '--config', `${root}examples/deno/deno.json`, self]
