@@ -174,10 +174,10 @@ async function pairedMedians(rounds: number, batch: number, fns: Array<() => Pro
  * Times every case in turns: the raw SQL; the Fetch handler (`api(new Request)`, then
  * `response.text()`, as a Fetch host calls it); the Node and Express mounts' path (the bridge's
  * lightweight request made from the server's request object, and the plain reply they write to
- * the socket: no native `Request` or `Response`); and, for
- * scale, a bare Fetch handler: the raw SQL answered as the same body through a `Request` and a
- * `Response`, with no routing, authentication, rate limit or validation. That is the floor of any
- * Fetch handler serving this page on this runtime; the API's own work is the distance above it.
+ * the socket: no native `Request` or `Response`); and, for scale, a bare Fetch handler: the raw
+ * SQL answered as the same body through a `Request` and a `Response`, with no routing,
+ * authentication, rate limit or validation. That is the floor of any Fetch handler serving this
+ * page on this runtime; the API's own work is the distance above it.
  */
 async function measure(engine: 'sqlite' | 'postgres', store: Store, raw: (statements: string[]) => Promise<Array<{ doc: string }>>, schema: string): Promise<boolean> {
   const api = createPublicApi({ store, keyResolver: testKeyResolver(), rateLimiter: memoryRateLimiter({ limit: 1e9 }) })
@@ -206,6 +206,7 @@ async function measure(engine: 'sqlite' | 'postgres', store: Store, raw: (statem
     const pagination = JSON.stringify((JSON.parse(body) as { pagination: unknown }).pagination)
     const replyHeaders = Object.fromEntries(sample.headers)
     const bare = async (incoming: Request): Promise<Response> => {
+      // Reads what any handler must (the query and the key), then answers the page's rows.
       void new URL(incoming.url).searchParams
       void incoming.headers.get('authorization')
       const rows = await raw(c.raw[engine])
