@@ -38,13 +38,19 @@ export function freshSchema(prefix = 'test'): string {
 
 /** A store on embedded PGlite (with pg_trgm). */
 export async function createPgliteStore(): Promise<SqlStore> {
-  const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')])
-  const db = await PGlite.create({ extensions: { pg_trgm } })
-  return createPostgresStore({ dialect: pgliteDialect(db) })
+  return (await pgliteStore()).store
 }
 
-/** A Postgres store for a test file, and which engine it runs on. */
-export async function createTestPostgresStore(options: { force?: 'server' | 'pglite' } = {}): Promise<{ store: SqlStore; engine: 'server' | 'pglite'; schema: string | null }> {
+async function pgliteStore() {
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')])
+  const db = await PGlite.create({ extensions: { pg_trgm } })
+  return { store: await createPostgresStore({ dialect: pgliteDialect(db) }), db }
+}
+
+/** A Postgres store for a test file, which engine it runs on, and a way to run SQL on its database behind its back. */
+export async function createTestPostgresStore(
+  options: { force?: 'server' | 'pglite' } = {},
+): Promise<{ store: SqlStore; engine: 'server' | 'pglite'; schema: string | null; execute: (text: string) => Promise<void> }> {
   const useServer = options.force === 'server' || (options.force === undefined && (await postgresServerAnswers()))
   if (useServer) {
     const schema = freshSchema()
@@ -58,7 +64,53 @@ export async function createTestPostgresStore(options: { force?: 'server' | 'pgl
       await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
       await admin.end()
     }
-    return { store, engine: 'server', schema }
+    const execute = async (text: string) => {
+      const client = new pg.Client({ connectionString: DATABASE_URL })
+      await client.connect()
+      try {
+        await client.query(`SET search_path TO "${schema}"; ${text}`)
+      } finally {
+        await client.end()
+      }
+    }
+    return { store, engine: 'server', schema, execute }
   }
-  return { store: await createPgliteStore(), engine: 'pglite', schema: null }
+  const { store, db } = await pgliteStore()
+  return { store, engine: 'pglite', schema: null, execute: async (text) => void (await db.exec(text)) }
+}
+
+/**
+ * A Postgres store (server when one answers, else PGlite) that counts the statements it sends, for
+ * tests of how many round trips an operation takes.
+ */
+export async function createCountingPostgresStore(): Promise<{ store: SqlStore; engine: 'server' | 'pglite'; statements: () => number }> {
+  let count = 0
+  if (await postgresServerAnswers()) {
+    const schema = freshSchema('count')
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 })
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown
+      ;(client as unknown as { query: typeof query }).query = (...args) => {
+        count++
+        return query(...args)
+      }
+    })
+    const store = await createPostgresStore({ pool, schema })
+    const close = store.close.bind(store)
+    store.close = async () => {
+      await close() // ends the pool too
+      const admin = new pg.Client({ connectionString: DATABASE_URL })
+      await admin.connect()
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+      await admin.end()
+    }
+    return { store, engine: 'server', statements: () => count }
+  }
+  const { store, db } = await pgliteStore()
+  const query = db.query.bind(db)
+  db.query = ((...args: Parameters<typeof query>) => {
+    count++
+    return query(...args)
+  }) as typeof db.query
+  return { store, engine: 'pglite', statements: () => count }
 }

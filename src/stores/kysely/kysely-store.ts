@@ -93,7 +93,7 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
   const t = (name: string) => sql.raw(tableName(name))
   const migrate = () => migrateToLatest(db, { engine, table: tableName, schema })
   const unavailable = (error: unknown) => (error instanceof StoreUnavailableError ? error : engine.isUnavailable(error) ? new StoreUnavailableError(error) : error)
-  const countCache = new Map<string, { generation: string; count: number }>()
+  const countCache = new Map<string, { generation: number; count: number }>()
 
   if (options.migrate !== false) {
     try {
@@ -147,21 +147,27 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
 
   /**
    * A page of tickets with its exact count. The count is cached per (tenant, filter) with the
-   * tenant's ticket generation; in the steady state one statement reads the page and the current
-   * generation together, and the cached count is used only when that generation still matches.
+   * tenant's ticket generation. In the steady state one statement reads the page, and reads it only
+   * while the stored generation is still the cached one: the tenant it seeks in its index is
+   * `(SELECT tenant_id ... AND generation = cached)`, evaluated once, so after a seed it finds
+   * nothing at once (a condition beside the seek would be tested row by row, scanning the tenant).
    */
-  async function ticketPage(tenantId: string, filterKey: string, filter: RawBuilder<unknown>, orderSql: RawBuilder<unknown>, query: { page: number; limit: number }): Promise<ListResult<Ticket>> {
+  async function ticketPage(tenantId: string, filterKey: string, conditions: RawBuilder<unknown>[], orderSql: RawBuilder<unknown>, query: { page: number; limit: number }): Promise<ListResult<Ticket>> {
     const offset = (query.page - 1) * query.limit
     const key = `${tenantId}\u0000${filterKey}`
     const cached = countCache.get(key)
-    const generationSql = sql`(SELECT generation FROM ${t('ticket_generations')} WHERE tenant_id = ${tenantId})`
+    const where = (tenant: RawBuilder<unknown>) => and([sql`tenant_id = ${tenant}`, ...conditions])
     if (cached !== undefined && offset < cached.count) {
-      const page = await rows<{ doc: string; gen: unknown }>(sql`SELECT doc, ${generationSql} AS gen FROM ${t('tickets')} WHERE ${filter} ORDER BY ${orderSql} ${limitOffset(query.limit, offset)}`)
-      if (page.length > 0 && String(page[0]!.gen) === cached.generation) return { items: page.map((r) => parseDoc<Ticket>(r.doc)), totalCount: cached.count }
+      const current = sql`(SELECT tenant_id FROM ${t('ticket_generations')} WHERE tenant_id = ${tenantId} AND generation = ${cached.generation})`
+      const page = await rows<{ doc: string }>(sql`SELECT doc FROM ${t('tickets')} WHERE ${where(current)} ORDER BY ${orderSql} ${limitOffset(query.limit, offset)}`)
+      // No rows: a seed changed the generation (this page is known not to be past the end).
+      if (page.length > 0) return { items: page.map((r) => parseDoc<Ticket>(r.doc)), totalCount: cached.count }
     }
+    const filter = where(sql`${tenantId}`)
     const gen = await one<{ generation: unknown }>(sql`SELECT generation FROM ${t('ticket_generations')} WHERE tenant_id = ${tenantId}`)
     if (gen === undefined) return { items: [], totalCount: 0 }
-    const generation = String(gen.generation)
+    // Kept as a number (pg returns bigint as text): the steady-state statement binds it against the column.
+    const generation = Number(gen.generation)
     let totalCount = cached?.generation === generation ? cached.count : undefined
     if (totalCount === undefined) {
       totalCount = Number((await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t('tickets')} WHERE ${filter}`))?.n ?? 0)
@@ -314,7 +320,8 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
     migrate,
 
     async listTickets(tenantId, query: TicketListQuery) {
-      const where: RawBuilder<unknown>[] = [sql`tenant_id = ${tenantId}`]
+      // The tenant condition is ticketPage's: it seeks the tenant only while its counted generation is current.
+      const where: RawBuilder<unknown>[] = []
       if (query.search !== undefined) where.push(engine.contains('title_f', foldCase(query.search), { table: 'ticket_fts', column: 'title_f' }))
       if (query.companyId !== undefined) where.push(sql`company_id = ${query.companyId}`)
       if (query.status !== undefined) where.push(sql`status_f = ${foldCase(query.status)}`)
@@ -326,7 +333,7 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
       if (query.dateTo !== undefined) where.push(sql`created_at <= ${query.dateTo}`)
       const { page: _p, limit: _l, sortColumn: _s, sortDesc: _d, ...filters } = query
       const filterKey = JSON.stringify(Object.entries(filters).sort(([a], [c]) => (a < c ? -1 : 1)))
-      return ticketPage(tenantId, filterKey, and(where), order(TICKET_SORT_SQL[query.sortColumn], query.sortDesc), query)
+      return ticketPage(tenantId, filterKey, where, order(TICKET_SORT_SQL[query.sortColumn], query.sortDesc), query)
     },
 
     async getTicket(tenantId, idOrNumber, notesLimit) {
