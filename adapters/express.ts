@@ -15,7 +15,14 @@ import type { PublicApiHandler } from '../src/create-public-api.js'
 import type { ErrorCode } from '../src/http/errors.js'
 import { resolveRequestId } from '../src/http/request-id.js'
 import { errorResponse } from '../src/http/responses.js'
-import { answer, BadRequestTargetError, createNodeRequest, writeJsonError, writeResponse, type NodeBridgeOptions } from './node-bridge.js'
+import {
+  answer,
+  BadRequestTargetError,
+  createNodeRequest,
+  writeJsonError,
+  writeResponse,
+  type NodeBridgeOptions,
+} from './node-bridge.js'
 
 export { clientAddress } from './client-address.js'
 
@@ -38,7 +45,12 @@ export type ExpressNext = (error?: unknown) => void
 /** A request handler as Express calls it. */
 export type ExpressHandler = (req: ExpressRequestLike, res: ServerResponse, next: ExpressNext) => void
 /** An error handler as Express calls it (four parameters). */
-export type ExpressErrorHandler = (error: unknown, req: ExpressRequestLike, res: ServerResponse, next: ExpressNext) => void
+export type ExpressErrorHandler = (
+  error: unknown,
+  req: ExpressRequestLike,
+  res: ServerResponse,
+  next: ExpressNext,
+) => void
 
 /** Options of {@link toExpressMiddleware}. */
 export interface ExpressMiddlewareOptions extends Pick<NodeBridgeOptions, 'defaultHost'> {
@@ -62,7 +74,10 @@ export interface ExpressMiddlewareOptions extends Pick<NodeBridgeOptions, 'defau
  * app.use(express.json())           // optional: parsed bodies are used as parsed
  * app.use(toExpressMiddleware(api)) // serves /api/public/v1/*, passes anything else on
  */
-export function toExpressMiddleware(api: PublicApiHandler, options: ExpressMiddlewareOptions = {}): [ExpressHandler, ExpressErrorHandler] {
+export function toExpressMiddleware(
+  api: PublicApiHandler,
+  options: ExpressMiddlewareOptions = {},
+): [ExpressHandler, ExpressErrorHandler] {
   const basePath = (options.basePath ?? '/api/public/v1').replace(/\/+$/, '')
   const onError = options.onError ?? ((error: unknown) => console.error('[tenant-public-api] express mount:', error))
   const ours = (req: ExpressRequestLike) => {
@@ -74,17 +89,20 @@ export function toExpressMiddleware(api: PublicApiHandler, options: ExpressMiddl
     if (!ours(req)) return next()
     let request: Request
     try {
-      request = createNodeRequest(req, res, options, { target: req.originalUrl ?? req.url ?? '/', body: consumedBody(req), address: () => req.ip ?? req.socket?.remoteAddress })
+      request = createNodeRequest(req, res, options, {
+        target: req.originalUrl ?? req.url ?? '/',
+        body: consumedBody(req),
+        address: () => req.ip ?? req.socket?.remoteAddress,
+      })
     } catch (error) {
       if (error instanceof BadRequestTargetError) return writeJsonError(res, 400, error.message)
       return next(error)
     }
-    answer(api, request, req, res)
-      .catch((error: unknown) => {
-        onError(error)
-        if (!res.headersSent) writeJsonError(res, 500, 'An unexpected error occurred', 'INTERNAL_ERROR')
-        else res.destroy()
-      })
+    answer(api, request, req, res).catch((error: unknown) => {
+      onError(error)
+      if (!res.headersSent) writeJsonError(res, 500, 'An unexpected error occurred', 'INTERNAL_ERROR')
+      else res.destroy()
+    })
   }
 
   const errorHandler: ExpressErrorHandler = (error, req, res, next) => {
@@ -113,18 +131,38 @@ function consumedBody(req: ExpressRequestLike): Uint8Array | undefined {
   if (body instanceof Uint8Array) return body
   if (typeof body === 'string') return Buffer.from(body, 'utf8')
   if (body === undefined) {
-    throw new Error('The request body was read by another middleware that left neither req.body nor req.rawBody; mount the API before it')
+    throw new Error(
+      'The request body was read by another middleware that left neither req.body nor req.rawBody; mount the API before it',
+    )
   }
   return Buffer.from(JSON.stringify(body), 'utf8')
 }
 
 /** A body-parser (or http-errors) error as the API's status, code and message. */
 function describe(error: unknown): [number, ErrorCode, string] {
-  const { status, statusCode, type, expose, message } = (error ?? {}) as { status?: unknown; statusCode?: unknown; type?: unknown; expose?: unknown; message?: unknown }
+  const { status, statusCode, type, expose, message } = (error ?? {}) as {
+    status?: unknown
+    statusCode?: unknown
+    type?: unknown
+    expose?: unknown
+    message?: unknown
+  }
   const httpStatus = typeof status === 'number' ? status : typeof statusCode === 'number' ? statusCode : 500
-  if (type === 'entity.too.large' || httpStatus === 413) return [413, 'PAYLOAD_TOO_LARGE', 'The request body is too large']
-  if (type === 'entity.parse.failed') return [400, 'INVALID_JSON', `The request body is not valid JSON${expose === true && typeof message === 'string' ? `: ${message}` : ''}`]
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported' || httpStatus === 415) return [415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON in UTF-8: send Content-Type: application/json']
-  if (httpStatus === 400 || type === 'request.aborted' || type === 'request.size.invalid') return [400, 'INVALID_JSON', 'The request body could not be read']
+  if (type === 'entity.too.large' || httpStatus === 413)
+    return [413, 'PAYLOAD_TOO_LARGE', 'The request body is too large']
+  if (type === 'entity.parse.failed')
+    return [
+      400,
+      'INVALID_JSON',
+      `The request body is not valid JSON${expose === true && typeof message === 'string' ? `: ${message}` : ''}`,
+    ]
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported' || httpStatus === 415)
+    return [
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'The request body must be JSON in UTF-8: send Content-Type: application/json',
+    ]
+  if (httpStatus === 400 || type === 'request.aborted' || type === 'request.size.invalid')
+    return [400, 'INVALID_JSON', 'The request body could not be read']
   return [500, 'INTERNAL_ERROR', 'An unexpected error occurred']
 }

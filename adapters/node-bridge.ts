@@ -60,15 +60,15 @@ class NodeRequest {
   [kIncoming]: NodeIncoming;
   [kUrl]: string;
   [kMethod]: string;
-  [kTrustProxy]: boolean;
+  [kTrustProxy]: boolean
   // Set only when used: a request object is made per request, and most need none of these.
-  declare [kHeaders]?: Headers;
-  declare [kBody]?: ReadableStream<Uint8Array> | null;
-  declare [kBodyOverride]?: Uint8Array;
-  declare [kController]?: AbortController;
-  declare [kAbortReason]?: unknown;
-  declare [kNative]?: Request;
-  declare [kAddress]?: () => string | undefined;
+  declare [kHeaders]?: Headers
+  declare [kBody]?: ReadableStream<Uint8Array> | null
+  declare [kBodyOverride]?: Uint8Array
+  declare [kController]?: AbortController
+  declare [kAbortReason]?: unknown
+  declare [kNative]?: Request
+  declare [kAddress]?: () => string | undefined
   declare [kDisturbed]?: boolean
 
   constructor(incoming: NodeIncoming, url: string, method: string, trustProxy: boolean) {
@@ -156,7 +156,20 @@ for (const name of ['text', 'json', 'arrayBuffer', 'blob', 'formData', 'bytes', 
     writable: true,
   })
 }
-for (const name of ['cache', 'credentials', 'destination', 'duplex', 'integrity', 'keepalive', 'mode', 'redirect', 'referrer', 'referrerPolicy', 'isHistoryNavigation', 'isReloadNavigation']) {
+for (const name of [
+  'cache',
+  'credentials',
+  'destination',
+  'duplex',
+  'integrity',
+  'keepalive',
+  'mode',
+  'redirect',
+  'referrer',
+  'referrerPolicy',
+  'isHistoryNavigation',
+  'isReloadNavigation',
+]) {
   Object.defineProperty(NodeRequest.prototype, name, {
     get(this: NodeRequest) {
       return (this.native() as unknown as Record<string, unknown>)[name]
@@ -210,7 +223,11 @@ class NodeHeaders {
     let value: string | null = null
     for (let i = 0; i < raw.length; i += 2) {
       const key = raw[i]!
-      if (key.length === lower.length && key.toLowerCase() === lower) value = value === null ? trimValue(raw[i + 1]!) : `${value}${lower === 'cookie' ? '; ' : ', '}${trimValue(raw[i + 1]!)}`
+      if (key.length === lower.length && key.toLowerCase() === lower)
+        value =
+          value === null
+            ? trimValue(raw[i + 1]!)
+            : `${value}${lower === 'cookie' ? '; ' : ', '}${trimValue(raw[i + 1]!)}`
     }
     return value
   }
@@ -219,7 +236,8 @@ class NodeHeaders {
     if (this[kNativeHeaders] !== undefined || !HEADER_NAME.test(name)) return this.native().has(name)
     const raw = this[kRaw]
     const lower = name.toLowerCase()
-    for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === lower.length && raw[i]!.toLowerCase() === lower) return true
+    for (let i = 0; i < raw.length; i += 2)
+      if (raw[i]!.length === lower.length && raw[i]!.toLowerCase() === lower) return true
     return false
   }
 
@@ -238,11 +256,25 @@ class NodeHeaders {
   }
 }
 
-for (const name of ['append', 'delete', 'set', 'getSetCookie', 'keys', 'values', 'entries', 'forEach', Symbol.iterator] as const) {
+for (const name of [
+  'append',
+  'delete',
+  'set',
+  'getSetCookie',
+  'keys',
+  'values',
+  'entries',
+  'forEach',
+  Symbol.iterator,
+] as const) {
   Object.defineProperty(NodeHeaders.prototype, name, {
     value(this: NodeHeaders, ...args: unknown[]) {
       const native = this.native() as unknown as Record<PropertyKey, (...a: unknown[]) => unknown>
-      return name === 'forEach' ? native.forEach!((value: unknown, key: unknown) => (args[0] as (v: unknown, k: unknown, h: unknown) => void).call(args[1], value, key, this)) : native[name]!(...args)
+      return name === 'forEach'
+        ? native.forEach!((value: unknown, key: unknown) =>
+            (args[0] as (v: unknown, k: unknown, h: unknown) => void).call(args[1], value, key, this),
+          )
+        : native[name]!(...args)
     },
     configurable: true,
     writable: true,
@@ -398,7 +430,11 @@ function requestUrl(incoming: NodeIncoming, target: string, options: NodeBridgeO
   }
   const headers = incoming.headers
   const http2 = headers[':authority'] !== undefined || headers[':scheme'] !== undefined
-  let scheme = http2 ? String(headers[':scheme'] ?? 'https') : (incoming.socket as { encrypted?: boolean } | null)?.encrypted ? 'https' : 'http'
+  let scheme = http2
+    ? String(headers[':scheme'] ?? 'https')
+    : (incoming.socket as { encrypted?: boolean } | null)?.encrypted
+      ? 'https'
+      : 'http'
   let host = http2 ? String(headers[':authority'] ?? headers.host ?? '') : (headers.host ?? '')
   if (options.trustProxy) {
     const proto = firstValue(headers['x-forwarded-proto'])?.toLowerCase()
@@ -425,7 +461,12 @@ function requestUrl(incoming: NodeIncoming, target: string, options: NodeBridgeO
  * const response = await api(request)
  * await writeResponse(response, req, res)
  */
-export function createNodeRequest(incoming: NodeIncoming, outgoing: NodeOutgoing, options: NodeBridgeOptions = {}, overrides: BridgeRequestOverrides = {}): Request {
+export function createNodeRequest(
+  incoming: NodeIncoming,
+  outgoing: NodeOutgoing,
+  options: NodeBridgeOptions = {},
+  overrides: BridgeRequestOverrides = {},
+): Request {
   const method = incoming.method ?? 'GET'
   const url = requestUrl(incoming, overrides.target ?? incoming.url ?? '/', options)
   const request = new NodeRequest(incoming, url, method, options.trustProxy === true)
@@ -444,7 +485,9 @@ const kResponseState = Object.getOwnPropertySymbols(new Response(null)).find((sy
 
 function bufferedSource(response: Response): string | Uint8Array | undefined {
   if (kResponseState === undefined || response.bodyUsed || response.body?.locked) return undefined
-  const state = (response as unknown as Record<symbol, { body?: { source?: unknown } | null } | undefined>)[kResponseState]
+  const state = (response as unknown as Record<symbol, { body?: { source?: unknown } | null } | undefined>)[
+    kResponseState
+  ]
   const source = state?.body?.source
   return typeof source === 'string' || source instanceof Uint8Array ? source : undefined
 }
@@ -479,7 +522,12 @@ function waitForDrain(outgoing: NodeOutgoing): Promise<void> {
  * @example
  * await answer(api, request, req, res)
  */
-export async function answer(api: PublicApiHandler, request: Request, incoming: NodeIncoming, outgoing: NodeOutgoing): Promise<void> {
+export async function answer(
+  api: PublicApiHandler,
+  request: Request,
+  incoming: NodeIncoming,
+  outgoing: NodeOutgoing,
+): Promise<void> {
   const reply = replyHandlerOf(api)
   if (reply === undefined) return writeResponse(await api(request), incoming, outgoing)
   const result = await reply(request)
@@ -555,6 +603,10 @@ export async function writeResponse(response: Response, incoming: NodeIncoming, 
  */
 export function writeJsonError(outgoing: NodeOutgoing, status: number, message: string, code?: string): void {
   const body = JSON.stringify(code === undefined ? { error: message } : { error: message, code })
-  outgoing.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store' })
+  outgoing.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    'cache-control': 'no-store',
+  })
   ;(outgoing as ServerResponse).end(body)
 }

@@ -11,10 +11,24 @@
  * createServer(toNodeHandler(api)).listen(3000)
  */
 import type { PublicApiHandler } from '../src/create-public-api.js'
-import { answer, BadRequestTargetError, createNodeRequest, writeJsonError, type NodeBridgeOptions, type NodeIncoming, type NodeOutgoing } from './node-bridge.js'
+import {
+  answer,
+  BadRequestTargetError,
+  createNodeRequest,
+  writeJsonError,
+  type NodeBridgeOptions,
+  type NodeIncoming,
+  type NodeOutgoing,
+} from './node-bridge.js'
 
 export { clientAddress } from './client-address.js'
-export { createNodeRequest, writeResponse, type NodeBridgeOptions, type NodeIncoming, type NodeOutgoing } from './node-bridge.js'
+export {
+  createNodeRequest,
+  writeResponse,
+  type NodeBridgeOptions,
+  type NodeIncoming,
+  type NodeOutgoing,
+} from './node-bridge.js'
 
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions extends NodeBridgeOptions {
@@ -34,7 +48,10 @@ export interface NodeHandlerOptions extends NodeBridgeOptions {
  *
  * createServer(toNodeHandler(api, { trustProxy: true })).listen(3000)
  */
-export function toNodeHandler(api: PublicApiHandler, options: NodeHandlerOptions = {}): (req: NodeIncoming, res: NodeOutgoing) => void {
+export function toNodeHandler(
+  api: PublicApiHandler,
+  options: NodeHandlerOptions = {},
+): (req: NodeIncoming, res: NodeOutgoing) => void {
   const onError = options.onError ?? ((error: unknown) => console.error('[tenant-public-api] node mount:', error))
   return (req, res) => {
     let request: Request
@@ -45,11 +62,10 @@ export function toNodeHandler(api: PublicApiHandler, options: NodeHandlerOptions
       onError(error)
       return writeJsonError(res, 500, 'An unexpected error occurred', 'INTERNAL_ERROR')
     }
-    answer(api, request, req, res)
-      .catch((error: unknown) => {
-        onError(error)
-        if (!res.headersSent) writeJsonError(res, 500, 'An unexpected error occurred', 'INTERNAL_ERROR')
-        else res.destroy()
-      })
+    answer(api, request, req, res).catch((error: unknown) => {
+      onError(error)
+      if (!res.headersSent) writeJsonError(res, 500, 'An unexpected error occurred', 'INTERNAL_ERROR')
+      else res.destroy()
+    })
   }
 }

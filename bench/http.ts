@@ -18,7 +18,14 @@ import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { createMemoryStore, createPublicApi, memoryRateLimiter, pagination, type PublicApiHandler, type SeedData } from 'tenant-public-api'
+import {
+  createMemoryStore,
+  createPublicApi,
+  memoryRateLimiter,
+  pagination,
+  type PublicApiHandler,
+  type SeedData,
+} from 'tenant-public-api'
 import { createDemoData } from 'tenant-public-api/testing'
 
 const TENANT = 'bench'
@@ -35,9 +42,14 @@ function benchSeed(): SeedData {
 async function setup(): Promise<{ api: PublicApiHandler; page: () => Promise<string> }> {
   const store = createMemoryStore()
   await store.seed(TENANT, benchSeed())
-  const keyResolver = (token: string) => (token === TOKEN ? { tenantId: TENANT, keyId: 'bench', scopes: ['tickets.read'], actor: { id: 'u', name: 'Bench' } } : null)
+  const keyResolver = (token: string) =>
+    token === TOKEN
+      ? { tenantId: TENANT, keyId: 'bench', scopes: ['tickets.read'], actor: { id: 'u', name: 'Bench' } }
+      : null
   const api = createPublicApi({ store, keyResolver, rateLimiter: memoryRateLimiter({ limit: 1e12, windowMs: 60_000 }) })
-  const query = { page: 1, limit: 25, sortColumn: 'created_date', sortDesc: true } as Parameters<typeof store.listTickets>[1]
+  const query = { page: 1, limit: 25, sortColumn: 'created_date', sortDesc: true } as Parameters<
+    typeof store.listTickets
+  >[1]
   const page = async () => {
     const result = await store.listTickets(TENANT, query)
     return JSON.stringify({ data: result.items, pagination: pagination(1, 25, result.totalCount) })
@@ -70,7 +82,9 @@ async function serve(kind: string, port: number): Promise<void> {
       const { stringifyReply } = await import('../src/stores/frozen-records.js')
       const store = createMemoryStore()
       await store.seed(TENANT, benchSeed())
-      const query = { page: 1, limit: 25, sortColumn: 'created_date', sortDesc: true } as Parameters<typeof store.listTickets>[1]
+      const query = { page: 1, limit: 25, sortColumn: 'created_date', sortDesc: true } as Parameters<
+        typeof store.listTickets
+      >[1]
       createServer((req, res) => {
         if (req.headers.authorization !== `Bearer ${TOKEN}`) return void res.writeHead(401).end()
         void store.listTickets(TENANT, query).then((result) => {
@@ -155,7 +169,11 @@ interface Run {
 /** Requests per second of one server kind, served by `command`, and what they cost the server's CPU. */
 async function measure(kind: string, command: string[], seconds: number): Promise<Run> {
   const port = await freePort()
-  const child = spawn(command[0]!, [...command.slice(1), '--serve', kind, String(port)], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } })
+  const child = spawn(command[0]!, [...command.slice(1), '--serve', kind, String(port)], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' },
+  })
   const url = `http://127.0.0.1:${port}${PATH}`
   try {
     for (let i = 0; ; i++) {
@@ -170,13 +188,18 @@ async function measure(kind: string, command: string[], seconds: number): Promis
       }
     }
     const { default: autocannon } = await import('autocannon')
-    const run = (duration: number) => autocannon({ url, connections: 32, duration, headers: { authorization: `Bearer ${TOKEN}` } })
+    const run = (duration: number) =>
+      autocannon({ url, connections: 32, duration, headers: { authorization: `Bearer ${TOKEN}` } })
     await run(2) // warm-up: JIT and caches
     const cpuBefore = cpuSeconds(child.pid)
     const result = await run(seconds)
     const cpuAfter = cpuSeconds(child.pid)
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${kind}: ${result.non2xx} non-2xx, ${result.errors} errors`)
-    const cpuMicros = cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`${kind}: ${result.non2xx} non-2xx, ${result.errors} errors`)
+    const cpuMicros =
+      cpuBefore === undefined || cpuAfter === undefined
+        ? undefined
+        : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total
     return { rps: result.requests.average, cpuMicros }
   } finally {
     child.kill('SIGTERM')
@@ -189,15 +212,23 @@ export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ??
   // between us and the server whose CPU time is read).
   const tsx = [process.execPath, '--import', 'tsx', fileURLToPath(import.meta.url)]
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
-  const [bun, denoBinary] = execFileSync(`${root}scripts/install-runtimes.sh`, { encoding: 'utf8' }).trim().split('\n') as [string, string]
+  const [bun, denoBinary] = execFileSync(`${root}scripts/install-runtimes.sh`, { encoding: 'utf8' })
+    .trim()
+    .split('\n') as [string, string]
   const self = fileURLToPath(import.meta.url)
   const deno = [denoBinary, 'run', '--allow-all', '--config', `${root}examples/deno/deno.json`, self]
   // Each mount right after its baselines.
   const runtimes: Record<string, string[]> = {
-    raw: tsx, 'raw-reused-text': tsx, hono: tsx, node: tsx,
-    'express-plain': tsx, 'express-mount': tsx,
-    'bun-direct': [bun, self], 'bun-mount': [bun, self],
-    'deno-direct': deno, 'deno-mount': deno,
+    raw: tsx,
+    'raw-reused-text': tsx,
+    hono: tsx,
+    node: tsx,
+    'express-plain': tsx,
+    'express-mount': tsx,
+    'bun-direct': [bun, self],
+    'bun-mount': [bun, self],
+    'deno-direct': deno,
+    'deno-mount': deno,
   }
   // The machine is shared (2 cores, autocannon on one) and its speed drifts by tens of percent
   // over seconds: each round runs every kind once, a mount right after its baselines, and every
@@ -211,7 +242,9 @@ export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ??
     for (const [kind, command] of Object.entries(runtimes)) {
       const run = await measure(kind, command, seconds)
       ;(runs[kind] ??= []).push(run)
-      console.log(`round ${round}  ${kind.padEnd(16)} ${Math.round(run.rps).toString().padStart(7)} req/s  ${run.cpuMicros?.toFixed(0).padStart(5) ?? '    ?'} µs CPU/request`)
+      console.log(
+        `round ${round}  ${kind.padEnd(16)} ${Math.round(run.rps).toString().padStart(7)} req/s  ${run.cpuMicros?.toFixed(0).padStart(5) ?? '    ?'} µs CPU/request`,
+      )
     }
   }
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!
@@ -219,11 +252,15 @@ export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ??
   for (const [kind, list] of Object.entries(runs)) {
     rps[kind] = median(list.map((run) => run.rps))
     const cpu = list.every((run) => run.cpuMicros !== undefined) ? median(list.map((run) => run.cpuMicros!)) : undefined
-    console.log(`median   ${kind.padEnd(16)} ${Math.round(rps[kind]).toString().padStart(7)} req/s  ${cpu?.toFixed(0).padStart(5) ?? '    ?'} µs CPU/request`)
+    console.log(
+      `median   ${kind.padEnd(16)} ${Math.round(rps[kind]).toString().padStart(7)} req/s  ${cpu?.toFixed(0).padStart(5) ?? '    ?'} µs CPU/request`,
+    )
   }
-  const ratio = (mount: string, baseline: string) => (runs[mount] && runs[baseline] ? median(runs[mount].map((run, i) => run.rps / runs[baseline]![i]!.rps)) : Number.NaN)
+  const ratio = (mount: string, baseline: string) =>
+    runs[mount] && runs[baseline] ? median(runs[mount].map((run, i) => run.rps / runs[baseline]![i]!.rps)) : Number.NaN
   const cpuRatio = (mount: string, baseline: string) =>
-    runs[mount]?.every((run) => run.cpuMicros !== undefined) && runs[baseline]?.every((run) => run.cpuMicros !== undefined)
+    runs[mount]?.every((run) => run.cpuMicros !== undefined) &&
+    runs[baseline]?.every((run) => run.cpuMicros !== undefined)
       ? median(runs[mount].map((run, i) => runs[baseline]![i]!.cpuMicros! / run.cpuMicros!))
       : Number.NaN
   const ratios: Array<[string, string, string, number]> = [
@@ -238,7 +275,9 @@ export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ??
     const value = ratio(mount, baseline)
     if (!Number.isFinite(value)) continue
     const verdict = target === 0 ? '' : `(target ≥ ${target.toFixed(2)}x) ${value >= target ? 'ok' : 'MISSED'}`
-    console.log(`${name.padEnd(38)} ${value.toFixed(2)}x req/s, ${cpuRatio(mount, baseline).toFixed(2)}x by CPU per request  ${verdict}`)
+    console.log(
+      `${name.padEnd(38)} ${value.toFixed(2)}x req/s, ${cpuRatio(mount, baseline).toFixed(2)}x by CPU per request  ${verdict}`,
+    )
   }
   return rps
 }

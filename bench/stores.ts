@@ -31,7 +31,23 @@ const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',')
 const BIG = 'bench-big'
 const SMALL = 'bench-small'
 const SCHEMA = 'bench_stores'
-const WORDS = ['printer', 'email', 'vpn', 'laptop', 'server', 'backup', 'password', 'network', 'license', 'monitor', 'outlook', 'firewall', 'disk', 'update', 'access']
+const WORDS = [
+  'printer',
+  'email',
+  'vpn',
+  'laptop',
+  'server',
+  'backup',
+  'password',
+  'network',
+  'license',
+  'monitor',
+  'outlook',
+  'firewall',
+  'disk',
+  'update',
+  'access',
+]
 const STATUSES = ['New', 'Open', 'In Progress', 'Waiting', 'Resolved', 'Closed']
 const PRIORITIES = ['Low', 'Medium', 'High', 'Critical']
 /** One ticket in 20,000 has this word in its title: the rare search term. */
@@ -58,7 +74,11 @@ function tickets(from: number, to: number, prefix: string): NonNullable<SeedData
   const random = rng(from + prefix.length)
   const start = Date.parse('2022-01-01T00:00:00.000Z')
   for (let i = from; i < to; i++) {
-    const words = [WORDS[Math.floor(random() * WORDS.length)]!, WORDS[Math.floor(random() * WORDS.length)]!, i % 3 === 0 ? COMMON : 'issue']
+    const words = [
+      WORDS[Math.floor(random() * WORDS.length)]!,
+      WORDS[Math.floor(random() * WORDS.length)]!,
+      i % 3 === 0 ? COMMON : 'issue',
+    ]
     if (i % 20_000 === 7) words.push(RARE)
     const created = start + Math.floor(random() * 3 * 365 * 86_400_000)
     const company = Math.floor(random() * 500)
@@ -110,14 +130,30 @@ const ORDER: Record<string, string> = TICKET_SORT_SQL
 
 function cases(schema: string): Case[] {
   const q = (table: string) => ({ sqlite: `"${table}"`, postgres: `"${schema}"."${table}"` })
-  const both = (make: (t: string) => string) => ({ sqlite: [make(q('tickets').sqlite)], postgres: [make(q('tickets').postgres)] })
-  const page = (where: string, order: string, offset = 0) => (t: string) => `SELECT doc FROM ${t} WHERE tenant_id = '${BIG}'${where} ORDER BY ${order} LIMIT 25 OFFSET ${offset}`
+  const both = (make: (t: string) => string) => ({
+    sqlite: [make(q('tickets').sqlite)],
+    postgres: [make(q('tickets').postgres)],
+  })
+  const page =
+    (where: string, order: string, offset = 0) =>
+    (t: string) =>
+      `SELECT doc FROM ${t} WHERE tenant_id = '${BIG}'${where} ORDER BY ${order} LIMIT 25 OFFSET ${offset}`
   const out: Case[] = [
-    { name: 'first page (default sort, exact totalCount)', path: '/tickets', raw: both(page('', 'created_at DESC NULLS LAST, id ASC')), target: 4 },
+    {
+      name: 'first page (default sort, exact totalCount)',
+      path: '/tickets',
+      raw: both(page('', 'created_at DESC NULLS LAST, id ASC')),
+      target: 4,
+    },
   ]
   for (const [column, sqlColumn] of Object.entries(ORDER)) {
     if (column === 'created_date') continue
-    out.push({ name: `sortColumn=${column}`, path: `/tickets?sortColumn=${column}`, raw: both(page('', `${sqlColumn} DESC NULLS LAST, id ASC`)), target: 4 })
+    out.push({
+      name: `sortColumn=${column}`,
+      path: `/tickets?sortColumn=${column}`,
+      raw: both(page('', `${sqlColumn} DESC NULLS LAST, id ASC`)),
+      target: 4,
+    })
   }
   out.push({
     name: 'selective filter (companyId)',
@@ -147,7 +183,12 @@ function cases(schema: string): Case[] {
   }
   const deep = 20_000
   if ((deep - 1) * 25 < TICKETS) {
-    out.push({ name: `page ${deep.toLocaleString('en')}`, path: `/tickets?page=${deep}`, raw: both(page('', 'created_at DESC NULLS LAST, id ASC', (deep - 1) * 25)), target: 1.5 })
+    out.push({
+      name: `page ${deep.toLocaleString('en')}`,
+      path: `/tickets?page=${deep}`,
+      raw: both(page('', 'created_at DESC NULLS LAST, id ASC', (deep - 1) * 25)),
+      target: 1.5,
+    })
   }
   return out
 }
@@ -157,7 +198,11 @@ function cases(schema: string): Case[] {
  * cache, as in steady serving), `rounds` rounds each time a batch of every function in turn, so
  * that a slow spell of the machine lands on every side of a ratio rather than on one.
  */
-async function pairedMedians(rounds: number, batch: number, fns: Array<() => Promise<unknown> | unknown>): Promise<number[]> {
+async function pairedMedians(
+  rounds: number,
+  batch: number,
+  fns: Array<() => Promise<unknown> | unknown>,
+): Promise<number[]> {
   for (let i = 0; i < Math.max(3, batch * 4); i++) for (const fn of fns) await fn()
   const times = fns.map((): number[] => [])
   for (let round = 0; round < rounds; round++) {
@@ -179,17 +224,32 @@ async function pairedMedians(rounds: number, batch: number, fns: Array<() => Pro
  * authentication, rate limit or validation. That is the floor of any Fetch handler serving this
  * page on this runtime; the API's own work is the distance above it.
  */
-async function measure(engine: 'sqlite' | 'postgres', store: Store, raw: (statements: string[]) => Promise<Array<{ doc: string }>>, schema: string): Promise<boolean> {
+async function measure(
+  engine: 'sqlite' | 'postgres',
+  store: Store,
+  raw: (statements: string[]) => Promise<Array<{ doc: string }>>,
+  schema: string,
+): Promise<boolean> {
   const api = createPublicApi({ store, keyResolver: testKeyResolver(), rateLimiter: memoryRateLimiter({ limit: 1e9 }) })
   const reply = replyHandlerOf(api)!
   const headers = { authorization: `Bearer ${testKey(BIG)}` }
   // What the Node mount's server hands it, as plain objects: the mount's own work starts from these.
   const nodeRequest = (path: string) =>
-    ({ method: 'GET', url: `/api/public/v1${path}`, headers: { host: 'bench', ...headers }, rawHeaders: ['Host', 'bench', 'Authorization', headers.authorization], socket: {}, complete: true, httpVersionMajor: 1 }) as unknown as NodeIncoming
+    ({
+      method: 'GET',
+      url: `/api/public/v1${path}`,
+      headers: { host: 'bench', ...headers },
+      rawHeaders: ['Host', 'bench', 'Authorization', headers.authorization],
+      socket: {},
+      complete: true,
+      httpVersionMajor: 1,
+    }) as unknown as NodeIncoming
   const outgoing = { on: () => outgoing, writableFinished: false } as unknown as NodeOutgoing
   let ok = true
   console.log(`\n${engine}: ${TICKETS.toLocaleString('en')} tickets in one tenant + 10,000 in another`)
-  console.log(`${'case'.padEnd(46)} ${'raw SQL ms'.padStart(10)} ${'handler ms'.padStart(10)} ${'ratio'.padStart(6)} ${'node ms'.padStart(8)} ${'ratio'.padStart(6)} ${'bare Fetch ms'.padStart(13)} ${'ratio'.padStart(6)}  target`)
+  console.log(
+    `${'case'.padEnd(46)} ${'raw SQL ms'.padStart(10)} ${'handler ms'.padStart(10)} ${'ratio'.padStart(6)} ${'node ms'.padStart(8)} ${'ratio'.padStart(6)} ${'bare Fetch ms'.padStart(13)} ${'ratio'.padStart(6)}  target`,
+  )
   // One untimed pass over the page cases first: early in the process (heap sizing, caches) the
   // first cases timed would otherwise run markedly slower than the same cases later.
   const warmUpUntil = performance.now() + 5_000
@@ -210,29 +270,36 @@ async function measure(engine: 'sqlite' | 'postgres', store: Store, raw: (statem
       void new URL(incoming.url).searchParams
       void incoming.headers.get('authorization')
       const rows = await raw(c.raw[engine])
-      return new Response(`{"data":[${rows.map((row) => row.doc).join(',')}],"pagination":${pagination}}`, { status: 200, headers: replyHeaders })
+      return new Response(`{"data":[${rows.map((row) => row.doc).join(',')}],"pagination":${pagination}}`, {
+        status: 200,
+        headers: replyHeaders,
+      })
     }
     // Batches of about 2 ms, and fewer rounds for cases that take milliseconds (searches, deep pages).
     const started = performance.now()
     await raw(c.raw[engine])
     const once = performance.now() - started
     const slow = once > 1
-    const [rawMs, handlerMs, nodeMs, bareMs] = await pairedMedians(slow ? 7 : 31, slow ? 1 : Math.min(100, Math.max(1, Math.round(2 / once))), [
-      () => raw(c.raw[engine]),
-      async () => {
-        const response = await api(request())
-        if (response.status !== 200) throw new Error(`${c.path}: ${response.status} ${await response.text()}`)
-        await response.text()
-      },
-      async () => {
-        const result = await reply(createNodeRequest(nodeRequest(c.path), outgoing))
-        if (!(result instanceof Reply) || result.status !== 200) throw new Error(`${c.path}: ${result.status}`)
-        Buffer.byteLength(result.body!)
-      },
-      async () => {
-        await (await bare(request())).text()
-      },
-    ])
+    const [rawMs, handlerMs, nodeMs, bareMs] = await pairedMedians(
+      slow ? 7 : 31,
+      slow ? 1 : Math.min(100, Math.max(1, Math.round(2 / once))),
+      [
+        () => raw(c.raw[engine]),
+        async () => {
+          const response = await api(request())
+          if (response.status !== 200) throw new Error(`${c.path}: ${response.status} ${await response.text()}`)
+          await response.text()
+        },
+        async () => {
+          const result = await reply(createNodeRequest(nodeRequest(c.path), outgoing))
+          if (!(result instanceof Reply) || result.status !== 200) throw new Error(`${c.path}: ${result.status}`)
+          Buffer.byteLength(result.body!)
+        },
+        async () => {
+          await (await bare(request())).text()
+        },
+      ],
+    )
     const ratio = handlerMs! / rawMs!
     const nodeRatio = nodeMs! / rawMs!
     const met = ratio <= c.target
@@ -250,7 +317,11 @@ const self = fileURLToPath(import.meta.url)
 
 /** Seeds in a child process (so its heap does not count towards the serving RSS). */
 function seedInChild(engine: string, where: string): void {
-  const result = spawnSync(process.execPath, ['--max-old-space-size=8000', '--import', 'tsx', self, 'seed', engine, where], { stdio: 'inherit' })
+  const result = spawnSync(
+    process.execPath,
+    ['--max-old-space-size=8000', '--import', 'tsx', self, 'seed', engine, where],
+    { stdio: 'inherit' },
+  )
   if (result.status !== 0) throw new Error(`seeding ${engine} failed`)
   // Let the kernel write the freshly loaded gigabytes back now, not during the first timed cases.
   spawnSync('sync', { stdio: 'ignore' })
@@ -324,14 +395,20 @@ async function seedMain(engine: string, where: string): Promise<void> {
       const total = spent.reduce((sum, [, ms]) => sum + ms, 0)
       split = `; SQLite's own statements took ${(total / 1000).toFixed(1)} s of it (${spent.map(([kind, ms]) => `${kind} ${(ms / 1000).toFixed(1)} s`).join(', ')})`
     })
-    console.log(`sqlite: seeded ${TICKETS.toLocaleString('en')} tickets in ${seconds.toFixed(1)} s (target < 60 s)${split}`)
+    console.log(
+      `sqlite: seeded ${TICKETS.toLocaleString('en')} tickets in ${seconds.toFixed(1)} s (target < 60 s)${split}`,
+    )
     await store.close()
   } else {
     const admin = new pg.Client({ connectionString: DATABASE_URL })
     await admin.connect()
     await admin.query(`DROP SCHEMA IF EXISTS "${where}" CASCADE`)
     await admin.end()
-    const store = await createPostgresStore({ connectionString: DATABASE_URL, schema: where, statementTimeoutMs: 600_000 })
+    const store = await createPostgresStore({
+      connectionString: DATABASE_URL,
+      schema: where,
+      statementTimeoutMs: 600_000,
+    })
     const seconds = await seedStore(store)
     console.log(`postgres: seeded ${TICKETS.toLocaleString('en')} tickets in ${seconds.toFixed(1)} s`)
     await store.close()
@@ -362,18 +439,26 @@ export async function runStoresBench(): Promise<boolean> {
     const store = await createSqliteStore({ filename: file }, { migrate: false })
     const raw = new Database(file, { readonly: true })
     const prepared = new Map<string, Database.Statement>()
-    ok = (await measure('sqlite', store, async (statements) => {
-      let rows: Array<{ doc: string }> = []
-      for (const text of statements) {
-        let statement = prepared.get(text)
-        if (!statement) prepared.set(text, (statement = raw.prepare(text)))
-        rows = statement.all() as Array<{ doc: string }>
-      }
-      return rows
-    }, '')) && ok
+    ok =
+      (await measure(
+        'sqlite',
+        store,
+        async (statements) => {
+          let rows: Array<{ doc: string }> = []
+          for (const text of statements) {
+            let statement = prepared.get(text)
+            if (!statement) prepared.set(text, (statement = raw.prepare(text)))
+            rows = statement.all() as Array<{ doc: string }>
+          }
+          return rows
+        },
+        '',
+      )) && ok
     clearInterval(sampler)
     peak = Math.max(peak, process.memoryUsage().rss)
-    console.log(`peak RSS while serving from the SQLite file: ${(peak / 1024 / 1024).toFixed(0)} MB (target < 300 MB) ${peak < 300 * 1024 * 1024 ? 'ok' : 'MISSED'}`)
+    console.log(
+      `peak RSS while serving from the SQLite file: ${(peak / 1024 / 1024).toFixed(0)} MB (target < 300 MB) ${peak < 300 * 1024 * 1024 ? 'ok' : 'MISSED'}`,
+    )
     ok &&= peak < 300 * 1024 * 1024
     raw.close()
     await store.close()
@@ -385,11 +470,17 @@ export async function runStoresBench(): Promise<boolean> {
     const store = await createPostgresStore({ connectionString: DATABASE_URL, schema: SCHEMA }, { migrate: false })
     const client = new pg.Client({ connectionString: DATABASE_URL })
     await client.connect()
-    ok = (await measure('postgres', store, async (statements) => {
-      let rows: Array<{ doc: string }> = []
-      for (const text of statements) rows = (await client.query<{ doc: string }>({ text, name: undefined })).rows
-      return rows
-    }, SCHEMA)) && ok
+    ok =
+      (await measure(
+        'postgres',
+        store,
+        async (statements) => {
+          let rows: Array<{ doc: string }> = []
+          for (const text of statements) rows = (await client.query<{ doc: string }>({ text, name: undefined })).rows
+          return rows
+        },
+        SCHEMA,
+      )) && ok
     await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`)
     await client.end()
     await store.close()

@@ -46,7 +46,8 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
   checkOptions(options)
   const basePath = normaliseBasePath(options.basePath ?? '/api/public/v1')
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw new TypeError('maxBodyBytes must be a positive integer')
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1)
+    throw new TypeError('maxBodyBytes must be a positive integer')
 
   let document: string | undefined
   const publicRoutes: PublicRoute[] = [
@@ -54,7 +55,9 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
       path: '/openapi.json',
       handle: () => {
         document ??= JSON.stringify(createOpenApiDocument({ basePath }))
-        return new Response(document, { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' } })
+        return new Response(document, {
+          headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' },
+        })
       },
     },
   ]
@@ -64,7 +67,9 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
     publicRoutes.push({
       path: '/docs',
       handle: async () => {
-        page ??= renderReferencePage(createOpenApiDocument({ basePath }) as unknown as ReferenceDocument, { openApiUrl: `${basePath}/openapi.json` })
+        page ??= renderReferencePage(createOpenApiDocument({ basePath }) as unknown as ReferenceDocument, {
+          openApiUrl: `${basePath}/openapi.json`,
+        })
         const { html, contentSecurityPolicy } = await page
         return new Response(html, {
           headers: {
@@ -85,20 +90,25 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
     rateLimiter: options.rateLimiter ?? memoryRateLimiter(),
     basePath,
     maxBodyBytes,
-    onError: options.onError ?? ((error, { requestId }) => console.error(`[tenant-public-api] request ${requestId} failed:`, error)),
+    onError:
+      options.onError ??
+      ((error, { requestId }) => console.error(`[tenant-public-api] request ${requestId} failed:`, error)),
   })
   const handler: PublicApiHandler = async (request) => toResponse(await reply(request))
   return Object.assign(handler, { [REPLY_HANDLER]: reply })
 }
 
-
 /** Fails at creation, not on the first request, when a required option is missing or of the wrong kind. */
 function checkOptions(options: PublicApiOptions): void {
   if (typeof options !== 'object' || options === null) throw new TypeError('createPublicApi needs an options object')
-  if (typeof options.store !== 'object' || options.store === null) throw new TypeError('store is required: e.g. createMemoryStore()')
-  if (typeof options.keyResolver !== 'function') throw new TypeError('keyResolver must be a function (token, request) => principal | null')
-  if (options.rateLimiter !== undefined && typeof options.rateLimiter?.consume !== 'function') throw new TypeError('rateLimiter must have a consume(key, rule?) method')
-  if (options.onError !== undefined && typeof options.onError !== 'function') throw new TypeError('onError must be a function')
+  if (typeof options.store !== 'object' || options.store === null)
+    throw new TypeError('store is required: e.g. createMemoryStore()')
+  if (typeof options.keyResolver !== 'function')
+    throw new TypeError('keyResolver must be a function (token, request) => principal | null')
+  if (options.rateLimiter !== undefined && typeof options.rateLimiter?.consume !== 'function')
+    throw new TypeError('rateLimiter must have a consume(key, rule?) method')
+  if (options.onError !== undefined && typeof options.onError !== 'function')
+    throw new TypeError('onError must be a function')
 }
 
 /** Path segments of unreserved URL characters only: the router compiles the base path into a regular expression. */
@@ -112,6 +122,7 @@ function normaliseBasePath(basePath: string): string {
   if (typeof basePath !== 'string') throw new TypeError('basePath must be a string such as /api/public/v1')
   const segments = basePath.split('/').filter((segment) => segment !== '')
   const bad = segments.find((segment) => !SEGMENT.test(segment) || segment === '.' || segment === '..')
-  if (bad !== undefined) throw new TypeError(`basePath segment ${JSON.stringify(bad)} must be letters, digits, '.', '_', '~' or '-'`)
+  if (bad !== undefined)
+    throw new TypeError(`basePath segment ${JSON.stringify(bad)} must be letters, digits, '.', '_', '~' or '-'`)
   return segments.map((segment) => `/${segment}`).join('')
 }

@@ -9,17 +9,58 @@ export { createPublicApi, type PublicApiHandler, type PublicApiOptions } from '.
 
 // Stores
 export { createMemoryStore, type MemoryStore, type MemoryStoreOptions } from './stores/memory/memory-store.js'
-export { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, type IdempotencyReservation, type ListResult, type NamedRef, type Store, type StoredResponse } from './stores/store.js'
-export { normalizeSeed, type BudgetRecord, type NormalizedSeed, type SeedData, type TrainingCourseRecord } from './stores/seed.js'
+export {
+  IDEMPOTENCY_LOCK_MS,
+  IDEMPOTENCY_TTL_MS,
+  type IdempotencyReservation,
+  type ListResult,
+  type NamedRef,
+  type Store,
+  type StoredResponse,
+} from './stores/store.js'
+export {
+  normalizeSeed,
+  type BudgetRecord,
+  type NormalizedSeed,
+  type SeedData,
+  type TrainingCourseRecord,
+} from './stores/seed.js'
 
 // Authentication, scopes, rate limiting, errors
-export { bearerToken, hasScope, SCOPES, type KeyResolver, type Principal, type RateLimitRule, type Scope } from './http/auth.js'
-export { memoryRateLimiter, type MemoryRateLimiterOptions, type RateLimiter, type RateLimitResult } from './http/rate-limit.js'
-export { ApiError, ERROR_STATUS, StoreUnavailableError, type ErrorBody, type ErrorCode, type ValidationIssue } from './http/errors.js'
+export {
+  bearerToken,
+  hasScope,
+  SCOPES,
+  type KeyResolver,
+  type Principal,
+  type RateLimitRule,
+  type Scope,
+} from './http/auth.js'
+export {
+  memoryRateLimiter,
+  type MemoryRateLimiterOptions,
+  type RateLimiter,
+  type RateLimitResult,
+} from './http/rate-limit.js'
+export {
+  ApiError,
+  ERROR_STATUS,
+  StoreUnavailableError,
+  type ErrorBody,
+  type ErrorCode,
+  type ValidationIssue,
+} from './http/errors.js'
 
 // The registry and the document generated from it
 export { operations } from './resources/index.js'
-export { defineOperation, type AnyOperation, type HttpMethod, type Operation, type OperationContext, type OperationResult } from './http/operation.js'
+export {
+  defineOperation,
+  type AnyOperation,
+  type HttpMethod,
+  type Operation,
+  type OperationContext,
+  type OperationResult,
+} from './http/operation.js'
 export { createOpenApiDocument, operationErrors, type OpenApiOptions } from './openapi/document.js'
 
 // The contract's rules, for hosts that write their own store

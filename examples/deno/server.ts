@@ -9,4 +9,9 @@ await store.seed(DEMO_TENANT_ID, createDemoData())
 
 const api = createPublicApi({ store, keyResolver: demoKeyResolver() })
 const port = Number(Deno.env.get('PORT') ?? 3000)
-serveWithDeno(api, { port, hostname: '127.0.0.1', onListen: () => console.log(`Deno: http://127.0.0.1:${port}/api/public/v1/tickets  (Authorization: Bearer ${DEMO_API_KEY})`) })
+serveWithDeno(api, {
+  port,
+  hostname: '127.0.0.1',
+  onListen: () =>
+    console.log(`Deno: http://127.0.0.1:${port}/api/public/v1/tickets  (Authorization: Bearer ${DEMO_API_KEY})`),
+})

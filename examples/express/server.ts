@@ -16,4 +16,6 @@ app.use(toExpressMiddleware(api))
 app.get('/', (_req, res) => void res.send('The host app; the API is under /api/public/v1'))
 
 const port = Number(process.env.PORT ?? 3000)
-app.listen(port, '127.0.0.1', () => console.log(`Express: http://127.0.0.1:${port}/api/public/v1/tickets  (Authorization: Bearer ${DEMO_API_KEY})`))
+app.listen(port, '127.0.0.1', () =>
+  console.log(`Express: http://127.0.0.1:${port}/api/public/v1/tickets  (Authorization: Bearer ${DEMO_API_KEY})`),
+)

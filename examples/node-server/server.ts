@@ -15,7 +15,8 @@ import { createSqliteStore } from 'tenant-public-api/sqlite'
 import { createDemoData, DEMO_API_KEY, DEMO_TENANT_ID, demoKeyResolver } from 'tenant-public-api/testing'
 
 async function createStore(): Promise<{ store: Store; label: string }> {
-  if (process.env.DATABASE_URL) return { store: await createPostgresStore({ connectionString: process.env.DATABASE_URL }), label: 'Postgres' }
+  if (process.env.DATABASE_URL)
+    return { store: await createPostgresStore({ connectionString: process.env.DATABASE_URL }), label: 'Postgres' }
   if (process.env.STORE === 'memory') return { store: createMemoryStore(), label: 'in-memory' }
   const filename = process.env.DEMO_DB ?? '.data/demo.db'
   mkdirSync(dirname(filename), { recursive: true })
@@ -29,7 +30,8 @@ if (existing.totalCount === 0) {
   // Tickets are generated on demand: seed them in slices so a large tenant never sits in memory at once.
   const { tickets, ...rest } = demo
   await store.seed(DEMO_TENANT_ID, rest)
-  for (let i = 0; i < tickets.length; i += 5_000) await store.seed(DEMO_TENANT_ID, { tickets: tickets.slice(i, i + 5_000) })
+  for (let i = 0; i < tickets.length; i += 5_000)
+    await store.seed(DEMO_TENANT_ID, { tickets: tickets.slice(i, i + 5_000) })
 }
 
 const api = createPublicApi({ store, keyResolver: demoKeyResolver() })
@@ -45,8 +47,12 @@ server.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1',
   console.log(`Reference: ${base}/docs   OpenAPI: ${base}/openapi.json`)
   console.log('Try:')
   console.log(`curl -s ${auth} '${base}/tickets?limit=5&isClosed=false&sortColumn=priority_name'`)
-  console.log(`curl -s ${auth} '${base}/tickets/${encodeURIComponent(ticket.ticketNumber)}?includeNotes=true&notesLimit=3'`)
-  console.log(`curl -s ${auth} -H 'Content-Type: application/json' -X POST '${base}/budgets/${budget.id}/items' -d '{"type":"Software","description":"Endpoint protection","unitPrice":4.5,"quantity":40,"recurrence":"Monthly"}'`)
+  console.log(
+    `curl -s ${auth} '${base}/tickets/${encodeURIComponent(ticket.ticketNumber)}?includeNotes=true&notesLimit=3'`,
+  )
+  console.log(
+    `curl -s ${auth} -H 'Content-Type: application/json' -X POST '${base}/budgets/${budget.id}/items' -d '{"type":"Software","description":"Endpoint protection","unitPrice":4.5,"quantity":40,"recurrence":"Monthly"}'`,
+  )
 })
 
 function shutdown(): void {

@@ -126,9 +126,15 @@ export function createClient(options: ClientOptions): Client {
   const fetchImpl: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
   const defaultRetries = options.retries ?? DEFAULT_RETRIES
   const maxDelay = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS
-  if (!Number.isInteger(defaultRetries) || defaultRetries < 0) throw new TypeError('retries must be a whole number >= 0')
+  if (!Number.isInteger(defaultRetries) || defaultRetries < 0)
+    throw new TypeError('retries must be a whole number >= 0')
 
-  async function send(route: ClientRoute, id: string | undefined, input: unknown, callOptions: RequestOptions & { idempotencyKey?: string; ifMatch?: number | string } = {}): Promise<unknown> {
+  async function send(
+    route: ClientRoute,
+    id: string | undefined,
+    input: unknown,
+    callOptions: RequestOptions & { idempotencyKey?: string; ifMatch?: number | string } = {},
+  ): Promise<unknown> {
     const path = route.path.replace(':id', () => encodeURIComponent(id ?? ''))
     const hasBody = route.method === 'POST' || route.method === 'PATCH'
     const url = root + path + (hasBody ? '' : queryString(input as Record<string, unknown> | undefined))
@@ -139,7 +145,8 @@ export function createClient(options: ClientOptions): Client {
     if (callOptions.requestId !== undefined) headers.set('x-request-id', callOptions.requestId)
     // One key per call, generated before the first attempt, so every retry of it is the same request to the server.
     if (route.idempotent) headers.set('idempotency-key', callOptions.idempotencyKey ?? newIdempotencyKey())
-    if (route.ifMatch && callOptions.ifMatch !== undefined) headers.set('if-match', `"${String(callOptions.ifMatch).replace(/"/g, '')}"`)
+    if (route.ifMatch && callOptions.ifMatch !== undefined)
+      headers.set('if-match', `"${String(callOptions.ifMatch).replace(/"/g, '')}"`)
     const body = hasBody ? JSON.stringify(input) : undefined
     const retries = callOptions.retries ?? defaultRetries
     const signal = callOptions.signal
@@ -148,7 +155,14 @@ export function createClient(options: ClientOptions): Client {
       const backoff = Math.min(maxDelay, BASE_BACKOFF_MS * 2 ** attempt * (0.5 + Math.random() / 2))
       let response: Response
       try {
-        response = await fetchImpl(url, { method: route.method, headers, body, signal, credentials: 'omit', redirect: 'follow' })
+        response = await fetchImpl(url, {
+          method: route.method,
+          headers,
+          body,
+          signal,
+          credentials: 'omit',
+          redirect: 'follow',
+        })
       } catch (error) {
         if (isAbort(error, signal) || attempt >= retries || !isRetrySafe(route.method, headers)) throw error
         await sleep(backoff, signal)
@@ -159,7 +173,13 @@ export function createClient(options: ClientOptions): Client {
         try {
           return JSON.parse(text) as unknown
         } catch {
-          throw new ApiError({ status: response.status, code: 'UNEXPECTED_RESPONSE', message: 'The response body is not JSON', requestId: response.headers.get('x-request-id') ?? undefined, headers: response.headers })
+          throw new ApiError({
+            status: response.status,
+            code: 'UNEXPECTED_RESPONSE',
+            message: 'The response body is not JSON',
+            requestId: response.headers.get('x-request-id') ?? undefined,
+            headers: response.headers,
+          })
         }
       }
       const retryable = response.status === 429 || (response.status === 503 && isRetrySafe(route.method, headers))
@@ -175,21 +195,28 @@ export function createClient(options: ClientOptions): Client {
     const takesId = route.path.includes(':id')
     methods[operationId] = (...args: unknown[]) => {
       const id = takesId ? args.shift() : undefined
-      if (takesId && (typeof id !== 'string' || id === '')) return Promise.reject(new TypeError(`${operationId}: the id must be a non-empty string`))
+      if (takesId && (typeof id !== 'string' || id === ''))
+        return Promise.reject(new TypeError(`${operationId}: the id must be a non-empty string`))
       // DELETE takes neither body nor query: its only other argument is the options.
       const input = route.method === 'DELETE' ? undefined : args.shift()
       return send(route, id as string | undefined, input, args.shift() as OptionsOf<typeof operationId>)
     }
   }
 
-  const paginate = {} as Record<ListOperationId, (query?: Record<string, unknown>, options?: RequestOptions) => AsyncIterableIterator<unknown>>
+  const paginate = {} as Record<
+    ListOperationId,
+    (query?: Record<string, unknown>, options?: RequestOptions) => AsyncIterableIterator<unknown>
+  >
   for (const [operationId, route] of Object.entries(CLIENT_ROUTES) as Array<[OperationId, ClientRoute]>) {
     if (!route.list) continue
     paginate[operationId as ListOperationId] = async function* (query = {}, callOptions = {}) {
       let page = Number(query.page ?? 1)
       const limit = query.limit ?? 100
       for (;;) {
-        const result = (await send(route, undefined, { ...query, page, limit }, callOptions)) as { data: unknown[]; pagination: { hasNextPage: boolean } }
+        const result = (await send(route, undefined, { ...query, page, limit }, callOptions)) as {
+          data: unknown[]
+          pagination: { hasNextPage: boolean }
+        }
         yield* result.data
         if (!result.pagination.hasNextPage || result.data.length === 0) return
         page += 1

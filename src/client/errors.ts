@@ -27,7 +27,14 @@ export class ApiError extends Error {
   /** The response headers (`Retry-After`, `X-RateLimit-*`, `Allow`, ...). */
   readonly headers: Headers
 
-  constructor(init: { status: number; code: ApiErrorCode; message: string; requestId?: string | undefined; details?: unknown; headers?: Headers }) {
+  constructor(init: {
+    status: number
+    code: ApiErrorCode
+    message: string
+    requestId?: string | undefined
+    details?: unknown
+    headers?: Headers
+  }) {
     super(init.message)
     this.name = 'ApiError'
     this.status = init.status
@@ -72,6 +79,8 @@ export class ApiError extends Error {
   }
 }
 
-function isErrorBody(body: unknown): body is { error: string; code?: ErrorCode; requestId?: string; details?: unknown } {
+function isErrorBody(
+  body: unknown,
+): body is { error: string; code?: ErrorCode; requestId?: string; details?: unknown } {
   return typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string'
 }

@@ -6,7 +6,14 @@
  * const client = createClient({ baseUrl: 'https://portal.example.com', apiKey })
  * const { data } = await client.getTicket('T-1001', { includeNotes: true })
  */
-export { createClient, isRetrySafe, retryAfterMs, type Client, type ClientOptions, type FetchLike } from './create-client.js'
+export {
+  createClient,
+  isRetrySafe,
+  retryAfterMs,
+  type Client,
+  type ClientOptions,
+  type FetchLike,
+} from './create-client.js'
 export { ApiError, type ApiErrorCode } from './errors.js'
 export { CLIENT_ROUTES, type ClientRoute } from './routes.js'
 export type {

@@ -60,7 +60,11 @@ export type OptionsOf<K extends OperationId> = RequestOptions &
   (Routes[K] extends { ifMatch: true } ? IfMatchOptions : unknown)
 
 type PathArgs<K extends OperationId> = Ops[K]['params'] extends Schema ? [id: string] : []
-type InputArgs<K extends OperationId> = Ops[K]['body'] extends Schema ? [body: BodyOf<K>] : Ops[K]['query'] extends Schema ? [query?: QueryOf<K>] : []
+type InputArgs<K extends OperationId> = Ops[K]['body'] extends Schema
+  ? [body: BodyOf<K>]
+  : Ops[K]['query'] extends Schema
+    ? [query?: QueryOf<K>]
+    : []
 
 /** The arguments of the client method for operation `K`: `(id?, body | query?, options?)`. */
 export type ArgsOf<K extends OperationId> = [...PathArgs<K>, ...InputArgs<K>, options?: OptionsOf<K>]
@@ -69,4 +73,6 @@ export type ArgsOf<K extends OperationId> = [...PathArgs<K>, ...InputArgs<K>, op
 export type OperationMethods = { [K in OperationId]: (...args: ArgsOf<K>) => Promise<ResponseOf<K>> }
 
 /** One async iterator per list operation: every item of every page. */
-export type Paginators = { [K in ListOperationId]: (query?: QueryOf<K>, options?: RequestOptions) => AsyncIterableIterator<ItemOf<K>> }
+export type Paginators = {
+  [K in ListOperationId]: (query?: QueryOf<K>, options?: RequestOptions) => AsyncIterableIterator<ItemOf<K>>
+}

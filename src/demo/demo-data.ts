@@ -46,7 +46,8 @@ export interface DemoData extends Omit<NormalizedSeed, 'tickets' | 'budgets'> {
 
 function count(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   const n = value ?? fallback
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new RangeError(`createDemoData: ${name} must be an integer in ${min}..${max}, got ${String(value)}`)
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new RangeError(`createDemoData: ${name} must be an integer in ${min}..${max}, got ${String(value)}`)
   return n
 }
 

@@ -4,7 +4,15 @@ import type { User } from '../resources/users/schema.js'
 import type { Sfc32 } from './prng.js'
 import type { DemoContact, Provider, TicketCompany } from './tickets.js'
 import { between, daysAgo, DAY, iso } from './time.js'
-import { COMPANY_PROFILES, COMPANY_WORDS, DEMO_MSP, emailLocal, FIRST_NAMES, LAST_NAMES, type CompanyProfile } from './vocabulary.js'
+import {
+  COMPANY_PROFILES,
+  COMPANY_WORDS,
+  DEMO_MSP,
+  emailLocal,
+  FIRST_NAMES,
+  LAST_NAMES,
+  type CompanyProfile,
+} from './vocabulary.js'
 
 /** A customer company with what the rest of the generator needs about it. */
 export interface DemoCompany extends TicketCompany {
@@ -64,10 +72,18 @@ function contactsOf(rng: Sfc32, domain: string, employees: number): DemoContact[
 export function makeCompanies(rng: Sfc32, count: number): DemoCompany[] {
   return companyProfiles(rng, count).map((profile, index) => {
     const status = index === 0 || rng.chance(0.88) ? 'active' : rng.pick(['inactive', 'onboarding'])
-    const provider = index < PROVIDER_ORDER.length ? (PROVIDER_ORDER[index] as Provider) : rng.weighted(PROVIDER_ORDER, PROVIDER_WEIGHTS)
+    const provider =
+      index < PROVIDER_ORDER.length
+        ? (PROVIDER_ORDER[index] as Provider)
+        : rng.weighted(PROVIDER_ORDER, PROVIDER_WEIGHTS)
     // Customers are older than the oldest ticket; onboarding ones are new and have no tickets yet.
-    const createdAt = status === 'onboarding' ? between(rng, daysAgo(45), daysAgo(5)) : between(rng, daysAgo(7 * 365), daysAgo(2 * 365 + 30))
-    const employeeCount = rng.chance(0.05) ? null : Math.max(3, Math.round(profile.employees * (0.85 + rng.next() * 0.3)))
+    const createdAt =
+      status === 'onboarding'
+        ? between(rng, daysAgo(45), daysAgo(5))
+        : between(rng, daysAgo(7 * 365), daysAgo(2 * 365 + 30))
+    const employeeCount = rng.chance(0.05)
+      ? null
+      : Math.max(3, Math.round(profile.employees * (0.85 + rng.next() * 0.3)))
     const record: Company = {
       id: rng.uuid(),
       name: profile.name,
@@ -147,9 +163,19 @@ export function makeStaff(rng: Sfc32, companies: readonly DemoCompany[]): DemoSt
           : role === 'Technician' && n === count - 2
             ? 'pending'
             : 'active'
-      const createdAt = isPrimaryAdmin ? daysAgo(6 * 365) : status === 'pending' ? daysAgo(rng.int(1, 6)) : between(rng, daysAgo(5 * 365), daysAgo(30))
+      const createdAt = isPrimaryAdmin
+        ? daysAgo(6 * 365)
+        : status === 'pending'
+          ? daysAgo(rng.int(1, 6))
+          : between(rng, daysAgo(5 * 365), daysAgo(30))
       const lastLogin =
-        status === 'active' ? between(rng, Math.max(createdAt, daysAgo(14)), daysAgo(0.05)) : status === 'disabled' ? between(rng, createdAt, daysAgo(90)) : status === 'imported' && rng.chance(0.5) ? between(rng, createdAt, daysAgo(1)) : null
+        status === 'active'
+          ? between(rng, Math.max(createdAt, daysAgo(14)), daysAgo(0.05))
+          : status === 'disabled'
+            ? between(rng, createdAt, daysAgo(90))
+            : status === 'imported' && rng.chance(0.5)
+              ? between(rng, createdAt, daysAgo(1))
+              : null
       const id = rng.uuid()
       users.push({
         id,
@@ -160,12 +186,15 @@ export function makeStaff(rng: Sfc32, companies: readonly DemoCompany[]): DemoSt
         isPrimaryAdmin,
         lastLogin: lastLogin === null ? null : iso(lastLogin),
         createdAt: iso(createdAt),
-        updatedAt: iso(Math.max(createdAt, lastLogin ?? createdAt, status === 'disabled' ? daysAgo(80) : createdAt) + DAY / 24),
+        updatedAt: iso(
+          Math.max(createdAt, lastLogin ?? createdAt, status === 'disabled' ? daysAgo(80) : createdAt) + DAY / 24,
+        ),
         role: roleRef,
         company: company ? { id: company.id, name: company.name } : null,
       })
       if (technician && status === 'active') technicians.push(fullName)
-      if (['Owner', 'Administrator', 'vCIO', 'Project Manager', 'Service Manager'].includes(role)) planners.push({ id, name: fullName })
+      if (['Owner', 'Administrator', 'vCIO', 'Project Manager', 'Service Manager'].includes(role))
+        planners.push({ id, name: fullName })
     }
   }
   const owner = users.find((u) => u.isPrimaryAdmin) as User

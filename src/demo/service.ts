@@ -20,7 +20,11 @@ type Ref = { id: string; name: string }
 // --- automation rules ------------------------------------------------------------------------
 
 type RuleIdea = Pick<AutomationRuleRecord, 'name' | 'description' | 'triggerType' | 'entityType' | 'triggerConfig'> & {
-  conditions: Array<{ logic: 'AND' | 'OR'; conditions: Array<[field: string, operator: string, value: unknown]>; groups?: Array<{ logic: 'AND' | 'OR'; conditions: Array<[string, string, unknown]> }> }>
+  conditions: Array<{
+    logic: 'AND' | 'OR'
+    conditions: Array<[field: string, operator: string, value: unknown]>
+    groups?: Array<{ logic: 'AND' | 'OR'; conditions: Array<[string, string, unknown]> }>
+  }>
   actions: Array<[actionType: string, config: Record<string, unknown>, requiresApproval?: boolean]>
   companyScoped?: boolean
   aggregation?: AutomationRuleRecord['aggregationConfig']
@@ -33,9 +37,30 @@ const RULE_IDEAS: readonly RuleIdea[] = [
     triggerType: 'date_threshold',
     entityType: 'device',
     triggerConfig: { dateField: 'warrantyExpiresAt', daysBefore: 90 },
-    conditions: [{ logic: 'AND', conditions: [['deviceType', 'in', ['laptop', 'desktop', 'server']], ['status', 'equals', 'active']] }],
-    actions: [['create_planner_item', { itemType: 'Warranty Expiration', titleTemplate: 'Replace {{device.name}}' }], ['notify_user', { role: 'vCIO' }]],
-    aggregation: { enabled: true, groupBy: 'company', groupField: 'companyId', minBatchSize: 3, maxWaitHours: 24, combinedActionConfig: { titleTemplate: '{{count}} warranties expiring at {{company.name}}', descriptionTemplate: 'Devices: {{devices}}' } },
+    conditions: [
+      {
+        logic: 'AND',
+        conditions: [
+          ['deviceType', 'in', ['laptop', 'desktop', 'server']],
+          ['status', 'equals', 'active'],
+        ],
+      },
+    ],
+    actions: [
+      ['create_planner_item', { itemType: 'Warranty Expiration', titleTemplate: 'Replace {{device.name}}' }],
+      ['notify_user', { role: 'vCIO' }],
+    ],
+    aggregation: {
+      enabled: true,
+      groupBy: 'company',
+      groupField: 'companyId',
+      minBatchSize: 3,
+      maxWaitHours: 24,
+      combinedActionConfig: {
+        titleTemplate: '{{count}} warranties expiring at {{company.name}}',
+        descriptionTemplate: 'Devices: {{devices}}',
+      },
+    },
   },
   {
     name: 'Escalate stale critical tickets',
@@ -43,7 +68,15 @@ const RULE_IDEAS: readonly RuleIdea[] = [
     triggerType: 'absence',
     entityType: 'ticket',
     triggerConfig: { field: 'updatedAt', hours: 4 },
-    conditions: [{ logic: 'AND', conditions: [['priority', 'equals', 'Critical'], ['isClosed', 'equals', false]] }],
+    conditions: [
+      {
+        logic: 'AND',
+        conditions: [
+          ['priority', 'equals', 'Critical'],
+          ['isClosed', 'equals', false],
+        ],
+      },
+    ],
     actions: [['send_email', { to: 'service-manager', subject: 'Critical ticket {{ticket.number}} is stale' }]],
   },
   {
@@ -52,8 +85,25 @@ const RULE_IDEAS: readonly RuleIdea[] = [
     triggerType: 'scheduled',
     entityType: 'compliance',
     triggerConfig: { cron: '0 14 1 * *', timezone: 'America/New_York' },
-    conditions: [{ logic: 'OR', conditions: [['status', 'equals', 'Non-Compliant'], ['flagged', 'equals', true]] }],
-    actions: [['create_ticket', { board: 'Service Desk', priority: 'Medium', titleTemplate: 'Review open compliance findings for {{company.name}}' }]],
+    conditions: [
+      {
+        logic: 'OR',
+        conditions: [
+          ['status', 'equals', 'Non-Compliant'],
+          ['flagged', 'equals', true],
+        ],
+      },
+    ],
+    actions: [
+      [
+        'create_ticket',
+        {
+          board: 'Service Desk',
+          priority: 'Medium',
+          titleTemplate: 'Review open compliance findings for {{company.name}}',
+        },
+      ],
+    ],
     companyScoped: true,
   },
   {
@@ -72,8 +122,25 @@ const RULE_IDEAS: readonly RuleIdea[] = [
     triggerType: 'date_threshold',
     entityType: 'goal',
     triggerConfig: { dateField: 'dueDate', daysAfter: 1 },
-    conditions: [{ logic: 'AND', conditions: [['status', 'not_equals', 'Completed']], groups: [{ logic: 'OR', conditions: [['priority', 'equals', 'High'], ['progressPercentage', 'less_than', 50]] }] }],
-    actions: [['notify_user', { role: 'vCIO' }], ['create_ticket', { board: 'Projects', priority: 'High', titleTemplate: 'Overdue goal: {{goal.title}}' }, true]],
+    conditions: [
+      {
+        logic: 'AND',
+        conditions: [['status', 'not_equals', 'Completed']],
+        groups: [
+          {
+            logic: 'OR',
+            conditions: [
+              ['priority', 'equals', 'High'],
+              ['progressPercentage', 'less_than', 50],
+            ],
+          },
+        ],
+      },
+    ],
+    actions: [
+      ['notify_user', { role: 'vCIO' }],
+      ['create_ticket', { board: 'Projects', priority: 'High', titleTemplate: 'Overdue goal: {{goal.title}}' }, true],
+    ],
   },
   {
     name: 'QBR preparation',
@@ -82,7 +149,10 @@ const RULE_IDEAS: readonly RuleIdea[] = [
     entityType: 'meeting',
     triggerConfig: { dateField: 'startsAt', daysBefore: 14, meetingType: 'Quarterly Business Review' },
     conditions: [],
-    actions: [['create_report', { templateName: 'Quarterly Business Review' }], ['create_task', { title: 'Prepare QBR deck', assignee: 'account-owner' }]],
+    actions: [
+      ['create_report', { templateName: 'Quarterly Business Review' }],
+      ['create_task', { title: 'Prepare QBR deck', assignee: 'account-owner' }],
+    ],
     companyScoped: true,
   },
   {
@@ -91,9 +161,24 @@ const RULE_IDEAS: readonly RuleIdea[] = [
     triggerType: 'scheduled',
     entityType: 'training',
     triggerConfig: { cron: '0 13 * * 1', timezone: 'America/New_York' },
-    conditions: [{ logic: 'AND', conditions: [['status', 'not_equals', 'completed'], ['dueDate', 'before', 'now']] }],
+    conditions: [
+      {
+        logic: 'AND',
+        conditions: [
+          ['status', 'not_equals', 'completed'],
+          ['dueDate', 'before', 'now'],
+        ],
+      },
+    ],
     actions: [['send_email', { to: 'enrollee', templateName: 'training-overdue' }]],
-    aggregation: { enabled: true, groupBy: 'user', groupField: 'userId', minBatchSize: 1, maxWaitHours: 168, combinedActionConfig: { titleTemplate: 'You have {{count}} overdue courses', descriptionTemplate: '{{courses}}' } },
+    aggregation: {
+      enabled: true,
+      groupBy: 'user',
+      groupField: 'userId',
+      minBatchSize: 1,
+      maxWaitHours: 168,
+      combinedActionConfig: { titleTemplate: 'You have {{count}} overdue courses', descriptionTemplate: '{{courses}}' },
+    },
   },
   {
     name: 'New company onboarding checklist',
@@ -102,7 +187,14 @@ const RULE_IDEAS: readonly RuleIdea[] = [
     entityType: 'company',
     triggerConfig: { field: 'status', to: 'onboarding' },
     conditions: [],
-    actions: [['create_planner_item', { itemType: 'Project', titleTemplate: 'Onboard {{company.name}}' }], ['create_ticket', { board: 'Onboarding', priority: 'Medium', titleTemplate: 'Onboarding kickoff: {{company.name}}' }], ['webhook', { url: 'https://hooks.harborline-it.com/onboarding', method: 'POST' }, true]],
+    actions: [
+      ['create_planner_item', { itemType: 'Project', titleTemplate: 'Onboard {{company.name}}' }],
+      [
+        'create_ticket',
+        { board: 'Onboarding', priority: 'Medium', titleTemplate: 'Onboarding kickoff: {{company.name}}' },
+      ],
+      ['webhook', { url: 'https://hooks.harborline-it.com/onboarding', method: 'POST' }, true],
+    ],
   },
   {
     name: 'Planner item due soon',
@@ -119,18 +211,49 @@ const RULE_IDEAS: readonly RuleIdea[] = [
     triggerType: 'field_change',
     entityType: 'ticket',
     triggerConfig: { field: 'createdAt', windowDays: 7, threshold: 3 },
-    conditions: [{ logic: 'AND', conditions: [['typeName', 'equals', 'Incident']], groups: [{ logic: 'OR', conditions: [['categoryName', 'equals', 'Hardware'], ['categoryName', 'equals', 'Network & Connectivity']] }] }],
-    actions: [['create_ticket', { typeName: 'Problem', priority: 'High', titleTemplate: 'Recurring issue for {{contact.name}}' }]],
+    conditions: [
+      {
+        logic: 'AND',
+        conditions: [['typeName', 'equals', 'Incident']],
+        groups: [
+          {
+            logic: 'OR',
+            conditions: [
+              ['categoryName', 'equals', 'Hardware'],
+              ['categoryName', 'equals', 'Network & Connectivity'],
+            ],
+          },
+        ],
+      },
+    ],
+    actions: [
+      [
+        'create_ticket',
+        { typeName: 'Problem', priority: 'High', titleTemplate: 'Recurring issue for {{contact.name}}' },
+      ],
+    ],
     companyScoped: true,
   },
 ]
 
 /** Automation rules: every trigger and entity type, some company-scoped, some aggregated. */
-export function makeAutomationRules(rng: Sfc32, companies: readonly DemoCompany[], authors: readonly Ref[]): AutomationRuleRecord[] {
+export function makeAutomationRules(
+  rng: Sfc32,
+  companies: readonly DemoCompany[],
+  authors: readonly Ref[],
+): AutomationRuleRecord[] {
   const customers = companies.filter((c) => c.active)
-  const condition = ([field, operator, value]: [string, string, unknown]) => ({ id: rng.uuid(), field, operator, value })
+  const condition = ([field, operator, value]: [string, string, unknown]) => ({
+    id: rng.uuid(),
+    field,
+    operator,
+    value,
+  })
   return RULE_IDEAS.map((idea) => {
-    const companyIds = idea.companyScoped && customers.length > 0 ? [...new Set(Array.from({ length: rng.int(1, 3) }, () => rng.pick(customers).id))] : []
+    const companyIds =
+      idea.companyScoped && customers.length > 0
+        ? [...new Set(Array.from({ length: rng.int(1, 3) }, () => rng.pick(customers).id))]
+        : []
     const createdAt = between(rng, daysAgo(600), daysAgo(30))
     const version = rng.int(1, 6)
     const author = rng.pick(authors)
@@ -149,9 +272,20 @@ export function makeAutomationRules(rng: Sfc32, companies: readonly DemoCompany[
         id: rng.uuid(),
         logic: group.logic,
         conditions: group.conditions.map(condition),
-        groups: (group.groups ?? []).map((inner) => ({ id: rng.uuid(), logic: inner.logic, conditions: inner.conditions.map(condition), groups: [] })),
+        groups: (group.groups ?? []).map((inner) => ({
+          id: rng.uuid(),
+          logic: inner.logic,
+          conditions: inner.conditions.map(condition),
+          groups: [],
+        })),
       })),
-      actions: idea.actions.map(([actionType, config, requiresApproval], order) => ({ id: rng.uuid(), actionType, config, order, requiresApproval: requiresApproval ?? false })),
+      actions: idea.actions.map(([actionType, config, requiresApproval], order) => ({
+        id: rng.uuid(),
+        actionType,
+        config,
+        order,
+        requiresApproval: requiresApproval ?? false,
+      })),
       aggregationConfig: idea.aggregation ?? null,
       createdBy: author,
       updatedBy: version > 1 ? rng.pick(authors) : author,
@@ -164,14 +298,24 @@ export function makeAutomationRules(rng: Sfc32, companies: readonly DemoCompany[
 
 // --- reports and templates -------------------------------------------------------------------
 
-const REPORT_TYPES = ['Quarterly Business Review', 'Monthly Service Report', 'Security Assessment', 'Compliance Summary', 'Asset Lifecycle Report', 'Strategic Roadmap']
+const REPORT_TYPES = [
+  'Quarterly Business Review',
+  'Monthly Service Report',
+  'Security Assessment',
+  'Compliance Summary',
+  'Asset Lifecycle Report',
+  'Strategic Roadmap',
+]
 
 /** The report types (no endpoint of their own; reports and templates name them). */
 export function makeReportTypes(rng: Sfc32): ReportType[] {
   return REPORT_TYPES.map((name) => ({ id: rng.uuid(), name }))
 }
 
-const TEMPLATE_BLOCKS: Record<string, ReadonlyArray<[type: string, params: Record<string, unknown>, w: number, h: number]>> = {
+const TEMPLATE_BLOCKS: Record<
+  string,
+  ReadonlyArray<[type: string, params: Record<string, unknown>, w: number, h: number]>
+> = {
   'Quarterly Business Review': [
     ['heading', { text: 'Quarterly Business Review' }, 12, 1],
     ['kpi', { metric: 'tickets_closed', period: 'quarter' }, 4, 2],
@@ -214,7 +358,8 @@ const TEMPLATE_BLOCKS: Record<string, ReadonlyArray<[type: string, params: Recor
 export function makeReportTemplates(rng: Sfc32, types: readonly ReportType[]): ReportTemplateRecord[] {
   const templates: ReportTemplateRecord[] = []
   for (const type of types) {
-    const variants = type.name === 'Quarterly Business Review' || type.name === 'Monthly Service Report' ? ['', ' (Executive)'] : ['']
+    const variants =
+      type.name === 'Quarterly Business Review' || type.name === 'Monthly Service Report' ? ['', ' (Executive)'] : ['']
     for (const variant of variants) {
       const blocks = (TEMPLATE_BLOCKS[type.name] ?? []).filter((_, i) => variant === '' || i < 4)
       let y = 0
@@ -232,9 +377,19 @@ export function makeReportTemplates(rng: Sfc32, types: readonly ReportType[]): R
           rowHeight = Math.max(rowHeight, h)
           return { id: rng.uuid(), type: blockType, params, layout }
         }),
-        metadata: { title: `${type.name}${variant}`, subtitle: variant ? 'One-page summary for leadership' : null, showHeader: true, showFooter: true, showPageNumbers: variant === '' },
+        metadata: {
+          title: `${type.name}${variant}`,
+          subtitle: variant ? 'One-page summary for leadership' : null,
+          showHeader: true,
+          showFooter: true,
+          showPageNumbers: variant === '',
+        },
         pagePreset: rng.pick(['letter-portrait', 'letter-landscape', 'a4-portrait']),
-        displaySettings: { pageSize: 'Letter', orientation: rng.pick(['portrait', 'landscape']), margins: { top: 36, right: 36, bottom: 36, left: 36 } },
+        displaySettings: {
+          pageSize: 'Letter',
+          orientation: rng.pick(['portrait', 'landscape']),
+          margins: { top: 36, right: 36, bottom: 36, left: 36 },
+        },
       }
       const createdAt = between(rng, daysAgo(900), daysAgo(60))
       templates.push({
@@ -253,7 +408,13 @@ export function makeReportTemplates(rng: Sfc32, types: readonly ReportType[]): R
 }
 
 /** Reports for the active companies: business reviews per quarter, service reports, assessments. */
-export function makeReports(rng: Sfc32, companies: readonly DemoCompany[], types: readonly ReportType[], templates: readonly ReportTemplateRecord[], authors: readonly Ref[]): ReportRecord[] {
+export function makeReports(
+  rng: Sfc32,
+  companies: readonly DemoCompany[],
+  types: readonly ReportType[],
+  templates: readonly ReportTemplateRecord[],
+  authors: readonly Ref[],
+): ReportRecord[] {
   const reports: ReportRecord[] = []
   for (const company of companies) {
     if (!company.active) continue
@@ -261,7 +422,12 @@ export function makeReports(rng: Sfc32, companies: readonly DemoCompany[], types
     for (let r = 0; r < count; r++) {
       const type = rng.weighted(types, [5, 4, 2, 1, 1, 1])
       const template = templates.find((t) => t.reportTypeId === type.id) ?? null
-      const [year, quarter] = rng.pick([[2024, 4], [2025, 1], [2025, 2], [2025, 3]] as const)
+      const [year, quarter] = rng.pick([
+        [2024, 4],
+        [2025, 1],
+        [2025, 2],
+        [2025, 3],
+      ] as const)
       const start = quarterStart(year, quarter)
       const end = Math.min(quarterEnd(year, quarter), DEMO_NOW - DAY)
       const createdAt = between(rng, end - 20 * DAY, Math.min(end + 25 * DAY, DEMO_NOW - DAY))
@@ -274,7 +440,9 @@ export function makeReports(rng: Sfc32, companies: readonly DemoCompany[], types
         status: published ? 'published' : 'draft',
         isShared: published && rng.chance(0.7),
         version,
-        coverImageUrl: rng.chance(0.5) ? `https://assets.${DEMO_MSP.domain}/covers/${type.name.toLowerCase().replace(/[^a-z]+/g, '-')}.png` : null,
+        coverImageUrl: rng.chance(0.5)
+          ? `https://assets.${DEMO_MSP.domain}/covers/${type.name.toLowerCase().replace(/[^a-z]+/g, '-')}.png`
+          : null,
         dateStart: isoDate(start),
         dateEnd: isoDate(end),
         companyId: company.id,
@@ -286,10 +454,28 @@ export function makeReports(rng: Sfc32, companies: readonly DemoCompany[], types
         content: {
           summary: `Service was ${rng.pick(['stable', 'busier than usual', 'quiet', 'steady'])} this quarter.`,
           sections: [
-            { heading: 'Highlights', body: rng.pick(['Completed the firewall replacement.', 'MFA now enforced for all staff.', 'Migrated shared drives to SharePoint.']) },
-            { heading: 'Recommendations', body: rng.pick(['Plan the laptop refresh for next fiscal year.', 'Schedule a phishing simulation.', 'Review backup retention.']) },
+            {
+              heading: 'Highlights',
+              body: rng.pick([
+                'Completed the firewall replacement.',
+                'MFA now enforced for all staff.',
+                'Migrated shared drives to SharePoint.',
+              ]),
+            },
+            {
+              heading: 'Recommendations',
+              body: rng.pick([
+                'Plan the laptop refresh for next fiscal year.',
+                'Schedule a phishing simulation.',
+                'Review backup retention.',
+              ]),
+            },
           ],
-          metrics: { ticketsOpened: rng.int(20, 180), ticketsClosed: rng.int(20, 180), satisfaction: Math.round((4 + rng.next()) * 10) / 10 },
+          metrics: {
+            ticketsOpened: rng.int(20, 180),
+            ticketsClosed: rng.int(20, 180),
+            satisfaction: Math.round((4 + rng.next()) * 10) / 10,
+          },
         },
       })
     }
@@ -299,7 +485,10 @@ export function makeReports(rng: Sfc32, companies: readonly DemoCompany[], types
 
 // --- compliance ------------------------------------------------------------------------------
 
-const COMPLIANCE_GROUPS: Record<string, ReadonlyArray<[title: string, scope: ComplianceTemplate['checkScope'], criticality: number, frequency: string]>> = {
+const COMPLIANCE_GROUPS: Record<
+  string,
+  ReadonlyArray<[title: string, scope: ComplianceTemplate['checkScope'], criticality: number, frequency: string]>
+> = {
   'Identity & Access': [
     ['MFA enforced for all user accounts', 'company', 5, 'Monthly'],
     ['Admin accounts separate from daily accounts', 'company', 4, 'Quarterly'],
@@ -352,14 +541,24 @@ export function makeComplianceTemplates(rng: Sfc32): ComplianceTemplate[] {
         id: rng.uuid(),
         title,
         description: `Confirms that ${title.charAt(0).toLowerCase()}${title.slice(1)}.`,
-        howToCheck: rng.chance(0.1) ? null : checkScope === 'device' ? 'Check the RMM policy report for each managed device.' : 'Review the admin portal and record the evidence in the check notes.',
-        whyImportant: rng.chance(0.1) ? null : 'Insurers and auditors ask for this, and it closes a common path for attackers.',
+        howToCheck: rng.chance(0.1)
+          ? null
+          : checkScope === 'device'
+            ? 'Check the RMM policy report for each managed device.'
+            : 'Review the admin portal and record the evidence in the check notes.',
+        whyImportant: rng.chance(0.1)
+          ? null
+          : 'Insurers and auditors ask for this, and it closes a common path for attackers.',
         criticality,
         priority: PRIORITY_OF[criticality - 1] ?? 'Medium',
         frequency,
         remediation: rng.chance(0.15) ? null : 'Open a remediation ticket and schedule the change with the client.',
-        remediationImpact: rng.chance(0.2) ? null : rng.pick(['Low: no user impact.', 'Medium: short maintenance window.', 'High: users must re-enrol.']),
-        references: rng.chance(0.3) ? null : rng.pick(['CIS Controls v8', 'NIST CSF PR.AC', 'HIPAA 164.312', 'Cyber Essentials']),
+        remediationImpact: rng.chance(0.2)
+          ? null
+          : rng.pick(['Low: no user impact.', 'Medium: short maintenance window.', 'High: users must re-enrol.']),
+        references: rng.chance(0.3)
+          ? null
+          : rng.pick(['CIS Controls v8', 'NIST CSF PR.AC', 'HIPAA 164.312', 'Cyber Essentials']),
         checkScope,
         groupId,
         groupName,
@@ -372,7 +571,9 @@ export function makeComplianceTemplates(rng: Sfc32): ComplianceTemplate[] {
   return templates
 }
 
-const CHECK_STATUSES: ReadonlyArray<[name: string, color: string, isPositive: boolean, isComplete: boolean, weight: number]> = [
+const CHECK_STATUSES: ReadonlyArray<
+  [name: string, color: string, isPositive: boolean, isComplete: boolean, weight: number]
+> = [
   ['Compliant', '#2e7d32', true, true, 10],
   ['Non-Compliant', '#c62828', false, true, 3],
   ['In Progress', '#f9a825', false, false, 3],
@@ -381,8 +582,18 @@ const CHECK_STATUSES: ReadonlyArray<[name: string, color: string, isPositive: bo
 ]
 
 /** Compliance checks assigned to companies, each in one review run. */
-export function makeComplianceChecks(rng: Sfc32, companies: readonly DemoCompany[], templates: readonly ComplianceTemplate[]): ComplianceCheck[] {
-  const statuses = CHECK_STATUSES.map(([name, color, isPositive, isComplete]) => ({ id: rng.uuid(), name, color, isPositive, isComplete }))
+export function makeComplianceChecks(
+  rng: Sfc32,
+  companies: readonly DemoCompany[],
+  templates: readonly ComplianceTemplate[],
+): ComplianceCheck[] {
+  const statuses = CHECK_STATUSES.map(([name, color, isPositive, isComplete]) => ({
+    id: rng.uuid(),
+    name,
+    color,
+    isPositive,
+    isComplete,
+  }))
   const weights = CHECK_STATUSES.map((s) => s[4])
   const approved = templates.filter((t) => t.approvalStatus === 'approved')
   const checks: ComplianceCheck[] = []
@@ -391,13 +602,28 @@ export function makeComplianceChecks(rng: Sfc32, companies: readonly DemoCompany
     const runId = rng.uuid()
     const runStart = between(rng, daysAgo(120), daysAgo(10))
     const runName = `${new Date(runStart).getUTCFullYear()} Q${Math.floor(new Date(runStart).getUTCMonth() / 3) + 1} Security Baseline`
-    const prefix = company.name.replace(/[^A-Za-z ]/g, '').split(/\s+/).map((w) => w.charAt(0)).join('').slice(0, 3).toUpperCase()
-    const locations = [{ id: rng.uuid(), name: 'Head Office' }, { id: rng.uuid(), name: rng.pick(['Warehouse', 'Branch Office', 'Clinic', 'Downtown Office']) }]
+    const prefix = company.name
+      .replace(/[^A-Za-z ]/g, '')
+      .split(/\s+/)
+      .map((w) => w.charAt(0))
+      .join('')
+      .slice(0, 3)
+      .toUpperCase()
+    const locations = [
+      { id: rng.uuid(), name: 'Head Office' },
+      { id: rng.uuid(), name: rng.pick(['Warehouse', 'Branch Office', 'Clinic', 'Downtown Office']) },
+    ]
     for (const template of approved) {
       if (!rng.chance(0.6)) continue
       const status = rng.chance(0.03) ? null : rng.weighted(statuses, weights)
       const dueDate = rng.chance(0.1) ? null : runStart + 30 * DAY
-      const device = template.checkScope === 'device' ? { id: rng.uuid(), name: `${prefix}-${rng.pick(['LT', 'DT', 'SRV'])}-${String(rng.int(1, 60)).padStart(3, '0')}` } : null
+      const device =
+        template.checkScope === 'device'
+          ? {
+              id: rng.uuid(),
+              name: `${prefix}-${rng.pick(['LT', 'DT', 'SRV'])}-${String(rng.int(1, 60)).padStart(3, '0')}`,
+            }
+          : null
       const location = template.checkScope === 'location' ? rng.pick(locations) : null
       const completedAt = status?.isComplete ? between(rng, runStart, DEMO_NOW - 60_000) : null
       checks.push({
@@ -411,8 +637,20 @@ export function makeComplianceChecks(rng: Sfc32, companies: readonly DemoCompany
         flagged: status !== null && !status.isPositive && rng.chance(0.5),
         dueDate: dueDate === null ? null : iso(dueDate),
         completedAt: completedAt === null ? null : iso(completedAt),
-        notesPublic: rng.chance(0.4) ? rng.pick(['Evidence attached.', 'Confirmed with the office manager.', 'Scheduled for next maintenance window.']) : null,
-        notesPrivate: rng.chance(0.25) ? rng.pick(['Client pushed back on cost.', 'Needs a follow-up in the next QBR.', 'Exception approved by the owner.']) : null,
+        notesPublic: rng.chance(0.4)
+          ? rng.pick([
+              'Evidence attached.',
+              'Confirmed with the office manager.',
+              'Scheduled for next maintenance window.',
+            ])
+          : null,
+        notesPrivate: rng.chance(0.25)
+          ? rng.pick([
+              'Client pushed back on cost.',
+              'Needs a follow-up in the next QBR.',
+              'Exception approved by the owner.',
+            ])
+          : null,
         runId,
         runName,
         companyId: company.id,
@@ -432,7 +670,9 @@ export function makeComplianceChecks(rng: Sfc32, companies: readonly DemoCompany
 
 // --- training --------------------------------------------------------------------------------
 
-const COURSES: ReadonlyArray<[title: string, courseType: string, category: string, mandatory: boolean, minutes: number]> = [
+const COURSES: ReadonlyArray<
+  [title: string, courseType: string, category: string, mandatory: boolean, minutes: number]
+> = [
   ['Security Awareness Essentials', 'video', 'Security', true, 45],
   ['Spotting Phishing Emails', 'video', 'Security', true, 20],
   ['Password Managers 101', 'video', 'Security', false, 15],
@@ -448,34 +688,46 @@ const COURSES: ReadonlyArray<[title: string, courseType: string, category: strin
 ]
 
 /** Training courses (most global, a few for one company) and enrollments of customer contacts. */
-export function makeTraining(rng: Sfc32, companies: readonly DemoCompany[]): { courses: TrainingCourseRecord[]; enrollments: TrainingEnrollment[] } {
+export function makeTraining(
+  rng: Sfc32,
+  companies: readonly DemoCompany[],
+): { courses: TrainingCourseRecord[]; enrollments: TrainingEnrollment[] } {
   const customers = companies.filter((c) => c.active)
-  const courses: TrainingCourseRecord[] = COURSES.map(([title, courseType, courseCategory, isMandatory, minutes], index) => {
-    const company = index >= COURSES.length - 2 && customers.length > 0 ? rng.pick(customers) : null
-    const createdAt = between(rng, daysAgo(900), daysAgo(120))
-    const id = rng.uuid()
-    const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-')
-    return {
-      id,
-      title,
-      description: `${title}: a ${minutes}-minute ${courseType} course.`,
-      courseType,
-      courseCategory,
-      isMandatory,
-      passingScore: courseType === 'document' ? null : rng.pick([70, 75, 80]),
-      duration: minutes,
-      maxAttempts: courseType === 'document' ? null : rng.pick([3, 5]),
-      expiresAfterDays: isMandatory ? 365 : null,
-      artworkUrl: `https://assets.${DEMO_MSP.domain}/training/${slug}.jpg`,
-      youtubeUrl: courseType === 'video' ? `https://www.youtube.com/watch?v=${rng.uuid().replace(/-/g, '').slice(0, 11)}` : null,
-      isGlobal: company === null,
-      company: company ? { id: company.id, name: company.name } : null,
-      createdAt: iso(createdAt),
-      updatedAt: iso(between(rng, createdAt, daysAgo(7))),
-      scormUrl: courseType === 'scorm' ? `https://lms.${DEMO_MSP.domain}/scorm/${slug}/imsmanifest.xml` : null,
-      metadata: { language: 'en-US', level: rng.pick(['beginner', 'intermediate']), tags: [courseCategory.toLowerCase()] },
-    }
-  })
+  const courses: TrainingCourseRecord[] = COURSES.map(
+    ([title, courseType, courseCategory, isMandatory, minutes], index) => {
+      const company = index >= COURSES.length - 2 && customers.length > 0 ? rng.pick(customers) : null
+      const createdAt = between(rng, daysAgo(900), daysAgo(120))
+      const id = rng.uuid()
+      const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-')
+      return {
+        id,
+        title,
+        description: `${title}: a ${minutes}-minute ${courseType} course.`,
+        courseType,
+        courseCategory,
+        isMandatory,
+        passingScore: courseType === 'document' ? null : rng.pick([70, 75, 80]),
+        duration: minutes,
+        maxAttempts: courseType === 'document' ? null : rng.pick([3, 5]),
+        expiresAfterDays: isMandatory ? 365 : null,
+        artworkUrl: `https://assets.${DEMO_MSP.domain}/training/${slug}.jpg`,
+        youtubeUrl:
+          courseType === 'video'
+            ? `https://www.youtube.com/watch?v=${rng.uuid().replace(/-/g, '').slice(0, 11)}`
+            : null,
+        isGlobal: company === null,
+        company: company ? { id: company.id, name: company.name } : null,
+        createdAt: iso(createdAt),
+        updatedAt: iso(between(rng, createdAt, daysAgo(7))),
+        scormUrl: courseType === 'scorm' ? `https://lms.${DEMO_MSP.domain}/scorm/${slug}/imsmanifest.xml` : null,
+        metadata: {
+          language: 'en-US',
+          level: rng.pick(['beginner', 'intermediate']),
+          tags: [courseCategory.toLowerCase()],
+        },
+      }
+    },
+  )
   const enrollments: TrainingEnrollment[] = []
   for (const company of customers) {
     const available = courses.filter((c) => c.isGlobal || c.company?.id === company.id)
@@ -484,10 +736,18 @@ export function makeTraining(rng: Sfc32, companies: readonly DemoCompany[]): { c
         if (!(course.isMandatory ? rng.chance(0.7) : rng.chance(0.08))) continue
         const enrolledAt = between(rng, daysAgo(400), daysAgo(2))
         const status = rng.weighted(['completed', 'in_progress', 'not_started'] as const, [6, 2, 2])
-        const startedAt = status === 'not_started' ? null : between(rng, enrolledAt, Math.min(enrolledAt + 20 * DAY, DEMO_NOW - 3_600_000))
-        const completedAt = status === 'completed' && startedAt !== null ? between(rng, startedAt, Math.min(startedAt + 10 * DAY, DEMO_NOW - 60_000)) : null
-        const score = status === 'completed' && course.passingScore !== null ? rng.int(course.passingScore - 10, 100) : null
-        const passed = status === 'completed' && (score === null || course.passingScore === null || score >= course.passingScore)
+        const startedAt =
+          status === 'not_started'
+            ? null
+            : between(rng, enrolledAt, Math.min(enrolledAt + 20 * DAY, DEMO_NOW - 3_600_000))
+        const completedAt =
+          status === 'completed' && startedAt !== null
+            ? between(rng, startedAt, Math.min(startedAt + 10 * DAY, DEMO_NOW - 60_000))
+            : null
+        const score =
+          status === 'completed' && course.passingScore !== null ? rng.int(course.passingScore - 10, 100) : null
+        const passed =
+          status === 'completed' && (score === null || course.passingScore === null || score >= course.passingScore)
         enrollments.push({
           id: rng.uuid(),
           course: { id: course.id, title: course.title, courseType: course.courseType },
@@ -499,7 +759,12 @@ export function makeTraining(rng: Sfc32, companies: readonly DemoCompany[]): { c
           startedAt: startedAt === null ? null : iso(startedAt),
           completedAt: completedAt === null ? null : iso(completedAt),
           dueDate: course.isMandatory ? iso(enrolledAt + 30 * DAY) : null,
-          timeSpentSeconds: status === 'not_started' ? 0 : Math.round((course.duration ?? 20) * 60 * (status === 'completed' ? 0.8 + rng.next() * 0.6 : rng.next())),
+          timeSpentSeconds:
+            status === 'not_started'
+              ? 0
+              : Math.round(
+                  (course.duration ?? 20) * 60 * (status === 'completed' ? 0.8 + rng.next() * 0.6 : rng.next()),
+                ),
           certificateId: passed ? rng.uuid() : null,
           companyId: company.id,
         })
@@ -548,7 +813,18 @@ function npsScores(rng: Sfc32, count: number, mood: number): number[] {
 
 /** NPS surveys with responses and invite counts (one brand-new survey without responses). */
 export function makeNpsSurveys(rng: Sfc32): NpsSurveyRecord[] {
-  const surveys: Array<[title: string, surveyType: string, interval: number | null, start: number, end: number | null, invites: number, rate: number, mood: number]> = [
+  const surveys: Array<
+    [
+      title: string,
+      surveyType: string,
+      interval: number | null,
+      start: number,
+      end: number | null,
+      invites: number,
+      rate: number,
+      mood: number,
+    ]
+  > = [
     ['Ticket satisfaction', 'recurring', 1, daysAgo(700), null, 2400, 0.22, 4],
     ['Annual client survey 2024', 'one_time', null, Date.UTC(2024, 10, 1), Date.UTC(2024, 11, 15), 320, 0.41, 0],
     ['Annual client survey 2025', 'one_time', null, daysAgo(20), daysAgo(-25), 340, 0.18, 2],

@@ -7,7 +7,15 @@
 import type { Ticket, TicketNote } from '../resources/tickets/schema.js'
 import { PROVIDERS } from '../resources/tickets/schema.js'
 import { fmix32, hashString, Sfc32, uuidFromWords } from './prng.js'
-import { FILL, NOTE_TEXTS, OPEN_STATUSES, PRIORITIES, PROVIDER_PROFILES, TICKET_CATEGORIES, TICKET_TYPES } from './vocabulary.js'
+import {
+  FILL,
+  NOTE_TEXTS,
+  OPEN_STATUSES,
+  PRIORITIES,
+  PROVIDER_PROFILES,
+  TICKET_CATEGORIES,
+  TICKET_TYPES,
+} from './vocabulary.js'
 
 /** A PSA provider id. */
 export type Provider = (typeof PROVIDERS)[number]
@@ -61,7 +69,18 @@ function businessToCalendar(b: number): number {
 }
 
 /** Share of tickets each provider mirrors, as a 10-slot cycle (4:3:2:1). */
-const PROVIDER_SLOTS: readonly Provider[] = ['psa_a', 'psa_a', 'psa_a', 'psa_a', 'psa_b', 'psa_b', 'psa_b', 'psa_c', 'psa_c', 'psa_d']
+const PROVIDER_SLOTS: readonly Provider[] = [
+  'psa_a',
+  'psa_a',
+  'psa_a',
+  'psa_a',
+  'psa_b',
+  'psa_b',
+  'psa_b',
+  'psa_c',
+  'psa_c',
+  'psa_d',
+]
 
 /** Where in the cycle each provider sits, so the provider's own sequence number follows from `i`. */
 interface ProviderCycle {
@@ -101,7 +120,12 @@ function ticketNumber(provider: Provider, sequence: number, createdAt: number): 
   }
 }
 
-const EXTERNAL_ID_BASE: Record<Provider, number> = { psa_a: 2_400_000, psa_b: 29_600_000, psa_c: 51_000, psa_d: 880_000 }
+const EXTERNAL_ID_BASE: Record<Provider, number> = {
+  psa_a: 2_400_000,
+  psa_b: 29_600_000,
+  psa_c: 51_000,
+  psa_d: 880_000,
+}
 
 function fill(template: string, rng: Sfc32): string {
   return template.replace(/\{(\w+)\}/g, (_, key: string) => rng.pick(FILL[key as keyof typeof FILL] ?? ['']))
@@ -149,7 +173,8 @@ export function ticketFactory(context: TicketContext): TicketFactory {
     const pool = byProvider.get(provider) as { companies: TicketCompany[]; weights: number[] }
     const company = pool.companies.length > 0 && !rng.chance(0.005) ? rng.weighted(pool.companies, pool.weights) : null
     const category = rng.weighted(TICKET_CATEGORIES, CATEGORY_WEIGHTS)
-    const typeName = category.name === 'Security' && rng.chance(0.5) ? 'Alert' : rng.weighted(TICKET_TYPES.names, TICKET_TYPES.weights)
+    const typeName =
+      category.name === 'Security' && rng.chance(0.5) ? 'Alert' : rng.weighted(TICKET_TYPES.names, TICKET_TYPES.weights)
     const isAlert = typeName === 'Alert'
     const priority = rng.chance(0.01) ? null : rng.weighted(PRIORITIES.names, PRIORITIES.weights)
     const profile = PROVIDER_PROFILES[provider]
@@ -171,11 +196,14 @@ export function ticketFactory(context: TicketContext): TicketFactory {
       : age < 2 * HOUR && rng.chance(0.5)
         ? 'New'
         : rng.weighted(OPEN_STATUSES.names, OPEN_STATUSES.weights)
-    const assignedTo = status === 'New' && rng.chance(0.6) ? null : technicians.length > 0 ? rng.pick(technicians) : null
+    const assignedTo =
+      status === 'New' && rng.chance(0.6) ? null : technicians.length > 0 ? rng.pick(technicians) : null
     const lastActivity = isClosed ? closedAt : status === 'New' ? createdAt : createdAt + Math.floor(rng.next() * age)
     const updatedAt = status === 'New' && lastActivity === createdAt && rng.chance(0.5) ? null : lastActivity
-    const contact = company && !isAlert && company.contacts.length > 0 && !rng.chance(0.04) ? rng.pick(company.contacts) : null
-    const hoursActual = status === 'New' ? null : round(0.25 + -Math.log(1 - rng.next()) * (isClosed ? 1.5 : 0.75), 0.25)
+    const contact =
+      company && !isAlert && company.contacts.length > 0 && !rng.chance(0.04) ? rng.pick(company.contacts) : null
+    const hoursActual =
+      status === 'New' ? null : round(0.25 + -Math.log(1 - rng.next()) * (isClosed ? 1.5 : 0.75), 0.25)
     const hoursBudgeted = rng.chance(0.55) ? null : rng.pick([0.5, 1, 2, 4, 8])
     const id = uuidFromWords(fmix32((index + seedMix) >>> 0), rng.u32(), rng.u32(), rng.u32())
 
@@ -186,13 +214,23 @@ export function ticketFactory(context: TicketContext): TicketFactory {
       const isInternal = rng.chance(0.55)
       const last = isClosed && n === noteCount - 1
       const fromContact = !isInternal && !last && contact !== null && rng.chance(0.4)
-      const text = last ? NOTE_TEXTS.external[3] : isInternal ? rng.pick(NOTE_TEXTS.internal) : fromContact ? rng.pick(NOTE_TEXTS.external.slice(4)) : rng.pick(NOTE_TEXTS.external.slice(0, 3))
+      const text = last
+        ? NOTE_TEXTS.external[3]
+        : isInternal
+          ? rng.pick(NOTE_TEXTS.internal)
+          : fromContact
+            ? rng.pick(NOTE_TEXTS.external.slice(4))
+            : rng.pick(NOTE_TEXTS.external.slice(0, 3))
       notes.push({
         id: uuidFromWords(fmix32((index + seedMix) >>> 0), rng.u32(), (rng.u32() & 0xffff0000) | n, rng.u32()),
         text,
         isInternal: isInternal && !last,
-        createdAt: new Date(last ? closedAt : createdAt + Math.floor(((n + rng.next()) / noteCount) * noteSpan)).toISOString(),
-        createdBy: fromContact ? contact.fullName : (assignedTo ?? (technicians.length > 0 ? rng.pick(technicians) : null)),
+        createdAt: new Date(
+          last ? closedAt : createdAt + Math.floor(((n + rng.next()) / noteCount) * noteSpan),
+        ).toISOString(),
+        createdBy: fromContact
+          ? contact.fullName
+          : (assignedTo ?? (technicians.length > 0 ? rng.pick(technicians) : null)),
       })
     }
 
@@ -221,7 +259,11 @@ export function ticketFactory(context: TicketContext): TicketFactory {
       daysOpen: Math.floor(((isClosed ? closedAt : DEMO_NOW) - createdAt) / DAY),
       provider,
       externalId: rng.chance(0.01) ? null : String(EXTERNAL_ID_BASE[provider] + sequence * 3 + rng.int(0, 2)),
-      source: isAlert ? profile.sources[profile.sources.length - 1] ?? null : rng.chance(0.05) ? null : rng.pick(profile.sources),
+      source: isAlert
+        ? (profile.sources[profile.sources.length - 1] ?? null)
+        : rng.chance(0.05)
+          ? null
+          : rng.pick(profile.sources),
       notes,
     }
   }
@@ -246,7 +288,9 @@ export function lazyArray<T>(length: number, at: (index: number) => T): T[] {
     return Number.isInteger(n) && n >= 0 && n < length && String(n) === key ? n : -1
   }
   const readOnly = () => {
-    throw new TypeError('Demo tickets are generated on demand and cannot be modified; copy them first (e.g. [...tickets]).')
+    throw new TypeError(
+      'Demo tickets are generated on demand and cannot be modified; copy them first (e.g. [...tickets]).',
+    )
   }
   return new Proxy(target, {
     get(obj, key, receiver) {
@@ -258,7 +302,9 @@ export function lazyArray<T>(length: number, at: (index: number) => T): T[] {
     },
     getOwnPropertyDescriptor(obj, key) {
       const index = indexOf(key)
-      return index >= 0 ? { value: at(index), writable: false, enumerable: true, configurable: true } : Reflect.getOwnPropertyDescriptor(obj, key)
+      return index >= 0
+        ? { value: at(index), writable: false, enumerable: true, configurable: true }
+        : Reflect.getOwnPropertyDescriptor(obj, key)
     },
     ownKeys(obj) {
       const keys: Array<string | symbol> = []

@@ -17,7 +17,12 @@ export const DEMO_MSP = { name: 'Harborline Managed Services', domain: 'harborli
 /** Forty-eight hand-written customers; more are composed from {@link COMPANY_WORDS}. */
 export const COMPANY_PROFILES: readonly CompanyProfile[] = [
   { name: 'Northwind Dental Group', domain: 'northwinddental.com', industry: 'Healthcare', employees: 85 },
-  { name: 'Bluewater Logistics', domain: 'bluewaterlogistics.com', industry: 'Transportation & Logistics', employees: 240 },
+  {
+    name: 'Bluewater Logistics',
+    domain: 'bluewaterlogistics.com',
+    industry: 'Transportation & Logistics',
+    employees: 240,
+  },
   { name: 'Cedar Ridge Law LLP', domain: 'cedarridgelaw.com', industry: 'Legal', employees: 42 },
   { name: 'Summit Peak Accounting', domain: 'summitpeakcpa.com', industry: 'Accounting', employees: 28 },
   { name: 'Riverside Family Clinic', domain: 'riversidefamilyclinic.org', industry: 'Healthcare', employees: 64 },
@@ -30,7 +35,12 @@ export const COMPANY_PROFILES: readonly CompanyProfile[] = [
   { name: 'Harbor View Hotels', domain: 'harborviewhotels.com', industry: 'Hospitality', employees: 310 },
   { name: 'Pinecrest Veterinary Hospital', domain: 'pinecrestvet.com', industry: 'Veterinary', employees: 36 },
   { name: 'Atlas Freight Brokers', domain: 'atlasfreight.co', industry: 'Transportation & Logistics', employees: 72 },
-  { name: 'Brightside Marketing Co.', domain: 'brightsidemarketing.com', industry: 'Marketing & Advertising', employees: 31 },
+  {
+    name: 'Brightside Marketing Co.',
+    domain: 'brightsidemarketing.com',
+    industry: 'Marketing & Advertising',
+    employees: 31,
+  },
   { name: 'Keystone Insurance Partners', domain: 'keystoneinsure.com', industry: 'Insurance', employees: 96 },
   { name: 'Silver Oak Wealth Advisors', domain: 'silveroakwealth.com', industry: 'Financial Services', employees: 19 },
   { name: 'Meridian Orthopedics', domain: 'meridianortho.com', industry: 'Healthcare', employees: 150 },
@@ -38,10 +48,25 @@ export const COMPANY_PROFILES: readonly CompanyProfile[] = [
   { name: 'Willow Creek Senior Living', domain: 'willowcreekliving.org', industry: 'Healthcare', employees: 220 },
   { name: 'Foxglove Biotech', domain: 'foxglovebio.com', industry: 'Life Sciences', employees: 88 },
   { name: 'Granite State Title', domain: 'granitestatetitle.com', industry: 'Real Estate', employees: 26 },
-  { name: 'Oakmont Public Library', domain: 'oakmontlibrary.org', industry: 'Government & Public Sector', employees: 45 },
+  {
+    name: 'Oakmont Public Library',
+    domain: 'oakmontlibrary.org',
+    industry: 'Government & Public Sector',
+    employees: 45,
+  },
   { name: 'Tidewater Seafood Co.', domain: 'tidewaterseafood.com', industry: 'Food & Beverage', employees: 160 },
-  { name: 'Vantage Point Consulting', domain: 'vantagepointconsult.com', industry: 'Professional Services', employees: 54 },
-  { name: 'Clearwater Municipal Utilities', domain: 'clearwaterutilities.gov', industry: 'Government & Public Sector', employees: 130 },
+  {
+    name: 'Vantage Point Consulting',
+    domain: 'vantagepointconsult.com',
+    industry: 'Professional Services',
+    employees: 54,
+  },
+  {
+    name: 'Clearwater Municipal Utilities',
+    domain: 'clearwaterutilities.gov',
+    industry: 'Government & Public Sector',
+    employees: 130,
+  },
   { name: 'Elm Street Pediatrics', domain: 'elmstreetpeds.com', industry: 'Healthcare', employees: 33 },
   { name: 'Quarry Hill Brewing', domain: 'quarryhillbrewing.com', industry: 'Food & Beverage', employees: 48 },
   { name: 'Northstar Staffing', domain: 'northstarstaffing.com', industry: 'Staffing & Recruiting', employees: 67 },
@@ -68,7 +93,24 @@ export const COMPANY_PROFILES: readonly CompanyProfile[] = [
 
 /** Parts for composing more customers than {@link COMPANY_PROFILES} holds. */
 export const COMPANY_WORDS = {
-  first: ['Silverline', 'Brookfield', 'Stonegate', 'Red Maple', 'Clearview', 'Oakridge', 'Fairhaven', 'Westgate', 'Eastfield', 'Coastal', 'Pioneer', 'Frontier', 'Hillcrest', 'Bayside', 'Crossroads', 'Sunrise'],
+  first: [
+    'Silverline',
+    'Brookfield',
+    'Stonegate',
+    'Red Maple',
+    'Clearview',
+    'Oakridge',
+    'Fairhaven',
+    'Westgate',
+    'Eastfield',
+    'Coastal',
+    'Pioneer',
+    'Frontier',
+    'Hillcrest',
+    'Bayside',
+    'Crossroads',
+    'Sunrise',
+  ],
   second: [
     ['Dental', 'Healthcare'],
     ['Logistics', 'Transportation & Logistics'],
@@ -84,28 +126,138 @@ export const COMPANY_WORDS = {
 }
 
 export const FIRST_NAMES = [
-  'Olivia', 'Liam', 'Emma', 'Noah', 'Ava', 'Elijah', 'Sophia', 'James', 'Isabella', 'Lucas', 'Mia', 'Mason', 'Amelia', 'Ethan', 'Harper', 'Logan',
-  'Evelyn', 'Aiden', 'Abigail', 'Carter', 'Emily', 'Daniel', 'Ella', 'Henry', 'Grace', 'Jackson', 'Chloe', 'Sebastian', 'Priya', 'Mateo', 'Aisha', 'Wei',
-  'Fatima', 'Diego', 'Hannah', 'Omar', 'Nora', 'Samuel', 'Zoe', 'David', 'Layla', 'Kenji', 'Maria', 'Andre', 'Rachel', 'Tomás', 'Leah', 'Marcus',
+  'Olivia',
+  'Liam',
+  'Emma',
+  'Noah',
+  'Ava',
+  'Elijah',
+  'Sophia',
+  'James',
+  'Isabella',
+  'Lucas',
+  'Mia',
+  'Mason',
+  'Amelia',
+  'Ethan',
+  'Harper',
+  'Logan',
+  'Evelyn',
+  'Aiden',
+  'Abigail',
+  'Carter',
+  'Emily',
+  'Daniel',
+  'Ella',
+  'Henry',
+  'Grace',
+  'Jackson',
+  'Chloe',
+  'Sebastian',
+  'Priya',
+  'Mateo',
+  'Aisha',
+  'Wei',
+  'Fatima',
+  'Diego',
+  'Hannah',
+  'Omar',
+  'Nora',
+  'Samuel',
+  'Zoe',
+  'David',
+  'Layla',
+  'Kenji',
+  'Maria',
+  'Andre',
+  'Rachel',
+  'Tomás',
+  'Leah',
+  'Marcus',
 ]
 
 export const LAST_NAMES = [
-  'Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez', 'Lopez', 'Gonzalez', 'Wilson',
-  'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez', 'Thompson', 'White', 'Harris', 'Sanchez', 'Clark', 'Ramirez', 'Lewis',
-  'Robinson', 'Walker', 'Young', 'Allen', 'King', 'Wright', 'Scott', 'Nguyen', 'Patel', 'Kim', 'Chen', "O'Brien", 'Murphy', 'Okafor', 'Kowalski',
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Rodriguez',
+  'Martinez',
+  'Hernandez',
+  'Lopez',
+  'Gonzalez',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Taylor',
+  'Moore',
+  'Jackson',
+  'Martin',
+  'Lee',
+  'Perez',
+  'Thompson',
+  'White',
+  'Harris',
+  'Sanchez',
+  'Clark',
+  'Ramirez',
+  'Lewis',
+  'Robinson',
+  'Walker',
+  'Young',
+  'Allen',
+  'King',
+  'Wright',
+  'Scott',
+  'Nguyen',
+  'Patel',
+  'Kim',
+  'Chen',
+  "O'Brien",
+  'Murphy',
+  'Okafor',
+  'Kowalski',
 ]
 
 /** Turns a name into the local part of an e-mail address. */
 export function emailLocal(first: string, last: string): string {
-  const clean = (s: string) => s.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase()
+  const clean = (s: string) =>
+    s
+      .normalize('NFD')
+      .replace(/[^A-Za-z]/g, '')
+      .toLowerCase()
   return `${clean(first)}.${clean(last)}`
 }
 
 /** Values substituted into ticket title templates. */
 export const FILL = {
   device: ['laptop', 'desktop', 'MacBook', 'Surface', 'workstation', 'thin client', 'iPad', 'docking station'],
-  app: ['Outlook', 'Teams', 'OneDrive', 'SharePoint', 'QuickBooks', 'Adobe Acrobat', 'Chrome', 'Excel', 'Zoom', 'Dentrix', 'Salesforce', 'Sage 300'],
-  printer: ['front desk printer', 'HP LaserJet on 2nd floor', 'Ricoh copier', 'label printer', 'plotter', 'check scanner'],
+  app: [
+    'Outlook',
+    'Teams',
+    'OneDrive',
+    'SharePoint',
+    'QuickBooks',
+    'Adobe Acrobat',
+    'Chrome',
+    'Excel',
+    'Zoom',
+    'Dentrix',
+    'Salesforce',
+    'Sage 300',
+  ],
+  printer: [
+    'front desk printer',
+    'HP LaserJet on 2nd floor',
+    'Ricoh copier',
+    'label printer',
+    'plotter',
+    'check scanner',
+  ],
   site: ['main office', 'warehouse', 'branch office', 'reception', 'conference room B', 'the clinic', 'remote site'],
   minutes: ['5', '10', '15', '20', '30'],
   n: ['2', '3', '4', '5', '6', '12'],
@@ -289,20 +441,46 @@ export const TICKET_CATEGORIES: readonly TicketCategory[] = [
 ]
 
 /** Ticket types (`typeName`) and their weights. */
-export const TICKET_TYPES = { names: ['Incident', 'Service Request', 'Problem', 'Change Request', 'Alert'], weights: [46, 34, 5, 7, 8] } as const
+export const TICKET_TYPES = {
+  names: ['Incident', 'Service Request', 'Problem', 'Change Request', 'Alert'],
+  weights: [46, 34, 5, 7, 8],
+} as const
 
 /** Priorities, common to the four PSAs as mirrored. */
 export const PRIORITIES = { names: ['Critical', 'High', 'Medium', 'Low'], weights: [4, 16, 55, 25] } as const
 
 /** Open statuses and their weights. */
-export const OPEN_STATUSES = { names: ['New', 'In Progress', 'Waiting on Customer', 'Scheduled', 'Escalated', 'On Hold'], weights: [20, 40, 18, 10, 6, 6] } as const
+export const OPEN_STATUSES = {
+  names: ['New', 'In Progress', 'Waiting on Customer', 'Scheduled', 'Escalated', 'On Hold'],
+  weights: [20, 40, 18, 10, 6, 6],
+} as const
 
 /** How each provider names its boards, queues, closing status and ticket sources. */
 export const PROVIDER_PROFILES = {
-  psa_a: { boards: ['Service Desk', 'Network Operations', 'Projects', 'Onboarding', 'Alerts'], queues: null, closed: 'Closed', sources: ['Email', 'Phone', 'Portal', 'Monitoring'] },
-  psa_b: { boards: null, queues: ['Level 1 Support', 'Level 2 Support', 'Monitoring Alerts', 'Client Portal', 'Escalations'], closed: 'Complete', sources: ['Email', 'Phone', 'Client Portal', 'RMM'] },
-  psa_c: { boards: ['Support', 'Projects'], queues: ['1st Line', '2nd Line', '3rd Line'], closed: 'Resolved', sources: ['Email', 'Web Form', 'Phone', 'Chat'] },
-  psa_d: { boards: null, queues: ['Help Desk', 'Field Services'], closed: 'Closed', sources: ['Email', 'Phone', 'Portal'] },
+  psa_a: {
+    boards: ['Service Desk', 'Network Operations', 'Projects', 'Onboarding', 'Alerts'],
+    queues: null,
+    closed: 'Closed',
+    sources: ['Email', 'Phone', 'Portal', 'Monitoring'],
+  },
+  psa_b: {
+    boards: null,
+    queues: ['Level 1 Support', 'Level 2 Support', 'Monitoring Alerts', 'Client Portal', 'Escalations'],
+    closed: 'Complete',
+    sources: ['Email', 'Phone', 'Client Portal', 'RMM'],
+  },
+  psa_c: {
+    boards: ['Support', 'Projects'],
+    queues: ['1st Line', '2nd Line', '3rd Line'],
+    closed: 'Resolved',
+    sources: ['Email', 'Web Form', 'Phone', 'Chat'],
+  },
+  psa_d: {
+    boards: null,
+    queues: ['Help Desk', 'Field Services'],
+    closed: 'Closed',
+    sources: ['Email', 'Phone', 'Portal'],
+  },
 } as const
 
 /** Ticket notes: what technicians and contacts write. */

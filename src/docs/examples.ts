@@ -38,14 +38,17 @@ export function exampleOf(schema: unknown, components: Record<string, unknown>, 
   if (Array.isArray(s.allOf)) {
     return s.allOf.reduce<Json>((merged, part) => {
       const value = exampleOf(part, components, depth + 1)
-      return isObject(merged) && isObject(value) ? { ...merged, ...value } : value ?? merged
+      return isObject(merged) && isObject(value) ? Object.assign(merged, value) : (value ?? merged)
     }, {})
   }
-  const type = Array.isArray(s.type) ? (s.type.find((t) => t !== 'null') as string | undefined) : (s.type as string | undefined)
+  const type = Array.isArray(s.type)
+    ? (s.type.find((t) => t !== 'null') as string | undefined)
+    : (s.type as string | undefined)
   switch (type) {
     case 'object': {
       const out: Record<string, Json> = {}
-      for (const [name, property] of Object.entries((s.properties ?? {}) as Record<string, unknown>)) out[name] = exampleOf(property, components, depth + 1)
+      for (const [name, property] of Object.entries((s.properties ?? {}) as Record<string, unknown>))
+        out[name] = exampleOf(property, components, depth + 1)
       return out
     }
     case 'array':

@@ -86,7 +86,12 @@ document.querySelectorAll('nav .nav-area').forEach(function(group){group.classLi
  * escapeHtml('<b>"x"</b>') // '&lt;b&gt;&quot;x&quot;&lt;/b&gt;'
  */
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
 }
 
 /** Escaped text with `backticks` as <code>. */
@@ -96,7 +101,8 @@ function prose(text: string): string {
 
 function resolve(schema: SchemaObject | undefined, components: Record<string, unknown>): SchemaObject {
   let current = schema ?? {}
-  for (let i = 0; i < 5 && typeof current.$ref === 'string'; i++) current = (components[current.$ref.split('/').pop() ?? ''] ?? {}) as SchemaObject
+  for (let i = 0; i < 5 && typeof current.$ref === 'string'; i++)
+    current = (components[current.$ref.split('/').pop() ?? ''] ?? {}) as SchemaObject
   return current
 }
 
@@ -115,9 +121,11 @@ function limits(schema: SchemaObject | undefined, components: Record<string, unk
   const s = resolve(schema, components)
   const inner = (Array.isArray(s.anyOf) ? (s.anyOf as SchemaObject[]).find((v) => v.type !== 'null') : undefined) ?? s
   const parts: string[] = []
-  if (Array.isArray(inner.enum)) parts.push(`one of ${inner.enum.map((value) => `<code>${escapeHtml(String(value))}</code>`).join(', ')}`)
+  if (Array.isArray(inner.enum))
+    parts.push(`one of ${inner.enum.map((value) => `<code>${escapeHtml(String(value))}</code>`).join(', ')}`)
   const range = (min: unknown, max: unknown, unit: string) => {
-    if (typeof min === 'number' && typeof max === 'number' && max < Number.MAX_SAFE_INTEGER) parts.push(`${min}..${max}${unit}`)
+    if (typeof min === 'number' && typeof max === 'number' && max < Number.MAX_SAFE_INTEGER)
+      parts.push(`${min}..${max}${unit}`)
     else if (typeof min === 'number' && (min > 0 || unit === '')) parts.push(`≥ ${min}${unit}`)
     else if (typeof max === 'number') parts.push(`≤ ${max}${unit}`)
   }
@@ -127,7 +135,8 @@ function limits(schema: SchemaObject | undefined, components: Record<string, unk
   if (typeof inner.pattern === 'string') parts.push(`pattern <code>${escapeHtml(inner.pattern)}</code>`)
   const fallback = s.default ?? inner.default
   if (fallback !== undefined) parts.push(`default <code>${escapeHtml(JSON.stringify(fallback))}</code>`)
-  if (Array.isArray(s.anyOf) && (s.anyOf as SchemaObject[]).some((v) => v.type === 'null')) parts.push('<code>null</code> clears')
+  if (Array.isArray(s.anyOf) && (s.anyOf as SchemaObject[]).some((v) => v.type === 'null'))
+    parts.push('<code>null</code> clears')
   return parts.join('; ')
 }
 
@@ -135,28 +144,53 @@ function json(value: unknown): string {
   return escapeHtml(JSON.stringify(value, null, 2))
 }
 
-function renderOperation(method: string, path: string, op: OperationObject, components: Record<string, unknown>): string {
+function renderOperation(
+  method: string,
+  path: string,
+  op: OperationObject,
+  components: Record<string, unknown>,
+): string {
   const params = op.parameters ?? []
   const paramRows = params
-    .map((p) => `<tr><td><code>${escapeHtml(p.name)}</code>${p.required ? ' <span class="req">required</span>' : ''}</td><td>${escapeHtml(p.in)}</td><td>${escapeHtml(typeOf(p.schema ?? {}, components))}</td><td>${limits(p.schema, components)}${p.description ? `<div class="desc">${prose(p.description)}</div>` : ''}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td><code>${escapeHtml(p.name)}</code>${p.required ? ' <span class="req">required</span>' : ''}</td><td>${escapeHtml(p.in)}</td><td>${escapeHtml(typeOf(p.schema ?? {}, components))}</td><td>${limits(p.schema, components)}${p.description ? `<div class="desc">${prose(p.description)}</div>` : ''}</td></tr>`,
+    )
     .join('')
   const bodySchema = op.requestBody?.content['application/json']?.schema
   const body = resolve(bodySchema, components)
   const required = new Set((body.required as string[] | undefined) ?? [])
   const bodyRows = Object.entries((body.properties ?? {}) as Record<string, SchemaObject>)
-    .map(([name, schema]) => `<tr><td><code>${escapeHtml(name)}</code>${required.has(name) ? ' <span class="req">required</span>' : ''}</td><td>${escapeHtml(typeOf(schema, components))}</td><td>${limits(schema, components)}</td></tr>`)
+    .map(
+      ([name, schema]) =>
+        `<tr><td><code>${escapeHtml(name)}</code>${required.has(name) ? ' <span class="req">required</span>' : ''}</td><td>${escapeHtml(typeOf(schema, components))}</td><td>${limits(schema, components)}</td></tr>`,
+    )
     .join('')
-  const [successStatus, success] = Object.entries(op.responses).find(([status]) => status.startsWith('2')) ?? ['200', undefined]
+  const [successStatus, success] = Object.entries(op.responses).find(([status]) => status.startsWith('2')) ?? [
+    '200',
+    undefined,
+  ]
   const responseSchema = success?.content?.['application/json']?.schema
   const errors = Object.entries(op.responses)
     .filter(([status]) => !status.startsWith('2'))
     .map(([status, response]) => {
-      const schema = response.content?.['application/json']?.schema as { allOf?: Array<{ properties?: { code?: { enum?: string[] } } }> } | undefined
+      const schema = response.content?.['application/json']?.schema as
+        | { allOf?: Array<{ properties?: { code?: { enum?: string[] } } }> }
+        | undefined
       const codes = schema?.allOf?.[1]?.properties?.code?.enum ?? []
       return `<tr><td>${escapeHtml(status)}</td><td>${codes.map((code) => `<code>${escapeHtml(code)}</code>`).join(' ')}</td></tr>`
     })
     .join('')
-  const search = [op.operationId, method, path, op.summary ?? '', op.tags?.join(' ') ?? '', op['x-required-scope'] ?? ''].join(' ').toLowerCase()
+  const search = [
+    op.operationId,
+    method,
+    path,
+    op.summary ?? '',
+    op.tags?.join(' ') ?? '',
+    op['x-required-scope'] ?? '',
+  ]
+    .join(' ')
+    .toLowerCase()
   return `<section class="op" id="${escapeHtml(op.operationId)}" data-search="${escapeHtml(search)}">
 <div class="op-head"><span class="method m-${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span><code class="path">${escapeHtml(path)}</code>${op['x-required-scope'] ? `<span class="scope">scope: ${escapeHtml(op['x-required-scope'])}</span>` : ''}</div>
 <p class="summary">${prose(op.summary ?? op.operationId)} <code>${escapeHtml(op.operationId)}</code></p>
@@ -181,7 +215,10 @@ async function sha256Base64(text: string): Promise<string> {
  * @example
  * const { html, contentSecurityPolicy } = await renderReferencePage(createOpenApiDocument(), { openApiUrl: 'openapi.json' })
  */
-export async function renderReferencePage(document: ReferenceDocument, options: { openApiUrl?: string } = {}): Promise<ReferencePage> {
+export async function renderReferencePage(
+  document: ReferenceDocument,
+  options: { openApiUrl?: string } = {},
+): Promise<ReferencePage> {
   const components = document.components.schemas
   const byArea = new Map<string, string[]>()
   const navByArea = new Map<string, string[]>()
@@ -190,12 +227,19 @@ export async function renderReferencePage(document: ReferenceDocument, options: 
       if (!op['x-required-scope']) continue // meta routes (this page, the document) are not operations
       const area = op.tags?.[0] ?? 'Other'
       byArea.set(area, [...(byArea.get(area) ?? []), renderOperation(method, path, op, components)])
-      navByArea.set(area, [...(navByArea.get(area) ?? []), `<a href="#${escapeHtml(op.operationId)}" data-op="${escapeHtml(op.operationId)}"><span class="method m-${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span>${escapeHtml(op.summary ?? op.operationId)}</a>`])
+      navByArea.set(area, [
+        ...(navByArea.get(area) ?? []),
+        `<a href="#${escapeHtml(op.operationId)}" data-op="${escapeHtml(op.operationId)}"><span class="method m-${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span>${escapeHtml(op.summary ?? op.operationId)}</a>`,
+      ])
     }
   }
   const areas = [...byArea.keys()]
-  const nav = areas.map((area) => `<div class="nav-area"><h3>${escapeHtml(area)}</h3>${(navByArea.get(area) ?? []).join('')}</div>`).join('')
-  const sections = areas.map((area) => `<section class="area"><h2>${escapeHtml(area)}</h2>${(byArea.get(area) ?? []).join('')}</section>`).join('')
+  const nav = areas
+    .map((area) => `<div class="nav-area"><h3>${escapeHtml(area)}</h3>${(navByArea.get(area) ?? []).join('')}</div>`)
+    .join('')
+  const sections = areas
+    .map((area) => `<section class="area"><h2>${escapeHtml(area)}</h2>${(byArea.get(area) ?? []).join('')}</section>`)
+    .join('')
   const openApiUrl = options.openApiUrl ?? 'openapi.json'
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

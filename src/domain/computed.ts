@@ -41,7 +41,9 @@ const TOTAL_FIELD = {
  * @example
  * budgetTotals(budget.lineItems).grandTotal
  */
-export function budgetTotals(items: readonly Pick<BudgetLineItem, 'type' | 'status' | 'annualisedCost'>[]): BudgetTotals {
+export function budgetTotals(
+  items: readonly Pick<BudgetLineItem, 'type' | 'status' | 'annualisedCost'>[],
+): BudgetTotals {
   const totals = { softwareTotal: 0, hardwareTotal: 0, labourTotal: 0, subscriptionTotal: 0, otherTotal: 0 }
   for (const item of items) {
     if (item.status !== 'rejected') totals[TOTAL_FIELD[item.type]] += item.annualisedCost
@@ -53,7 +55,8 @@ export function budgetTotals(items: readonly Pick<BudgetLineItem, 'type' | 'stat
     subscriptionTotal: round2(totals.subscriptionTotal),
     otherTotal: round2(totals.otherTotal),
   }
-  const grand = rounded.softwareTotal + rounded.hardwareTotal + rounded.labourTotal + rounded.subscriptionTotal + rounded.otherTotal
+  const grand =
+    rounded.softwareTotal + rounded.hardwareTotal + rounded.labourTotal + rounded.subscriptionTotal + rounded.otherTotal
   return { ...rounded, grandTotal: round2(grand) }
 }
 

@@ -41,7 +41,11 @@ function compareValues(a: Sortable, b: Sortable): number {
  * @example
  * tickets.sort(orderBy((t) => t.priority, true))
  */
-export function orderBy<T extends { id: string }>(key: (record: T) => Sortable, descending: boolean, then?: (record: T) => Sortable): (a: T, b: T) => number {
+export function orderBy<T extends { id: string }>(
+  key: (record: T) => Sortable,
+  descending: boolean,
+  then?: (record: T) => Sortable,
+): (a: T, b: T) => number {
   return (a, b) => {
     const x = key(a)
     const y = key(b)

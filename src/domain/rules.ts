@@ -1,5 +1,10 @@
 /** Completes what a client may leave out of a rule's conditions and actions (decisions §5). */
-import type { Action, ConditionGroup, ConditionGroupInput, CreateAutomationRule } from '../resources/automation-rules/schema.js'
+import type {
+  Action,
+  ConditionGroup,
+  ConditionGroupInput,
+  CreateAutomationRule,
+} from '../resources/automation-rules/schema.js'
 
 type ActionInput = CreateAutomationRule['actions'][number]
 
@@ -8,7 +13,12 @@ export function completeConditionGroups(groups: readonly ConditionGroupInput[]):
   return groups.map((group) => ({
     id: group.id ?? crypto.randomUUID(),
     logic: group.logic,
-    conditions: group.conditions.map((c) => ({ id: c.id ?? crypto.randomUUID(), field: c.field, operator: c.operator, value: c.value ?? null })),
+    conditions: group.conditions.map((c) => ({
+      id: c.id ?? crypto.randomUUID(),
+      field: c.field,
+      operator: c.operator,
+      value: c.value ?? null,
+    })),
     groups: completeConditionGroups(group.groups),
   }))
 }

@@ -38,9 +38,13 @@ export async function updateVersioned<T extends { version: number }>(options: {
     const current = await options.load()
     if (current === null) throw new ApiError('NOT_FOUND', `${options.what} not found`)
     if (Array.isArray(options.ifMatch) && !options.ifMatch.includes(current.version)) {
-      throw new ApiError('PRECONDITION_FAILED', `${options.what} is at version ${current.version}, not the version If-Match names`, {
-        currentVersion: current.version,
-      })
+      throw new ApiError(
+        'PRECONDITION_FAILED',
+        `${options.what} is at version ${current.version}, not the version If-Match names`,
+        {
+          currentVersion: current.version,
+        },
+      )
     }
     const next = { ...(await options.change(current)), version: current.version + 1 }
     if (await options.save(next, current.version)) return next

@@ -83,7 +83,9 @@ export function assertSafeJson(root: unknown, where: 'query' | 'body'): void {
     const { value, path, depth } = stack.pop()!
     if (typeof value === 'string') {
       if (value.includes('\u0000') || !value.isWellFormed()) {
-        throw validationError([{ in: where, path, message: 'Strings must be well-formed Unicode without NUL characters' }])
+        throw validationError([
+          { in: where, path, message: 'Strings must be well-formed Unicode without NUL characters' },
+        ])
       }
       continue
     }
@@ -93,10 +95,12 @@ export function assertSafeJson(root: unknown, where: 'query' | 'body'): void {
     }
     if (value === null || typeof value !== 'object') continue
     if (depth >= MAX_BODY_DEPTH) {
-      throw validationError([{ in: where, path, message: `Nesting deeper than ${MAX_BODY_DEPTH} levels is not allowed` }])
+      throw validationError([
+        { in: where, path, message: `Nesting deeper than ${MAX_BODY_DEPTH} levels is not allowed` },
+      ])
     }
     if (Array.isArray(value)) {
-      value.forEach((item, i) => stack.push({ value: item, path: `${path}[${i}]`, depth: depth + 1 }))
+      for (let i = 0; i < value.length; i++) stack.push({ value: value[i], path: `${path}[${i}]`, depth: depth + 1 })
       continue
     }
     for (const key of Object.keys(value)) {

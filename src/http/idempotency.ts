@@ -28,7 +28,9 @@ export async function withIdempotency(
   const key = request.headers.get('idempotency-key')
   if (key === null) return execute()
   if (!KEY.test(key)) {
-    throw validationError([{ in: 'header', path: 'Idempotency-Key', message: 'Must be 1..255 printable ASCII characters' }])
+    throw validationError([
+      { in: 'header', path: 'Idempotency-Key', message: 'Must be 1..255 printable ASCII characters' },
+    ])
   }
   const fingerprint = await sha256(`${request.method} ${url.pathname}\n${JSON.stringify(body)}`)
   const found = await store.reserveIdempotencyKey(tenantId, key, fingerprint, now)
@@ -37,9 +39,16 @@ export async function withIdempotency(
       throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request')
     }
     if (found.state === 'in_progress') {
-      throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still in progress; retry later')
+      throw new ApiError(
+        'IDEMPOTENCY_KEY_IN_USE',
+        'A request with this Idempotency-Key is still in progress; retry later',
+      )
     }
-    return { status: found.response.status, body: found.response.body, headers: { ...found.response.headers, 'idempotent-replayed': 'true' } }
+    return {
+      status: found.response.status,
+      body: found.response.body,
+      headers: { ...found.response.headers, 'idempotent-replayed': 'true' },
+    }
   }
   let result: OperationResult
   try {

@@ -120,7 +120,14 @@ export function errorToResponse(error: unknown, request: Request, state: Request
   // A client that hung up mid-request is not a fault of ours: nobody reads the answer, nothing to log.
   if (!request.signal?.aborted) report(error, request, state, config)
   if (error instanceof StoreUnavailableError) {
-    return errorReply(503, 'SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', state.requestId, undefined, { 'retry-after': '1' })
+    return errorReply(
+      503,
+      'SERVICE_UNAVAILABLE',
+      'The service is temporarily unavailable; retry shortly',
+      state.requestId,
+      undefined,
+      { 'retry-after': '1' },
+    )
   }
   return errorReply(500, 'INTERNAL_ERROR', 'An unexpected error occurred', state.requestId)
 }
@@ -155,7 +162,14 @@ export function finishResponse(response: Reply | Response, request: Request, sta
 export function methodNotAllowed(request: Request, allowed: readonly string[], state: RequestState): Reply {
   const allow = allowed.join(', ')
   if (request.method === 'OPTIONS') return new Reply(204, null, { allow })
-  return errorReply(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow}`, state.requestId, undefined, { allow })
+  return errorReply(
+    405,
+    'METHOD_NOT_ALLOWED',
+    `${request.method} is not allowed here; use ${allow}`,
+    state.requestId,
+    undefined,
+    { allow },
+  )
 }
 
 /** 404 for a path no route matches. */

@@ -52,7 +52,14 @@ export function jsonReply(status: number, body: unknown, headers?: Record<string
 }
 
 /** An Error-shape reply whose `requestId` equals the `X-Request-Id` header. */
-export function errorReply(status: number, code: ErrorCode, message: string, requestId: string, details?: unknown, headers?: Record<string, string>): Reply {
+export function errorReply(
+  status: number,
+  code: ErrorCode,
+  message: string,
+  requestId: string,
+  details?: unknown,
+  headers?: Record<string, string>,
+): Reply {
   const body: ErrorBody = { error: message, code, requestId }
   if (details !== undefined) body.details = details
   return jsonReply(status, body, headers)

@@ -34,7 +34,8 @@ export function buildRouter(
       (request) => void refuseCookies(request),
       // itty-router would also match `/tickets/` and `/tickets//`; one canonical URL per resource
       // keeps the document, caches and logs honest, so a trailing slash is an unknown path.
-      (request, state) => (state.url.pathname.length > 1 && state.url.pathname.endsWith('/') ? routeNotFound(request, state) : undefined),
+      (request, state) =>
+        state.url.pathname.length > 1 && state.url.pathname.endsWith('/') ? routeNotFound(request, state) : undefined,
     ],
     catch: (error, request, state) => errorToResponse(error, request, state, config),
     finally: [(response: Reply | Response, request, state) => finishResponse(response, request, state)],

@@ -18,7 +18,11 @@ function issuePath(issue: v.BaseIssue<unknown>): string {
  * Validates `input`, collecting one `{ in, path, message }` per offending field (unknown keys
  * included) instead of throwing, so that query and body problems are reported together.
  */
-export function checkInput(schema: v.GenericSchema<unknown, unknown> | undefined, input: unknown, where: 'query' | 'body'): Checked {
+export function checkInput(
+  schema: v.GenericSchema<unknown, unknown> | undefined,
+  input: unknown,
+  where: 'query' | 'body',
+): Checked {
   if (schema === undefined) return { ok: true, value: undefined }
   const result = v.safeParse(schema, input, { abortPipeEarly: true })
   if (result.success) return { ok: true, value: result.output }
@@ -29,7 +33,11 @@ export function checkInput(schema: v.GenericSchema<unknown, unknown> | undefined
     if (seen.has(path)) continue
     seen.add(path)
     const unknownKey = issue.type === 'strict_object' && issue.expected === 'never'
-    issues.push({ in: where, path, message: unknownKey ? `Unknown ${where === 'query' ? 'query parameter' : 'field'}` : issue.message })
+    issues.push({
+      in: where,
+      path,
+      message: unknownKey ? `Unknown ${where === 'query' ? 'query parameter' : 'field'}` : issue.message,
+    })
   }
   return { ok: false, issues }
 }
@@ -55,7 +63,8 @@ export function queryRecord(url: URL): Record<string, string> {
   const out: Record<string, string> = Object.create(null)
   const issues: ValidationIssue[] = []
   const report = (path: string, message: string) => {
-    if (!issues.some((issue) => issue.path === path && issue.message === message)) issues.push({ in: 'query', path, message })
+    if (!issues.some((issue) => issue.path === path && issue.message === message))
+      issues.push({ in: 'query', path, message })
   }
   for (const pair of url.search.slice(1).split('&')) {
     if (pair === '') continue

@@ -6,7 +6,14 @@ import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema 
 import type * as v from 'valibot'
 import { ERROR_STATUS, type ErrorCode } from '../http/errors.js'
 import type { AnyOperation } from '../http/operation.js'
-import { ActionSchema, AggregationConfigSchema, AutomationRuleSchema, ConditionGroupInputSchema, ConditionGroupSchema, ConditionSchema } from '../resources/automation-rules/schema.js'
+import {
+  ActionSchema,
+  AggregationConfigSchema,
+  AutomationRuleSchema,
+  ConditionGroupInputSchema,
+  ConditionGroupSchema,
+  ConditionSchema,
+} from '../resources/automation-rules/schema.js'
 import { BudgetLineItemSchema, BudgetSchema, BudgetTotalsSchema } from '../resources/budgets/schema.js'
 import { MeetingTypeSchema } from '../resources/calendar/schema.js'
 import { CompanySchema } from '../resources/companies/schema.js'
@@ -15,7 +22,11 @@ import { GoalSchema } from '../resources/goals/schema.js'
 import { operations } from '../resources/index.js'
 import { NpsStatisticsSchema, NpsSurveySchema } from '../resources/nps-surveys/schema.js'
 import { PlannerItemTypeSchema } from '../resources/planner/schema.js'
-import { ReportTemplateDetailSchema, ReportTemplateSchema, TemplateStructureSchema } from '../resources/report-templates/schema.js'
+import {
+  ReportTemplateDetailSchema,
+  ReportTemplateSchema,
+  TemplateStructureSchema,
+} from '../resources/report-templates/schema.js'
 import { ReportSchema } from '../resources/reports/schema.js'
 import { JsonObjectSchema, NamedRefSchema, PaginationSchema } from '../resources/shared/schemas.js'
 import { TicketNoteSchema, TicketSchema, TicketWithNotesSchema } from '../resources/tickets/schema.js'
@@ -69,7 +80,15 @@ function jsonSchema(schema: v.GenericSchema, typeMode: 'input' | 'output'): Json
 }
 
 /** Errors every authenticated operation can give. */
-const COMMON_ERRORS: readonly ErrorCode[] = ['VALIDATION_ERROR', 'COOKIES_NOT_ALLOWED', 'UNAUTHORIZED', 'INSUFFICIENT_SCOPE', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']
+const COMMON_ERRORS: readonly ErrorCode[] = [
+  'VALIDATION_ERROR',
+  'COOKIES_NOT_ALLOWED',
+  'UNAUTHORIZED',
+  'INSUFFICIENT_SCOPE',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+]
 /** Errors every operation with a body can give. */
 const BODY_ERRORS: readonly ErrorCode[] = ['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']
 
@@ -84,8 +103,16 @@ export function operationErrors(operation: AnyOperation): ErrorCode[] {
   return [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b])
 }
 
-const HEADER = (description: string, schema: JsonSchema = { type: 'string' }, required = false) => ({ description, ...(required ? { required: true } : {}), schema })
-const REQUEST_ID = HEADER('The request id: the client’s own X-Request-Id when valid, else a new UUID.', { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' }, true)
+const HEADER = (description: string, schema: JsonSchema = { type: 'string' }, required = false) => ({
+  description,
+  ...(required ? { required: true } : {}),
+  schema,
+})
+const REQUEST_ID = HEADER(
+  'The request id: the client’s own X-Request-Id when valid, else a new UUID.',
+  { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+  true,
+)
 /** The rate-limit headers; `required` where every response of that status was counted against the key. */
 const rateLimitHeaders = (required: boolean) => ({
   'X-RateLimit-Limit': HEADER('Requests allowed per window for this key.', { type: 'integer', minimum: 0 }, required),
@@ -122,34 +149,59 @@ function queryParameters(schema: v.GenericSchema | undefined): object[] {
     const description = pipe.find((item) => item.type === 'description')?.description
     if (entry.default !== undefined) {
       const fallback = String(entry.default)
-      json.default = json.type === 'integer' ? Number(fallback) : json.type === 'boolean' ? fallback === 'true' : fallback
+      json.default =
+        json.type === 'integer' ? Number(fallback) : json.type === 'boolean' ? fallback === 'true' : fallback
     }
-    return { name, in: 'query', required: entry.type !== 'optional', ...(description ? { description } : {}), schema: json }
+    return {
+      name,
+      in: 'query',
+      required: entry.type !== 'optional',
+      ...(description ? { description } : {}),
+      schema: json,
+    }
   })
 }
 
 function pathParameters(operation: AnyOperation): object[] {
   const entries = (operation.params as { entries?: Record<string, v.GenericSchema> } | undefined)?.entries ?? {}
-  return Object.entries(entries).map(([name, schema]) => ({ name, in: 'path', required: true, schema: jsonSchema(schema, 'input') }))
+  return Object.entries(entries).map(([name, schema]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: jsonSchema(schema, 'input'),
+  }))
 }
 
 function errorResponses(operation: AnyOperation): Record<string, object> {
   const byStatus = new Map<number, ErrorCode[]>()
-  for (const code of operationErrors(operation)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code])
+  for (const code of operationErrors(operation))
+    byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code])
   const out: Record<string, object> = {}
   for (const [status, codes] of byStatus) {
     const headers: Record<string, object> = { 'X-Request-Id': REQUEST_ID }
     if (status !== 401) Object.assign(headers, rateLimitHeaders(!UNCOUNTED_ERROR_STATUSES.has(status)))
-    if (status === 401) headers['WWW-Authenticate'] = HEADER('`Bearer realm="api"`, with `error="invalid_token"` when a key was sent.', { type: 'string', pattern: '^Bearer ' }, true)
-    if (status === 429) headers['Retry-After'] = HEADER('Whole seconds until the window resets.', { type: 'integer', minimum: 0 }, true)
-    if (status === 503) headers['Retry-After'] = HEADER('Whole seconds to wait before retrying.', { type: 'integer', minimum: 0 })
+    if (status === 401)
+      headers['WWW-Authenticate'] = HEADER(
+        '`Bearer realm="api"`, with `error="invalid_token"` when a key was sent.',
+        { type: 'string', pattern: '^Bearer ' },
+        true,
+      )
+    if (status === 429)
+      headers['Retry-After'] = HEADER('Whole seconds until the window resets.', { type: 'integer', minimum: 0 }, true)
+    if (status === 503)
+      headers['Retry-After'] = HEADER('Whole seconds to wait before retrying.', { type: 'integer', minimum: 0 })
     out[String(status)] = {
       description: `Error: ${codes.join(', ')}.`,
       headers,
       content: {
         'application/json': {
           // This implementation always sends `code` and `requestId`, though the Error shape lets them be absent.
-          schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { required: ['code', 'requestId'], properties: { code: { enum: codes } } }] },
+          schema: {
+            allOf: [
+              { $ref: '#/components/schemas/Error' },
+              { required: ['code', 'requestId'], properties: { code: { enum: codes } } },
+            ],
+          },
         },
       },
     }
@@ -181,14 +233,31 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
   for (const operation of operations) {
     const path = basePath + pathTemplate(operation.path)
     const successHeaders: Record<string, object> = { 'X-Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS }
-    for (const [name, description] of Object.entries(operation.responseHeaders ?? {})) successHeaders[name] = HEADER(description, SUCCESS_HEADER_SCHEMAS[name], true)
-    if (operation.idempotent) successHeaders['Idempotent-Replayed'] = HEADER('`true` when this is the stored answer to an earlier request with the same Idempotency-Key.', { type: 'string', enum: ['true'] })
+    for (const [name, description] of Object.entries(operation.responseHeaders ?? {}))
+      successHeaders[name] = HEADER(description, SUCCESS_HEADER_SCHEMAS[name], true)
+    if (operation.idempotent)
+      successHeaders['Idempotent-Replayed'] = HEADER(
+        '`true` when this is the stored answer to an earlier request with the same Idempotency-Key.',
+        { type: 'string', enum: ['true'] },
+      )
     const headerParameters: object[] = []
     if (operation.idempotent) {
-      headerParameters.push({ name: 'Idempotency-Key', in: 'header', required: false, description: 'Makes a retry safe: a repeat within 24 h with the same body replays the first response.', schema: { type: 'string', minLength: 1, maxLength: 255 } })
+      headerParameters.push({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description: 'Makes a retry safe: a repeat within 24 h with the same body replays the first response.',
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
+      })
     }
     if (operation.errors.includes('PRECONDITION_FAILED')) {
-      headerParameters.push({ name: 'If-Match', in: 'header', required: false, description: 'The version you read (`"3"` or `3`); 412 if the resource has moved on.', schema: { type: 'string' } })
+      headerParameters.push({
+        name: 'If-Match',
+        in: 'header',
+        required: false,
+        description: 'The version you read (`"3"` or `3`); 412 if the resource has moved on.',
+        schema: { type: 'string' },
+      })
     }
     ;(paths[path] ??= {})[operation.method.toLowerCase()] = {
       operationId: operation.id,
@@ -199,7 +268,12 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
       'x-required-scope': operation.scope,
       parameters: [...pathParameters(operation), ...queryParameters(operation.query), ...headerParameters],
       ...(operation.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(operation.body, 'input') } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: jsonSchema(operation.body, 'input') } },
+            },
+          }
         : {}),
       responses: {
         [String(operation.successStatus)]: {
@@ -211,13 +285,17 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
       },
     }
   }
-  const { $schema: _s, ...schemas } = toJsonSchemaDefs(COMPONENTS, { ...CONVERSION, typeMode: 'output' }) as Record<string, JsonSchema>
+  const { $schema: _s, ...schemas } = toJsonSchemaDefs(COMPONENTS, { ...CONVERSION, typeMode: 'output' }) as Record<
+    string,
+    JsonSchema
+  >
   return {
     openapi: '3.1.0',
     info: {
       title: 'Tenant Data Public API',
       version: '1.0.0',
-      description: 'Programmatic, stateless read and write access to the data of one tenant of the IT-management portal.',
+      description:
+        'Programmatic, stateless read and write access to the data of one tenant of the IT-management portal.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: '/' }],
@@ -232,19 +310,38 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
           summary: 'This document',
           security: [],
           responses: {
-            '200': { description: 'The OpenAPI 3.1 document.', headers: { 'X-Request-Id': REQUEST_ID }, content: { 'application/json': { schema: { type: 'object' } } } },
+            '200': {
+              description: 'The OpenAPI 3.1 document.',
+              headers: { 'X-Request-Id': REQUEST_ID },
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
             // The cookie check comes before routing (decisions §3), so even this public route can refuse a request.
             '400': {
               description: 'Error: COOKIES_NOT_ALLOWED.',
               headers: { 'X-Request-Id': REQUEST_ID },
-              content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { code: { enum: ['COOKIES_NOT_ALLOWED'] } } }] } } },
+              content: {
+                'application/json': {
+                  schema: {
+                    allOf: [
+                      { $ref: '#/components/schemas/Error' },
+                      { properties: { code: { enum: ['COOKIES_NOT_ALLOWED'] } } },
+                    ],
+                  },
+                },
+              },
             },
           },
         },
       },
     },
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key with scopes, created in the tenant dashboard.' } },
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key with scopes, created in the tenant dashboard.',
+        },
+      },
       schemas: {
         ...schemas,
         Error: {
@@ -255,7 +352,10 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
             error: { type: 'string', description: 'What went wrong.' },
             code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
             requestId: { type: 'string', description: 'Equals the X-Request-Id header.' },
-            details: { description: 'VALIDATION_ERROR: an array of { in, path, message }; INSUFFICIENT_SCOPE: { requiredScopes }.' },
+            details: {
+              description:
+                'VALIDATION_ERROR: an array of { in, path, message }; INSUFFICIENT_SCOPE: { requiredScopes }.',
+            },
           },
         },
       },

@@ -9,15 +9,29 @@ import { AutomationRuleSchema, type AutomationRuleRecord } from '../resources/au
 import { BudgetLineItemSchema, BudgetSchema, type BudgetLineItem } from '../resources/budgets/schema.js'
 import { MeetingTypeSchema, type MeetingType } from '../resources/calendar/schema.js'
 import { CompanySchema, type Company } from '../resources/companies/schema.js'
-import { ComplianceCheckSchema, ComplianceTemplateSchema, type ComplianceCheck, type ComplianceTemplate } from '../resources/compliance/schema.js'
+import {
+  ComplianceCheckSchema,
+  ComplianceTemplateSchema,
+  type ComplianceCheck,
+  type ComplianceTemplate,
+} from '../resources/compliance/schema.js'
 import { GoalSchema, type Goal } from '../resources/goals/schema.js'
 import { NpsSurveySchema, type NpsSurveyRecord } from '../resources/nps-surveys/schema.js'
 import { PlannerItemTypeSchema, type PlannerItemType } from '../resources/planner/schema.js'
-import { ReportTemplateSchema, TemplateStructureSchema, type ReportTemplateRecord } from '../resources/report-templates/schema.js'
+import {
+  ReportTemplateSchema,
+  TemplateStructureSchema,
+  type ReportTemplateRecord,
+} from '../resources/report-templates/schema.js'
 import { ReportSchema, ReportTypeSchema, type ReportRecord, type ReportType } from '../resources/reports/schema.js'
 import { DateTimeSchema, JsonObjectSchema, NullableDateTimeSchema } from '../resources/shared/schemas.js'
 import { TicketNoteSchema, TicketSchema, type Ticket, type TicketNote } from '../resources/tickets/schema.js'
-import { TrainingCourseSchema, TrainingEnrollmentSchema, type TrainingCourse, type TrainingEnrollment } from '../resources/training/schema.js'
+import {
+  TrainingCourseSchema,
+  TrainingEnrollmentSchema,
+  type TrainingCourse,
+  type TrainingEnrollment,
+} from '../resources/training/schema.js'
 import { UserSchema, type User } from '../resources/users/schema.js'
 
 type Loose<T> = { [K in keyof T]?: T[K] | undefined }
@@ -71,7 +85,11 @@ export interface NormalizedSeed {
   plannerItemTypes: PlannerItemType[]
 }
 
-const toIso = v.pipe(v.string(), v.isoTimestamp(), v.transform((s: string) => new Date(s).toISOString()))
+const toIso = v.pipe(
+  v.string(),
+  v.isoTimestamp(),
+  v.transform((s: string) => new Date(s).toISOString()),
+)
 
 /**
  * Turns a strict response schema into a lenient seed schema: nullable fields default to null,
@@ -80,10 +98,16 @@ const toIso = v.pipe(v.string(), v.isoTimestamp(), v.transform((s: string) => ne
 function seedSchemaOf(schema: v.GenericSchema): v.GenericSchema {
   if (schema === DateTimeSchema) return toIso
   if (schema === NullableDateTimeSchema) return v.optional(v.nullable(toIso), null)
-  const s = schema as v.GenericSchema & { type: string; entries?: Record<string, v.GenericSchema>; item?: v.GenericSchema; wrapped?: v.GenericSchema }
+  const s = schema as v.GenericSchema & {
+    type: string
+    entries?: Record<string, v.GenericSchema>
+    item?: v.GenericSchema
+    wrapped?: v.GenericSchema
+  }
   if (s.type === 'nullable' && s.wrapped) return v.optional(v.nullable(seedSchemaOf(s.wrapped)), null)
   // Keep the default (`notes`, `responses` default to []): dropping it left them undefined.
-  if (s.type === 'optional' && s.wrapped) return v.optional(seedSchemaOf(s.wrapped), (s as { default?: unknown }).default as never)
+  if (s.type === 'optional' && s.wrapped)
+    return v.optional(seedSchemaOf(s.wrapped), (s as { default?: unknown }).default as never)
   if (s.type === 'array' && s.item) return v.array(seedSchemaOf(s.item))
   if ((s.type === 'strict_object' || s.type === 'object') && s.entries) {
     const entries: Record<string, v.GenericSchema> = {}
@@ -104,9 +128,13 @@ const seedSchemas = {
   lineItem: seedSchemaOf(v.object(omit(BudgetLineItemSchema.entries, 'annualisedCost'))),
   budgets: seedSchemaOf(v.object(omit(BudgetSchema.entries, 'totals', 'lineItemCount', 'lineItems'))),
   automationRules: seedSchemaOf(v.object(omit(AutomationRuleSchema.entries, 'companies'))),
-  reports: seedSchemaOf(v.object({ ...omit(ReportSchema.entries, 'companyName', 'reportTypeName'), content: v.nullable(JsonObjectSchema) })),
+  reports: seedSchemaOf(
+    v.object({ ...omit(ReportSchema.entries, 'companyName', 'reportTypeName'), content: v.nullable(JsonObjectSchema) }),
+  ),
   reportTypes: ReportTypeSchema,
-  reportTemplates: seedSchemaOf(v.object({ ...ReportTemplateSchema.entries, templateStructure: v.nullable(TemplateStructureSchema) })),
+  reportTemplates: seedSchemaOf(
+    v.object({ ...ReportTemplateSchema.entries, templateStructure: v.nullable(TemplateStructureSchema) }),
+  ),
   complianceTemplates: seedSchemaOf(ComplianceTemplateSchema),
   complianceChecks: seedSchemaOf(ComplianceCheckSchema),
   trainingCourses: seedSchemaOf(v.object(omit(TrainingCourseSchema.entries, 'enrollmentCount'))),
@@ -148,7 +176,11 @@ const byCreatedAt = (a: { createdAt: string; id: string }, b: { createdAt: strin
  */
 export function normalizeSeed(data: SeedData): NormalizedSeed {
   const budgets = parseAll<BudgetRecord>('budgets', seedSchemas.budgets, data.budgets).map((budget, index) => {
-    const items = parseAll<Omit<BudgetLineItem, 'annualisedCost'>>(`budgets[${index}].lineItems`, seedSchemas.lineItem, data.budgets?.[index]?.lineItems)
+    const items = parseAll<Omit<BudgetLineItem, 'annualisedCost'>>(
+      `budgets[${index}].lineItems`,
+      seedSchemas.lineItem,
+      data.budgets?.[index]?.lineItems,
+    )
     const lineItems = items.map((item) => ({ ...item, annualisedCost: annualisedCost(item) })).sort(byCreatedAt)
     return { ...budget, lineItems }
   })

@@ -12,11 +12,19 @@ import type { AutomationRuleRecord } from '../resources/automation-rules/schema.
 import type { Budget, BudgetLineItem, UpdateBudget } from '../resources/budgets/schema.js'
 import type { MeetingType, MeetingTypeListQuery } from '../resources/calendar/schema.js'
 import type { Company, CompanyListQuery } from '../resources/companies/schema.js'
-import type { ComplianceCheck, ComplianceTemplate, ComplianceTemplateListQuery } from '../resources/compliance/schema.js'
+import type {
+  ComplianceCheck,
+  ComplianceTemplate,
+  ComplianceTemplateListQuery,
+} from '../resources/compliance/schema.js'
 import type { Goal } from '../resources/goals/schema.js'
 import type { NpsSurvey } from '../resources/nps-surveys/schema.js'
 import type { PlannerItemType } from '../resources/planner/schema.js'
-import type { ReportTemplate, ReportTemplateDetail, ReportTemplateListQuery } from '../resources/report-templates/schema.js'
+import type {
+  ReportTemplate,
+  ReportTemplateDetail,
+  ReportTemplateListQuery,
+} from '../resources/report-templates/schema.js'
 import type { ReportRecord, ReportType } from '../resources/reports/schema.js'
 import type { Ticket, TicketListQuery, TicketWithNotes } from '../resources/tickets/schema.js'
 import type { TrainingCourse, TrainingEnrollment, TrainingEnrollmentListQuery } from '../resources/training/schema.js'

@@ -37,14 +37,20 @@ export interface Harness {
  */
 export function createHarness(
   api: PublicApiHandler,
-  options: { key?: string; basePath?: string; origin?: string; onResponse?: (result: CallResult) => void | Promise<void> } = {},
+  options: {
+    key?: string
+    basePath?: string
+    origin?: string
+    onResponse?: (result: CallResult) => void | Promise<void>
+  } = {},
 ): Harness {
   const base = `${options.origin ?? 'http://api.test'}${options.basePath ?? '/api/public/v1'}`
   return {
     async call(method, path, call = {}) {
       const headers = new Headers(call.headers)
       const key = call.key === undefined ? options.key : call.key
-      if (key !== null && key !== undefined && !headers.has('authorization')) headers.set('authorization', `Bearer ${key}`)
+      if (key !== null && key !== undefined && !headers.has('authorization'))
+        headers.set('authorization', `Bearer ${key}`)
       let body: BodyInit | undefined = call.rawBody
       if (call.body !== undefined) {
         body = JSON.stringify(call.body)
@@ -53,7 +59,12 @@ export function createHarness(
       const request = new Request(base + path, { method, headers, body })
       const response = await api(request.clone())
       const text = await response.text()
-      const result: CallResult = { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text), request }
+      const result: CallResult = {
+        status: response.status,
+        headers: response.headers,
+        body: text === '' ? undefined : JSON.parse(text),
+        request,
+      }
       await options.onResponse?.(result)
       return result
     },

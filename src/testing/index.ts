@@ -9,4 +9,14 @@
 export { createHarness, type CallOptions, type CallResult, type Harness } from './harness.js'
 export { testKey, testKeyResolver } from './keys.js'
 export { createTestApi, TEST_ORIGIN, type TestApi, type TestApiOptions, type TestKeys } from './test-api.js'
-export { createDemoData, DEFAULT_DEMO_SEED, DEMO_API_KEY, DEMO_NOW, DEMO_TENANT_ID, demoKeyResolver, lazyArray, type DemoData, type DemoDataOptions } from '../demo/index.js'
+export {
+  createDemoData,
+  DEFAULT_DEMO_SEED,
+  DEMO_API_KEY,
+  DEMO_NOW,
+  DEMO_TENANT_ID,
+  demoKeyResolver,
+  lazyArray,
+  type DemoData,
+  type DemoDataOptions,
+} from '../demo/index.js'

@@ -90,7 +90,10 @@ export async function createTestApi(options: TestApiOptions = {}): Promise<TestA
   })
   const keys: TestKeys = {
     all: testKey(tenantId),
-    readOnly: testKey(tenantId, SCOPES.filter((scope) => scope.endsWith('.read'))),
+    readOnly: testKey(
+      tenantId,
+      SCOPES.filter((scope) => scope.endsWith('.read')),
+    ),
     otherTenant: testKey(`${tenantId}-other`),
     for: (scopes) => testKey(tenantId, scopes),
   }

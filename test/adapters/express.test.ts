@@ -12,11 +12,21 @@ import { freePort, mountSeed, runMountScenario, startProcess, TENANT, type Serve
 
 const token = testKey(TENANT)
 const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
-const rule = { name: 'Parsed first', triggerType: 'scheduled', triggerConfig: { cron: '0 * * * *' }, entityType: 'ticket', conditions: [], actions: [] }
+const rule = {
+  name: 'Parsed first',
+  triggerType: 'scheduled',
+  triggerConfig: { cron: '0 * * * *' },
+  entityType: 'ticket',
+  conditions: [],
+  actions: [],
+}
 
 type ExpressFactory = typeof express5
 
-for (const [label, express] of [['Express 5', express5], ['Express 4', express4 as unknown as ExpressFactory]] as const) {
+for (const [label, express] of [
+  ['Express 5', express5],
+  ['Express 4', express4 as unknown as ExpressFactory],
+] as const) {
   describe(`${label} mount (toExpressMiddleware)`, () => {
     const aborted: string[] = []
     const addresses: Array<string | undefined> = []
@@ -65,20 +75,38 @@ for (const [label, express] of [['Express 5', express5], ['Express 4', express4 
     })
 
     it('uses a body that express.json() already parsed, never an empty one', async () => {
-      const response = await fetch(`${origins.parsed}/api/public/v1/automation`, { method: 'POST', headers: auth, body: JSON.stringify(rule) })
+      const response = await fetch(`${origins.parsed}/api/public/v1/automation`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify(rule),
+      })
       expect(response.status).toBe(201)
-      expect(((await response.json()) as { data: { triggerConfig: unknown } }).data.triggerConfig).toEqual(rule.triggerConfig)
-      const unknownField = await fetch(`${origins.parsed}/api/public/v1/automation`, { method: 'POST', headers: auth, body: JSON.stringify({ ...rule, extra: 1 }) })
+      expect(((await response.json()) as { data: { triggerConfig: unknown } }).data.triggerConfig).toEqual(
+        rule.triggerConfig,
+      )
+      const unknownField = await fetch(`${origins.parsed}/api/public/v1/automation`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ ...rule, extra: 1 }),
+      })
       expect(unknownField.status).toBe(400)
       expect(((await unknownField.json()) as { code: string }).code).toBe('VALIDATION_ERROR')
     })
 
     it('answers body-parser errors in the JSON Error shape, not HTML', async () => {
-      const broken = await fetch(`${origins.parsed}/api/public/v1/automation`, { method: 'POST', headers: { ...auth, 'x-request-id': 'bp-1' }, body: '{"name":' })
+      const broken = await fetch(`${origins.parsed}/api/public/v1/automation`, {
+        method: 'POST',
+        headers: { ...auth, 'x-request-id': 'bp-1' },
+        body: '{"name":',
+      })
       expect(broken.status).toBe(400)
       expect(broken.headers.get('content-type')).toBe('application/json; charset=utf-8')
       expect(await broken.json()).toMatchObject({ code: 'INVALID_JSON', requestId: 'bp-1' })
-      const tooLarge = await fetch(`${origins.parsed}/api/public/v1/automation`, { method: 'POST', headers: auth, body: JSON.stringify({ ...rule, description: 'x'.repeat(200_000) }) })
+      const tooLarge = await fetch(`${origins.parsed}/api/public/v1/automation`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ ...rule, description: 'x'.repeat(200_000) }),
+      })
       expect(tooLarge.status).toBe(413)
       expect(((await tooLarge.json()) as { code: string }).code).toBe('PAYLOAD_TOO_LARGE')
     })
@@ -100,7 +128,11 @@ describe('examples/express, as its one command runs it', () => {
   beforeAll(async () => {
     const port = await freePort()
     base = `http://127.0.0.1:${port}/api/public/v1`
-    served = await startProcess(`${root}node_modules/.bin/tsx`, ['examples/express/server.ts'], { cwd: root, env: { PORT: String(port) }, readyUrl: `${base}/openapi.json` })
+    served = await startProcess(`${root}node_modules/.bin/tsx`, ['examples/express/server.ts'], {
+      cwd: root,
+      env: { PORT: String(port) },
+      readyUrl: `${base}/openapi.json`,
+    })
   }, 60_000)
   afterAll(() => served?.stop())
 

@@ -23,7 +23,12 @@ describe('Next.js mount (examples/next)', () => {
     execFileSync(nextBin, ['build'], { cwd: app, env: { ...process.env, ...env }, stdio: 'pipe' })
     const port = await freePort()
     base = `http://127.0.0.1:${port}/api/public/v1`
-    served = await startProcess(nextBin, ['start', '-H', '127.0.0.1', '-p', String(port)], { cwd: app, env, readyUrl: `${base}/openapi.json`, timeoutMs: 60_000 })
+    served = await startProcess(nextBin, ['start', '-H', '127.0.0.1', '-p', String(port)], {
+      cwd: app,
+      env,
+      readyUrl: `${base}/openapi.json`,
+      timeoutMs: 60_000,
+    })
   }, 300_000)
   afterAll(() => served?.stop())
 

@@ -19,22 +19,43 @@ function requestWith(rawHeaders: string[]): Request {
 
 function nativeOf(rawHeaders: string[]): Headers {
   const headers = new Headers()
-  for (let i = 0; i < rawHeaders.length; i += 2) if (!rawHeaders[i]!.startsWith(':')) headers.append(rawHeaders[i]!, rawHeaders[i + 1]!)
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (!rawHeaders[i]!.startsWith(':')) headers.append(rawHeaders[i]!, rawHeaders[i + 1]!)
   return headers
 }
 
 const RAW = [
-  'Host', 'example.test',
-  'Authorization', 'Bearer one',
-  'authorization', 'Bearer two',
-  'Cookie', 'a=1',
-  'cookie', 'b=2',
-  'X-Request-Id', ' req-1 ',
-  'Accept', 'application/json',
-  'ACCEPT', 'text/plain',
-  'Content-Type', 'application/json',
+  'Host',
+  'example.test',
+  'Authorization',
+  'Bearer one',
+  'authorization',
+  'Bearer two',
+  'Cookie',
+  'a=1',
+  'cookie',
+  'b=2',
+  'X-Request-Id',
+  ' req-1 ',
+  'Accept',
+  'application/json',
+  'ACCEPT',
+  'text/plain',
+  'Content-Type',
+  'application/json',
 ]
-const NAMES = ['host', 'HOST', 'authorization', 'cookie', 'x-request-id', 'accept', 'content-type', 'missing', 'Content-Length', 'if-match']
+const NAMES = [
+  'host',
+  'HOST',
+  'authorization',
+  'cookie',
+  'x-request-id',
+  'accept',
+  'content-type',
+  'missing',
+  'Content-Length',
+  'if-match',
+]
 
 describe('Node bridge request headers', () => {
   it('answer get and has exactly as a native Headers would (case, repeats joined, Cookie with "; ", whitespace)', () => {

@@ -19,7 +19,13 @@ interface Raw {
   body: string
 }
 
-function send(origin: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Raw> {
+function send(
+  origin: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${origin}${path}`, { method, headers }, (res) => {
       let text = ''
@@ -35,7 +41,8 @@ function send(origin: string, method: string, path: string, headers: Record<stri
 /** Headers that legitimately differ between two answers: the clock, ids and the rate-limit count. */
 function comparable(raw: Raw): Raw {
   const headers = { ...raw.headers }
-  for (const name of ['date', 'x-request-id', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'keep-alive']) delete headers[name]
+  for (const name of ['date', 'x-request-id', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'keep-alive'])
+    delete headers[name]
   return { ...raw, headers, body: raw.body.replace(/"requestId":"[^"]+"/, '"requestId":"…"') }
 }
 
@@ -76,9 +83,13 @@ describe('node mount: the reply fast path', () => {
   ]
 
   it.each(cases)('%s %s answers alike on both paths', async (method, path, headers, body) => {
-    const [fast, slow] = await Promise.all([send(direct, method, path, headers, body), send(wrapped, method, path, headers, body)])
+    const [fast, slow] = await Promise.all([
+      send(direct, method, path, headers, body),
+      send(wrapped, method, path, headers, body),
+    ])
     expect(comparable(fast)).toEqual(comparable(slow))
     expect(fast.headers['x-request-id']).toBeTypeOf('string')
-    if (method !== 'HEAD' && fast.body !== '') expect(fast.headers['content-length']).toBe(String(Buffer.byteLength(fast.body)))
+    if (method !== 'HEAD' && fast.body !== '')
+      expect(fast.headers['content-length']).toBe(String(Buffer.byteLength(fast.body)))
   })
 })

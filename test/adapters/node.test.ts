@@ -47,21 +47,33 @@ describe('node:http mount (toNodeHandler)', () => {
 
   it('passes the socket address on, and builds the URL from Host', async () => {
     seen.length = 0
-    const response = await fetch(`${origin}/api/public/v1/tickets?limit=1&page=1`, { headers: { authorization: `Bearer ${token}` } })
+    const response = await fetch(`${origin}/api/public/v1/tickets?limit=1&page=1`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
     expect(response.status).toBe(200)
     expect(seen[0]).toEqual({ address: '127.0.0.1', url: `${origin}/api/public/v1/tickets?limit=1&page=1` })
   })
 
   it('ignores X-Forwarded-* unless trustProxy is set', async () => {
     seen.length = 0
-    const headers = { authorization: `Bearer ${token}`, 'x-forwarded-for': '203.0.113.7, 10.0.0.1', 'x-forwarded-host': 'api.example.com', 'x-forwarded-proto': 'https' }
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'x-forwarded-for': '203.0.113.7, 10.0.0.1',
+      'x-forwarded-host': 'api.example.com',
+      'x-forwarded-proto': 'https',
+    }
     await fetch(`${origin}/api/public/v1/tickets?limit=1`, { headers })
     expect(seen[0]).toEqual({ address: '127.0.0.1', url: `${origin}/api/public/v1/tickets?limit=1` })
 
-    const trusted = createServer(toNodeHandler((request) => {
-      seen.push({ address: clientAddress(request), url: request.url })
-      return Promise.resolve(new Response(null, { status: 204 }))
-    }, { trustProxy: true }))
+    const trusted = createServer(
+      toNodeHandler(
+        (request) => {
+          seen.push({ address: clientAddress(request), url: request.url })
+          return Promise.resolve(new Response(null, { status: 204 }))
+        },
+        { trustProxy: true },
+      ),
+    )
     const trustedOrigin = await listen(trusted)
     await fetch(`${trustedOrigin}/api/public/v1/x`, { headers })
     trusted.close()
@@ -70,7 +82,9 @@ describe('node:http mount (toNodeHandler)', () => {
 
   it('normalises targets that need it and answers a bad Host with a JSON 400', async () => {
     seen.length = 0
-    const response = await fetch(`${origin}/api/public/v1/tickets/../tickets?limit=1`, { headers: { authorization: `Bearer ${token}` } })
+    const response = await fetch(`${origin}/api/public/v1/tickets/../tickets?limit=1`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
     expect(response.status).toBe(200)
     const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(`${origin}/api/public/v1/tickets`, { headers: { host: 'bad host/x' } }, (res) => {
@@ -87,14 +101,20 @@ describe('node:http mount (toNodeHandler)', () => {
 
   it('is a Request to code that needs a native one: clone, text(), new Request(request)', async () => {
     const results: unknown[] = []
-    const probe = createServer(toNodeHandler(async (request) => {
-      results.push(request instanceof Request, request.method, request.headers.get('content-type'))
-      const copy = new Request(request)
-      results.push(copy.method, copy.url === request.url, await copy.text())
-      return new Response('ok')
-    }))
+    const probe = createServer(
+      toNodeHandler(async (request) => {
+        results.push(request instanceof Request, request.method, request.headers.get('content-type'))
+        const copy = new Request(request)
+        results.push(copy.method, copy.url === request.url, await copy.text())
+        return new Response('ok')
+      }),
+    )
     const probeOrigin = await listen(probe)
-    const response = await fetch(`${probeOrigin}/echo`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' })
+    const response = await fetch(`${probeOrigin}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    })
     probe.close()
     expect(await response.text()).toBe('ok')
     expect(results).toEqual([true, 'POST', 'text/plain', 'POST', true, 'hello'])
@@ -104,14 +124,20 @@ describe('node:http mount (toNodeHandler)', () => {
     const chunk = new Uint8Array(256 * 1024).fill(97)
     const chunks = 64 // 16 MiB: far more than the socket buffers, so write() must return false
     let pulled = 0
-    const big = createServer(toNodeHandler(async () =>
-      new Response(new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (pulled++ === chunks) controller.close()
-          else controller.enqueue(chunk)
-        },
-      }), { headers: { 'content-type': 'application/octet-stream' } }),
-    ))
+    const big = createServer(
+      toNodeHandler(
+        async () =>
+          new Response(
+            new ReadableStream<Uint8Array>({
+              pull(controller) {
+                if (pulled++ === chunks) controller.close()
+                else controller.enqueue(chunk)
+              },
+            }),
+            { headers: { 'content-type': 'application/octet-stream' } },
+          ),
+      ),
+    )
     const bigOrigin = await listen(big)
     const received = await new Promise<{ bytes: number; pulledBeforeRead: number }>((resolve, reject) => {
       httpRequest(`${bigOrigin}/big`, (res) => {
@@ -124,7 +150,9 @@ describe('node:http mount (toNodeHandler)', () => {
           res.on('end', () => resolve({ bytes, pulledBeforeRead }))
           res.resume()
         }, 300)
-      }).on('error', reject).end()
+      })
+        .on('error', reject)
+        .end()
     })
     big.close()
     expect(received.bytes).toBe(chunk.byteLength * chunks)
@@ -139,14 +167,28 @@ describe('node:http mount (toNodeHandler)', () => {
     const origin2 = await listen(server2)
     const session = http2Connect(origin2)
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const stream = session.request({ ':path': '/api/public/v1/automation', ':method': 'POST', authorization: `Bearer ${token}`, 'content-type': 'application/json' })
+      const stream = session.request({
+        ':path': '/api/public/v1/automation',
+        ':method': 'POST',
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+      })
       let status = 0
       let body = ''
       stream.on('response', (headers) => (status = Number(headers[':status'])))
       stream.on('data', (data: Buffer) => (body += data.toString()))
       stream.on('end', () => resolve({ status, body }))
       stream.on('error', reject)
-      stream.end(JSON.stringify({ name: 'h2', triggerType: 'scheduled', triggerConfig: {}, entityType: 'ticket', conditions: [], actions: [] }))
+      stream.end(
+        JSON.stringify({
+          name: 'h2',
+          triggerType: 'scheduled',
+          triggerConfig: {},
+          entityType: 'ticket',
+          conditions: [],
+          actions: [],
+        }),
+      )
     })
     session.close()
     server2.close()
@@ -156,7 +198,9 @@ describe('node:http mount (toNodeHandler)', () => {
 
   it('keeps serving after many aborted uploads', async () => {
     for (let i = 0; i < 5; i++) await abortMidBody(`${origin}/api/public/v1/automation`, token)
-    const response = await fetch(`${origin}/api/public/v1/tickets?limit=1`, { headers: { authorization: `Bearer ${token}` } })
+    const response = await fetch(`${origin}/api/public/v1/tickets?limit=1`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
     expect(response.status).toBe(200)
   })
 })

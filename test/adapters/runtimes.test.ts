@@ -15,7 +15,9 @@ let bun = ''
 let deno = ''
 
 beforeAll(async () => {
-  const [bunPath, denoPath] = execFileSync(join(root, 'scripts/install-runtimes.sh'), { encoding: 'utf8' }).trim().split('\n')
+  const [bunPath, denoPath] = execFileSync(join(root, 'scripts/install-runtimes.sh'), { encoding: 'utf8' })
+    .trim()
+    .split('\n')
   bun = bunPath!
   deno = denoPath!
 }, 180_000)
@@ -28,19 +30,32 @@ describe('the core is runtime-neutral', () => {
     })
   }
   it('imports no node: module and uses no Node global outside the SQL stores and the Node mounts', () => {
-    const neutral = [...sources(join(root, 'src')), join(root, 'adapters/bun.ts'), join(root, 'adapters/deno.ts'), join(root, 'adapters/next.ts'), join(root, 'adapters/client-address.ts')]
-      .filter((path) => !/src\/stores\/(sqlite|postgres|kysely)\//.test(path) && !path.includes('/testing/conformance/'))
+    const neutral = [
+      ...sources(join(root, 'src')),
+      join(root, 'adapters/bun.ts'),
+      join(root, 'adapters/deno.ts'),
+      join(root, 'adapters/next.ts'),
+      join(root, 'adapters/client-address.ts'),
+    ].filter((path) => !/src\/stores\/(sqlite|postgres|kysely)\//.test(path) && !path.includes('/testing/conformance/'))
     expect(neutral.length).toBeGreaterThan(30)
     const offenders = neutral.flatMap((path) => {
       const text = readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
-      const found = [...text.matchAll(/from\s+['"](node:[^'"]+|fs|path|http|crypto|stream|buffer|url|events|os|util)['"]|\b(Buffer|process|__dirname|require|setImmediate)\s*[.(]/g)]
+      const found = [
+        ...text.matchAll(
+          /from\s+['"](node:[^'"]+|fs|path|http|crypto|stream|buffer|url|events|os|util)['"]|\b(Buffer|process|__dirname|require|setImmediate)\s*[.(]/g,
+        ),
+      ]
       return found.map((match) => `${relative(root, path)}: ${match[0]}`)
     })
     expect(offenders).toEqual([])
   })
   it('has no node: import in the built ESM the runtimes load', () => {
-    const built = readdirSync(join(root, 'dist')).filter((name) => /^(index|bun|deno|testing|chunk-[\w-]+)\.js$/.test(name))
-    const offenders = built.filter((name) => /from\s*["']node:|require\(["']node:/.test(readFileSync(join(root, 'dist', name), 'utf8')))
+    const built = readdirSync(join(root, 'dist')).filter((name) =>
+      /^(index|bun|deno|testing|chunk-[\w-]+)\.js$/.test(name),
+    )
+    const offenders = built.filter((name) =>
+      /from\s*["']node:|require\(["']node:/.test(readFileSync(join(root, 'dist', name), 'utf8')),
+    )
     expect(offenders).toEqual([])
   })
 })
@@ -53,7 +68,11 @@ describe('Bun mount (examples/bun)', () => {
   beforeAll(async () => {
     const port = await freePort()
     base = `http://127.0.0.1:${port}/api/public/v1`
-    served = await startProcess(bun, ['examples/bun/server.ts'], { cwd: root, env: { PORT: String(port) }, readyUrl: `${base}/openapi.json` })
+    served = await startProcess(bun, ['examples/bun/server.ts'], {
+      cwd: root,
+      env: { PORT: String(port) },
+      readyUrl: `${base}/openapi.json`,
+    })
   }, 60_000)
   afterAll(() => served?.stop())
 
@@ -69,7 +88,24 @@ describe('Deno mount (examples/deno)', () => {
   beforeAll(async () => {
     const port = await freePort()
     base = `http://127.0.0.1:${port}/api/public/v1`
-    served = await startProcess(deno, ['run', '--allow-net', '--allow-env', '--allow-read', '--config', 'examples/deno/deno.json', 'examples/deno/server.ts'], { cwd: root, env: { PORT: String(port), DENO_NO_UPDATE_CHECK: '1' }, readyUrl: `${base}/openapi.json`, timeoutMs: 60_000 })
+    served = await startProcess(
+      deno,
+      [
+        'run',
+        '--allow-net',
+        '--allow-env',
+        '--allow-read',
+        '--config',
+        'examples/deno/deno.json',
+        'examples/deno/server.ts',
+      ],
+      {
+        cwd: root,
+        env: { PORT: String(port), DENO_NO_UPDATE_CHECK: '1' },
+        readyUrl: `${base}/openapi.json`,
+        timeoutMs: 60_000,
+      },
+    )
   }, 90_000)
   afterAll(() => served?.stop())
 

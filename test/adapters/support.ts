@@ -9,11 +9,20 @@ import { expect } from 'vitest'
 import type { SeedData } from 'tenant-public-api'
 
 export const TENANT = 'tenant-mounts'
-export const ENROLLMENT_IDS = ['6b1f5a2e-3c4d-4e5f-8a9b-0c1d2e3f4a51', '6b1f5a2e-3c4d-4e5f-8a9b-0c1d2e3f4a52', '6b1f5a2e-3c4d-4e5f-8a9b-0c1d2e3f4a53']
+export const ENROLLMENT_IDS = [
+  '6b1f5a2e-3c4d-4e5f-8a9b-0c1d2e3f4a51',
+  '6b1f5a2e-3c4d-4e5f-8a9b-0c1d2e3f4a52',
+  '6b1f5a2e-3c4d-4e5f-8a9b-0c1d2e3f4a53',
+]
 
 /** Three tickets and three enrollments: enough for a list, a detail and a DELETE. */
 export function mountSeed(): SeedData {
-  const course = { id: '0d5c1d7e-5a51-4a53-9d43-7a1c2b3c4d01', title: 'Phishing basics', courseType: 'video', isMandatory: true }
+  const course = {
+    id: '0d5c1d7e-5a51-4a53-9d43-7a1c2b3c4d01',
+    title: 'Phishing basics',
+    courseType: 'video',
+    isMandatory: true,
+  }
   return {
     tickets: [1, 2, 3].map((n) => ({
       id: `ticket-${n}`,
@@ -29,7 +38,11 @@ export function mountSeed(): SeedData {
     trainingEnrollments: ENROLLMENT_IDS.map((id, i) => ({
       id,
       course: { id: course.id, title: course.title, courseType: course.courseType },
-      user: { id: `0d5c1d7e-5a51-4a53-9d43-7a1c2b3c4e0${i}`, fullName: `Learner ${i}`, email: `learner${i}@example.com` },
+      user: {
+        id: `0d5c1d7e-5a51-4a53-9d43-7a1c2b3c4e0${i}`,
+        fullName: `Learner ${i}`,
+        email: `learner${i}@example.com`,
+      },
       status: 'in_progress' as const,
       progress: 50,
       enrolledAt: `2025-02-0${i + 1}T09:00:00.000Z`,
@@ -61,8 +74,17 @@ export interface ServedProcess {
  * Starts `command` and waits until `GET readyUrl` answers (any status), failing with the process's
  * output if it exits or does not answer within `timeoutMs`.
  */
-export async function startProcess(command: string, args: string[], options: { cwd: string; env?: Record<string, string>; readyUrl: string; timeoutMs?: number }): Promise<ServedProcess> {
-  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+export async function startProcess(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; readyUrl: string; timeoutMs?: number },
+): Promise<ServedProcess> {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
   let text = ''
   child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()))
@@ -87,7 +109,8 @@ export async function startProcess(command: string, args: string[], options: { c
   }
   const deadline = Date.now() + (options.timeoutMs ?? 30_000)
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${command} ${args.join(' ')} exited early:\n${text}`)
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${command} ${args.join(' ')} exited early:\n${text}`)
     try {
       await fetch(options.readyUrl, { signal: AbortSignal.timeout(2000) })
       return { child, output: () => text, stop }
@@ -125,7 +148,10 @@ async function labelled(input: string, init?: RequestInit): Promise<Response> {
   try {
     return await globalThis.fetch(input, init)
   } catch (error) {
-    throw new Error(`${init?.method ?? 'GET'} ${input} failed: ${(error as Error).message} (${String((error as { cause?: unknown }).cause)})`, { cause: error })
+    throw new Error(
+      `${init?.method ?? 'GET'} ${input} failed: ${(error as Error).message} (${String((error as { cause?: unknown }).cause)})`,
+      { cause: error },
+    )
   }
 }
 
@@ -153,12 +179,17 @@ export async function runMountScenario(base: string, token: string): Promise<voi
   expect(list.status).toBe(200)
   expect(list.headers.get('content-type')).toBe('application/json; charset=utf-8')
   expect(list.headers.get('x-ratelimit-limit')).not.toBeNull()
-  const page = (await list.json()) as { data: Array<{ id: string; ticketNumber: string }>; pagination: { limit: number; totalCount: number } }
+  const page = (await list.json()) as {
+    data: Array<{ id: string; ticketNumber: string }>
+    pagination: { limit: number; totalCount: number }
+  }
   expect(page.data).toHaveLength(2)
   expect(page.pagination.limit).toBe(2)
 
   const first = page.data[0]!
-  const detail = await fetch(`${base}/tickets/${encodeURIComponent(first.id)}`, { headers: { ...auth, 'x-request-id': 'mount-detail-1' } })
+  const detail = await fetch(`${base}/tickets/${encodeURIComponent(first.id)}`, {
+    headers: { ...auth, 'x-request-id': 'mount-detail-1' },
+  })
   expect(detail.status).toBe(200)
   expect(detail.headers.get('x-request-id')).toBe('mount-detail-1')
   expect(((await detail.json()) as { data: { ticketNumber: string } }).data.ticketNumber).toBe(first.ticketNumber)
@@ -169,9 +200,16 @@ export async function runMountScenario(base: string, token: string): Promise<voi
   expect(rule).toMatchObject({ name: ruleBody.name, version: 1 })
   expect(created.headers.get('location')).toMatch(new RegExp(`/automation/${rule.id}$`))
 
-  const patched = await fetch(`${base}/automation/${rule.id}`, { method: 'PATCH', headers: { ...json, 'if-match': '"1"' }, body: JSON.stringify({ isActive: true }) })
+  const patched = await fetch(`${base}/automation/${rule.id}`, {
+    method: 'PATCH',
+    headers: { ...json, 'if-match': '"1"' },
+    body: JSON.stringify({ isActive: true }),
+  })
   expect(patched.status).toBe(200)
-  expect(((await patched.json()) as { data: { version: number; isActive: boolean } }).data).toMatchObject({ version: 2, isActive: true })
+  expect(((await patched.json()) as { data: { version: number; isActive: boolean } }).data).toMatchObject({
+    version: 2,
+    isActive: true,
+  })
   expect(patched.headers.get('etag')).toBe('"2"')
 
   const enrollments = await fetch(`${base}/training/enrollments?limit=1`, { headers: auth })
@@ -196,17 +234,25 @@ export async function runMountScenario(base: string, token: string): Promise<voi
   const bytes = new TextEncoder().encode(large)
   const streamed = new ReadableStream<Uint8Array>({
     start(controller) {
-      for (let offset = 0; offset < bytes.byteLength; offset += 64 * 1024) controller.enqueue(bytes.subarray(offset, offset + 64 * 1024))
+      for (let offset = 0; offset < bytes.byteLength; offset += 64 * 1024)
+        controller.enqueue(bytes.subarray(offset, offset + 64 * 1024))
       controller.close()
     },
   })
-  const chunked = await fetch(`${base}/automation`, { method: 'POST', headers: json, body: streamed, duplex: 'half' } as RequestInit)
+  const chunked = await fetch(`${base}/automation`, {
+    method: 'POST',
+    headers: json,
+    body: streamed,
+    duplex: 'half',
+  } as RequestInit)
   expect(chunked.status).toBe(413)
   expect(((await chunked.json()) as { code: string }).code).toBe('PAYLOAD_TOO_LARGE')
 
   await abortMidBody(`${base}/automation`, token)
   // `next start` closes a connection left with an unread body without saying so; a pooled socket
   // then resets, and an idempotent GET is retried once, as HTTP clients do. A second failure fails.
-  const after = await fetch(`${base}/tickets?limit=1`, { headers: auth }).catch(() => fetch(`${base}/tickets?limit=1`, { headers: auth }))
+  const after = await fetch(`${base}/tickets?limit=1`, { headers: auth }).catch(() =>
+    fetch(`${base}/tickets?limit=1`, { headers: auth }),
+  )
   expect(after.status).toBe(200)
 }

@@ -1,12 +1,23 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { operations } from 'tenant-public-api'
-import { ApiError, CLIENT_ROUTES, createClient, retryAfterMs, type FetchLike, type ItemOf, type ResponseOf } from 'tenant-public-api/client'
+import {
+  ApiError,
+  CLIENT_ROUTES,
+  createClient,
+  retryAfterMs,
+  type FetchLike,
+  type ItemOf,
+  type ResponseOf,
+} from 'tenant-public-api/client'
 import { IDS, setup } from '../http/fixture.js'
 import { contractFetch } from '../support/contract.js'
 
 async function client(options: { retries?: number } = {}) {
   const s = await setup()
-  return { ...s, client: createClient({ baseUrl: 'http://api.test', apiKey: s.key, fetch: contractFetch(s.api), ...options }) }
+  return {
+    ...s,
+    client: createClient({ baseUrl: 'http://api.test', apiKey: s.key, fetch: contractFetch(s.api), ...options }),
+  }
 }
 
 /** A fetch that answers the first `failures` calls with `failure`, then passes to `next`; records every request. */
@@ -25,12 +36,20 @@ describe('client routes', () => {
   it('match the registry: method, path, lists, idempotency and If-Match', () => {
     expect(Object.keys(CLIENT_ROUTES).sort()).toEqual(operations.map((operation) => operation.id).sort())
     for (const operation of operations) {
-      const route = CLIENT_ROUTES[operation.id as keyof typeof CLIENT_ROUTES] as { method: string; path: string; list?: true; idempotent?: true; ifMatch?: true }
+      const route = CLIENT_ROUTES[operation.id as keyof typeof CLIENT_ROUTES] as {
+        method: string
+        path: string
+        list?: true
+        idempotent?: true
+        ifMatch?: true
+      }
       expect(route.method, operation.id).toBe(operation.method)
       expect(route.path, operation.id).toBe(operation.path)
       expect(route.idempotent === true, operation.id).toBe(operation.idempotent === true)
       expect(route.ifMatch === true, operation.id).toBe(operation.errors.includes('PRECONDITION_FAILED'))
-      expect(route.list === true, operation.id).toBe('pagination' in ((operation.response as { entries?: object }).entries ?? {}))
+      expect(route.list === true, operation.id).toBe(
+        'pagination' in ((operation.response as { entries?: object }).entries ?? {}),
+      )
     }
   })
 })
@@ -43,7 +62,12 @@ describe('createClient against the real handler', () => {
     expect(list.pagination.limit).toBe(5)
     const ticket = await c.getTicket('T-1001', { includeNotes: true })
     expect(ticket.data.notes).toHaveLength(1)
-    const item = await c.createBudgetLineItem(IDS.budget, { type: 'Hardware', description: 'Laptop', unitPrice: 1200, quantity: 2 })
+    const item = await c.createBudgetLineItem(IDS.budget, {
+      type: 'Hardware',
+      description: 'Laptop',
+      unitPrice: 1200,
+      quantity: 2,
+    })
     expectTypeOf(item).toEqualTypeOf<ResponseOf<'createBudgetLineItem'>>()
     expect(item.data.annualisedCost).toBe(2400)
     const budget = await c.updateBudget(IDS.budget, { notes: null, title: 'FY25 revised' })
@@ -67,14 +91,24 @@ describe('createClient against the real handler', () => {
     const invalid = (await c.listTickets({ limit: 500 }).catch((e: unknown) => e)) as ApiError
     expect(invalid.code).toBe('VALIDATION_ERROR')
     expect(invalid.details).toEqual([expect.objectContaining({ in: 'query', path: 'limit' })])
-    const stale = (await c.updateReport(IDS.report, { title: 'x' }, { ifMatch: 7 }).catch((e: unknown) => e)) as ApiError
+    const stale = (await c
+      .updateReport(IDS.report, { title: 'x' }, { ifMatch: 7 })
+      .catch((e: unknown) => e)) as ApiError
     expect(stale.code).toBe('PRECONDITION_FAILED')
   })
 
   it('walks every page of a list', async () => {
     const s = await setup()
     await s.store.seed('tenant-a', {
-      users: Array.from({ length: 7 }, (_, i) => ({ id: `00000000-0000-4000-8000-1000000000${String(i).padStart(2, '0')}`, email: `u${i}@example.com`, fullName: `User ${i}`, status: 'active' as const, isPrimaryAdmin: false, createdAt: '2025-03-01T00:00:00.000Z', updatedAt: '2025-03-01T00:00:00.000Z' })),
+      users: Array.from({ length: 7 }, (_, i) => ({
+        id: `00000000-0000-4000-8000-1000000000${String(i).padStart(2, '0')}`,
+        email: `u${i}@example.com`,
+        fullName: `User ${i}`,
+        status: 'active' as const,
+        isPrimaryAdmin: false,
+        createdAt: '2025-03-01T00:00:00.000Z',
+        updatedAt: '2025-03-01T00:00:00.000Z',
+      })),
     })
     const { fetch, seen } = flaky(0, () => new Response(), contractFetch(s.api))
     const c = createClient({ baseUrl: 'http://api.test', apiKey: s.key, fetch })
@@ -93,8 +127,15 @@ describe('types', () => {
   it('come from the schemas: unknown fields, wrong enums and missing ids do not compile', async () => {
     const { client: c } = await client()
     const refused = async () => {
-      // @ts-expect-error: `bogus` is not a field of a condition group
-      await c.createAutomationRule({ name: 'r', triggerType: 'scheduled', triggerConfig: {}, entityType: 'ticket', conditions: [{ logic: 'AND', bogus: 1 }], actions: [] })
+      await c.createAutomationRule({
+        name: 'r',
+        triggerType: 'scheduled',
+        triggerConfig: {},
+        entityType: 'ticket',
+        // @ts-expect-error: `bogus` is not a field of a condition group
+        conditions: [{ logic: 'AND', bogus: 1 }],
+        actions: [],
+      })
       // @ts-expect-error: not a sort column of the ticket list
       await c.listTickets({ sortColumn: 'nope' })
       // @ts-expect-error: getTicket needs the id
@@ -103,14 +144,25 @@ describe('types', () => {
       await c.updateBudget(IDS.budget, { title: 't' }, { idempotencyKey: 'k' })
     }
     expect(typeof refused).toBe('function')
-    const rule = await c.createAutomationRule({ name: 'r', triggerType: 'scheduled', triggerConfig: {}, entityType: 'ticket', conditions: [{ logic: 'OR', conditions: [{ field: 'priority', operator: 'eq', value: 'P1' }] }], actions: [{ actionType: 'notify' }] })
+    const rule = await c.createAutomationRule({
+      name: 'r',
+      triggerType: 'scheduled',
+      triggerConfig: {},
+      entityType: 'ticket',
+      conditions: [{ logic: 'OR', conditions: [{ field: 'priority', operator: 'eq', value: 'P1' }] }],
+      actions: [{ actionType: 'notify' }],
+    })
     expect(rule.data.conditions[0]?.conditions[0]?.id).toEqual(expect.any(String))
     expect(rule.data.actions[0]).toMatchObject({ order: 0, requiresApproval: false, config: {} })
   })
 })
 
 describe('retries', () => {
-  const rateLimited = () => new Response(JSON.stringify({ error: 'slow down', code: 'RATE_LIMITED', requestId: 'r1' }), { status: 429, headers: { 'retry-after': '0', 'content-type': 'application/json' } })
+  const rateLimited = () =>
+    new Response(JSON.stringify({ error: 'slow down', code: 'RATE_LIMITED', requestId: 'r1' }), {
+      status: 429,
+      headers: { 'retry-after': '0', 'content-type': 'application/json' },
+    })
 
   it('retries a 429 after Retry-After and then succeeds', async () => {
     const s = await setup()
@@ -130,7 +182,11 @@ describe('retries', () => {
   })
 
   it('does not wait for a Retry-After beyond maxRetryDelayMs', async () => {
-    const { fetch, seen } = flaky(10, () => new Response('{"error":"x","code":"RATE_LIMITED"}', { status: 429, headers: { 'retry-after': '3600' } }), async () => Promise.reject(new Error('unreachable')))
+    const { fetch, seen } = flaky(
+      10,
+      () => new Response('{"error":"x","code":"RATE_LIMITED"}', { status: 429, headers: { 'retry-after': '3600' } }),
+      async () => Promise.reject(new Error('unreachable')),
+    )
     const c = createClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch, maxRetryDelayMs: 1000 })
     await expect(c.listCompanies()).rejects.toMatchObject({ status: 429 })
     expect(seen).toHaveLength(1)
@@ -142,12 +198,28 @@ describe('retries', () => {
     const fetch = async (input: string, init: RequestInit) => {
       const request = new Request(input, init)
       calls += 1
-      const response = await contractFetch(s.api)(request.url, { method: request.method, headers: request.headers, body: await request.text() })
+      const response = await contractFetch(s.api)(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: await request.text(),
+      })
       // The first attempt is carried out but its answer is lost: a 503 as a proxy would send.
-      return calls === 1 ? new Response('{"error":"down","code":"SERVICE_UNAVAILABLE"}', { status: 503, headers: { 'retry-after': '0' } }) : response
+      return calls === 1
+        ? new Response('{"error":"down","code":"SERVICE_UNAVAILABLE"}', {
+            status: 503,
+            headers: { 'retry-after': '0' },
+          })
+        : response
     }
     const seenKeys: string[] = []
-    const c = createClient({ baseUrl: 'http://api.test', apiKey: s.key, fetch: (input, init) => (seenKeys.push(new Headers(init.headers).get('idempotency-key') ?? ''), fetch(input, init)) })
+    const c = createClient({
+      baseUrl: 'http://api.test',
+      apiKey: s.key,
+      fetch: (input, init) => {
+        seenKeys.push(new Headers(init.headers).get('idempotency-key') ?? '')
+        return fetch(input, init)
+      },
+    })
     const created = await c.createBudgetLineItem(IDS.budget, { type: 'Software', description: 'Seats', unitPrice: 5 })
     expect(seenKeys).toHaveLength(2)
     expect(seenKeys[0]).toMatch(/^[0-9a-f-]{36}$/)
@@ -163,7 +235,16 @@ describe('retries', () => {
     await createClient({ baseUrl: 'http://api.test', apiKey: s.key, fetch: read.fetch }).listCompanies()
     expect(read.seen).toHaveLength(2)
     const write = flaky(1, down, contractFetch(s.api))
-        await expect(createClient({ baseUrl: 'http://api.test', apiKey: s.key, fetch: write.fetch }).createAutomationRule({ name: 'r', triggerType: 'scheduled', triggerConfig: {}, entityType: 'ticket', conditions: [], actions: [] })).rejects.toThrow('fetch failed')
+    await expect(
+      createClient({ baseUrl: 'http://api.test', apiKey: s.key, fetch: write.fetch }).createAutomationRule({
+        name: 'r',
+        triggerType: 'scheduled',
+        triggerConfig: {},
+        entityType: 'ticket',
+        conditions: [],
+        actions: [],
+      }),
+    ).rejects.toThrow('fetch failed')
     expect(write.seen).toHaveLength(1)
   })
 

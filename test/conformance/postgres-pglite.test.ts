@@ -3,4 +3,8 @@ import { assertMatchesContract } from '../support/contract.js'
 import { createPgliteStore } from '../support/postgres.js'
 
 // The fallback path, forced: proves the suite passes on embedded PGlite too (no server needed).
-runStoreConformance({ name: 'postgres (pglite, forced)', createStore: createPgliteStore, onResponse: assertMatchesContract })
+runStoreConformance({
+  name: 'postgres (pglite, forced)',
+  createStore: createPgliteStore,
+  onResponse: assertMatchesContract,
+})

@@ -3,4 +3,8 @@ import { runStoreConformance } from 'tenant-public-api/conformance'
 import { assertMatchesContract } from '../support/contract.js'
 
 // A private in-memory database per run: the same schema, indexes, FTS and transactions as a file.
-runStoreConformance({ name: 'sqlite', createStore: () => createSqliteStore({ filename: ':memory:' }), onResponse: assertMatchesContract })
+runStoreConformance({
+  name: 'sqlite',
+  createStore: () => createSqliteStore({ filename: ':memory:' }),
+  onResponse: assertMatchesContract,
+})

@@ -36,20 +36,26 @@ describe('the OpenAPI document', () => {
     expect(await response.json()).toEqual(JSON.parse(JSON.stringify(document)))
   })
 
-  it.each(operations.map((operation) => [operation.id, operation] as const))('describes %s exactly as the registry declares it', (_id, operation) => {
-    const { path, method, spec } = docOperation(operation.id)
-    expect(method.toUpperCase()).toBe(operation.method)
-    expect(path).toBe(BASE + operation.path.replace(/:(\w+)/g, '{$1}'))
-    expect(spec['x-required-scope']).toBe(operation.scope)
-    expect(spec.security).toEqual([{ bearerAuth: [operation.scope] }])
-    const queryNames = Object.keys((operation.query as { entries?: object } | undefined)?.entries ?? {})
-    expect(spec.parameters.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(queryNames)
-    const pathNames = Object.keys((operation.params as { entries?: object } | undefined)?.entries ?? {})
-    expect(spec.parameters.filter((p) => p.in === 'path').map((p) => p.name)).toEqual(pathNames)
-    expect(spec.requestBody !== undefined).toBe(operation.body !== undefined)
-    const statuses = [String(operation.successStatus), ...new Set(operationErrors(operation).map((code) => String(ERROR_STATUS[code])))]
-    expect(Object.keys(spec.responses).sort()).toEqual(statuses.sort())
-  })
+  it.each(operations.map((operation) => [operation.id, operation] as const))(
+    'describes %s exactly as the registry declares it',
+    (_id, operation) => {
+      const { path, method, spec } = docOperation(operation.id)
+      expect(method.toUpperCase()).toBe(operation.method)
+      expect(path).toBe(BASE + operation.path.replace(/:(\w+)/g, '{$1}'))
+      expect(spec['x-required-scope']).toBe(operation.scope)
+      expect(spec.security).toEqual([{ bearerAuth: [operation.scope] }])
+      const queryNames = Object.keys((operation.query as { entries?: object } | undefined)?.entries ?? {})
+      expect(spec.parameters.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(queryNames)
+      const pathNames = Object.keys((operation.params as { entries?: object } | undefined)?.entries ?? {})
+      expect(spec.parameters.filter((p) => p.in === 'path').map((p) => p.name)).toEqual(pathNames)
+      expect(spec.requestBody !== undefined).toBe(operation.body !== undefined)
+      const statuses = [
+        String(operation.successStatus),
+        ...new Set(operationErrors(operation).map((code) => String(ERROR_STATUS[code]))),
+      ]
+      expect(Object.keys(spec.responses).sort()).toEqual(statuses.sort())
+    },
+  )
 
   it('has no operation the registry lacks', () => {
     const documented = Object.values(paths).flatMap((methods) => Object.values(methods).map((spec) => spec.operationId))
@@ -63,8 +69,15 @@ describe('the OpenAPI document', () => {
     for (const [path, methods] of Object.entries(paths)) {
       for (const method of Object.keys(methods)) {
         const concrete = path.replace(/\{\w+\}/g, '00000000-0000-4000-8000-0000000000ff')
-        const response = await api(new Request(`http://api.test${concrete}`, { method: method.toUpperCase(), headers: { authorization: `Bearer ${key}` } }))
-        const body = response.headers.get('content-type')?.startsWith('application/json') ? ((await response.json()) as { error?: string }) : {}
+        const response = await api(
+          new Request(`http://api.test${concrete}`, {
+            method: method.toUpperCase(),
+            headers: { authorization: `Bearer ${key}` },
+          }),
+        )
+        const body = response.headers.get('content-type')?.startsWith('application/json')
+          ? ((await response.json()) as { error?: string })
+          : {}
         expect(response.status, `${method} ${path}`).not.toBe(405)
         expect(body.error ?? '', `${method} ${path}`).not.toMatch(/No route matches/)
       }
@@ -73,7 +86,11 @@ describe('the OpenAPI document', () => {
 
   it('documents defaults, uuid formats and header schemas', () => {
     const create = docOperation('createBudgetLineItem').spec as unknown as {
-      requestBody: { content: { 'application/json': { schema: { properties: Record<string, { default?: unknown; format?: string }> } } } }
+      requestBody: {
+        content: {
+          'application/json': { schema: { properties: Record<string, { default?: unknown; format?: string }> } }
+        }
+      }
       responses: Record<string, { headers: Record<string, { required?: boolean }> }>
     }
     const props = create.requestBody.content['application/json'].schema.properties
@@ -99,7 +116,12 @@ describe('assertMatchesContract catches drift', () => {
     const request = new Request(`http://api.test${BASE}${path}`, { ...init, headers })
     const response = await api(request.clone())
     const text = await response.text()
-    return { status: response.status, headers: new Headers(response.headers), body: text === '' ? undefined : JSON.parse(text), request }
+    return {
+      status: response.status,
+      headers: new Headers(response.headers),
+      body: text === '' ? undefined : JSON.parse(text),
+      request,
+    }
   }
 
   it('accepts the real answer', async () => {

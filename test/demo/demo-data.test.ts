@@ -5,7 +5,11 @@ import { assertMatchesContract } from '../support/contract.js'
 
 describe('createDemoData', () => {
   it('is deterministic: the same seed gives byte-identical data, another seed other data', () => {
-    const json = (seed?: number) => JSON.stringify({ ...createDemoData({ seed, tickets: 300 }), tickets: createDemoData({ seed, tickets: 300 }).tickets.slice() })
+    const json = (seed?: number) =>
+      JSON.stringify({
+        ...createDemoData({ seed, tickets: 300 }),
+        tickets: createDemoData({ seed, tickets: 300 }).tickets.slice(),
+      })
     expect(json()).toBe(json())
     expect(json(7)).toBe(json(7))
     expect(json(7)).not.toBe(json(8))
@@ -40,7 +44,8 @@ describe('createDemoData', () => {
       if (item.category) expect(plannerTypes.has(item.category.id)).toBe(true)
       if (item.linkedItem?.type === 'goal') expect(goals.has(item.linkedItem.id)).toBe(true)
     }
-    for (const rule of data.automationRules!) for (const id of rule.companyIds ?? []) expect(companies.has(id)).toBe(true)
+    for (const rule of data.automationRules!)
+      for (const id of rule.companyIds ?? []) expect(companies.has(id)).toBe(true)
     for (const ticket of data.tickets.slice()) if (ticket.companyId) expect(companies.has(ticket.companyId)).toBe(true)
   })
 
@@ -48,7 +53,10 @@ describe('createDemoData', () => {
     const store = createMemoryStore()
     const data = createDemoData({ tickets: 1_000 })
     await store.seed(DEMO_TENANT_ID, { ...data, tickets: data.tickets.slice() })
-    const h = createHarness(createPublicApi({ store, keyResolver: demoKeyResolver() }), { key: DEMO_API_KEY, onResponse: assertMatchesContract })
+    const h = createHarness(createPublicApi({ store, keyResolver: demoKeyResolver() }), {
+      key: DEMO_API_KEY,
+      onResponse: assertMatchesContract,
+    })
     for (const op of operations.filter((o) => o.method === 'GET' && !o.path.includes(':'))) {
       const { status, body } = await h.call('GET', op.path)
       expect(status, op.path).toBe(200)

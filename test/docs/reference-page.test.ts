@@ -33,7 +33,9 @@ describe('the reference page over the handler', () => {
   })
 
   it('escapes what it interpolates', () => {
-    expect(escapeHtml(`<img src=x onerror="a('b')">&`)).toBe('&lt;img src=x onerror=&quot;a(&#39;b&#39;)&quot;&gt;&amp;')
+    expect(escapeHtml(`<img src=x onerror="a('b')">&`)).toBe(
+      '&lt;img src=x onerror=&quot;a(&#39;b&#39;)&quot;&gt;&amp;',
+    )
   })
 
   it('shows request examples that the server’s own body schemas accept', () => {
@@ -41,7 +43,12 @@ describe('the reference page over the handler', () => {
     for (const operation of operations) {
       if (operation.body === undefined) continue
       const path = BASE + operation.path.replace(/:(\w+)/g, '{$1}')
-      const spec = (document.paths as Record<string, Record<string, { requestBody: { content: Record<string, { schema: unknown }> } }>>)[path]?.[operation.method.toLowerCase()]
+      const spec = (
+        document.paths as Record<
+          string,
+          Record<string, { requestBody: { content: Record<string, { schema: unknown }> } }>
+        >
+      )[path]?.[operation.method.toLowerCase()]
       const example = exampleOf(spec?.requestBody.content['application/json']?.schema, document.components.schemas)
       const result = v.safeParse(operation.body, example)
       expect(result.issues?.map((issue) => issue.message) ?? [], operation.id).toEqual([])
@@ -64,7 +71,16 @@ describe('the reference page in headless Chromium', () => {
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     })
   })
 
@@ -77,14 +93,17 @@ describe('the reference page in headless Chromium', () => {
     const page = await browser.newPage({ viewport: { width: 1360, height: 900 } })
     const problems: string[] = []
     page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`)
+      if (message.type() === 'error' || message.type() === 'warning')
+        problems.push(`${message.type()}: ${message.text()}`)
     })
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
     const response = await page.goto(`${origin}${BASE}/docs`, { waitUntil: 'load' })
     expect(response?.status()).toBe(200)
     expect(await page.locator('section.op').count()).toBe(21)
     for (const operation of operations) await expect(page.locator(`#${operation.id}`).isVisible()).resolves.toBe(true)
-    expect(await page.locator('.area > h2').allTextContents()).toEqual([...new Set(operations.map((operation) => operation.area))])
+    expect(await page.locator('.area > h2').allTextContents()).toEqual([
+      ...new Set(operations.map((operation) => operation.area)),
+    ])
     mkdirSync('test-output', { recursive: true })
     await page.screenshot({ path: 'test-output/reference-page.png' })
     await page.screenshot({ path: 'test-output/reference-page-full.png', fullPage: true })

@@ -83,11 +83,17 @@ describe('examples/node-server (npm start)', () => {
     const key = /Demo key \(every scope\): (\S+)/.exec(banner)![1]!
     const budgetId = /budgets\/([0-9a-f-]{36})\/items/.exec(lines[2]!)![1]!
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
-    const budget = await fetch(`${base}/budgets/${budgetId}`, { method: 'PATCH', headers, body: JSON.stringify({ notes: 'persisted?' }) })
+    const budget = await fetch(`${base}/budgets/${budgetId}`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ notes: 'persisted?' }),
+    })
     const body = (await budget.json()) as { data: { lineItems: Array<{ id: string }> } }
     expect(budget.status).toBe(200)
     expect(body.data.lineItems.filter((item) => item.id === createdId)).toHaveLength(1)
-    const tickets = (await (await fetch(`${base}/tickets?limit=1`, { headers })).json()) as { pagination: { totalCount: number } }
+    const tickets = (await (await fetch(`${base}/tickets?limit=1`, { headers })).json()) as {
+      pagination: { totalCount: number }
+    }
     expect(tickets.pagination.totalCount).toBe(10_000)
     await stop(child)
   }, 120_000)

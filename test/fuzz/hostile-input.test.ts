@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import * as v from 'valibot'
+import type * as v from 'valibot'
 import { createMemoryStore, createPublicApi, memoryRateLimiter, operations, type AnyOperation } from 'tenant-public-api'
 import { createHarness, testKey, testKeyResolver, type CallResult, type Harness } from 'tenant-public-api/testing'
 import { assertMatchesContract } from '../support/contract.js'
@@ -21,19 +21,53 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 120)
 /** Keys of a (possibly piped) strict-object schema. */
 function keysOf(schema: v.GenericSchema | undefined): string[] {
   let current = schema as { entries?: Record<string, unknown>; pipe?: unknown[] } | undefined
-  while (current !== undefined && current.entries === undefined && Array.isArray(current.pipe)) current = current.pipe[0] as typeof current
+  while (current !== undefined && current.entries === undefined && Array.isArray(current.pipe))
+    current = current.pipe[0] as typeof current
   return Object.keys(current?.entries ?? {})
 }
 
 /** Bytes as `%XX`, so that any string (lone surrogates become U+FFFD) can go into a URL. */
-const percentEncode = (text: string) => Array.from(new TextEncoder().encode(text), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('')
+const percentEncode = (text: string) =>
+  Array.from(new TextEncoder().encode(text), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('')
 
-const RAW_QUERY_TOKENS = ['%FF', '%E0%A4%A', '%E0%A4', '%', '%zz', '%00', '%ED%A0%80', '1e309', '-0', '99999999999999999999', 'NaN', '', '+', '%2B1', '0x10']
+const RAW_QUERY_TOKENS = [
+  '%FF',
+  '%E0%A4%A',
+  '%E0%A4',
+  '%',
+  '%zz',
+  '%00',
+  '%ED%A0%80',
+  '1e309',
+  '-0',
+  '99999999999999999999',
+  'NaN',
+  '',
+  '+',
+  '%2B1',
+  '0x10',
+]
 
 const hostileString = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary', maxLength: 20 }),
-  fc.constantFrom('', 'NaN', 'Infinity', '-0', '1e309', '\u0000', 'a\u0000b', '\ud800', '\udfff', '__proto__', 'constructor', 'null', 'true', '00000000-0000-4000-8000-00000000dead', 'x'.repeat(6000)),
+  fc.constantFrom(
+    '',
+    'NaN',
+    'Infinity',
+    '-0',
+    '1e309',
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    '\udfff',
+    '__proto__',
+    'constructor',
+    'null',
+    'true',
+    '00000000-0000-4000-8000-00000000dead',
+    'x'.repeat(6000),
+  ),
 )
 
 const hostileNumber = fc.oneof(
@@ -44,7 +78,10 @@ const hostileNumber = fc.oneof(
 
 /** Random JSON values; `fields` makes objects likely to use the operation's real keys. */
 function hostileJson(fields: string[]): fc.Arbitrary<unknown> {
-  const key = fc.oneof(fc.constantFrom(...fields, '__proto__', 'constructor', 'prototype', 'id', 'tenantId', 'version'), fc.string({ maxLength: 8 }))
+  const key = fc.oneof(
+    fc.constantFrom(...fields, '__proto__', 'constructor', 'prototype', 'id', 'tenantId', 'version'),
+    fc.string({ maxLength: 8 }),
+  )
   const { value } = fc.letrec((tie) => ({
     value: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
@@ -63,27 +100,86 @@ function hostileJson(fields: string[]): fc.Arbitrary<unknown> {
 function hostileBodyText(fields: string[]): fc.Arbitrary<string | Uint8Array<ArrayBuffer>> {
   const field = fc.constantFrom(...(fields.length > 0 ? fields : ['x']))
   return fc.oneof(
-    { arbitrary: fc.dictionary(fc.constantFrom(...fields, 'extra'), hostileJson(fields), { maxKeys: 6 }).map((o) => JSON.stringify(o)), weight: 4 },
+    {
+      arbitrary: fc
+        .dictionary(fc.constantFrom(...fields, 'extra'), hostileJson(fields), { maxKeys: 6 })
+        .map((o) => JSON.stringify(o)),
+      weight: 4,
+    },
     { arbitrary: hostileJson(fields).map((value) => JSON.stringify(value) ?? 'undefined'), weight: 2 },
-    field.chain((f) => fc.constantFrom(`{"${f}":1e309}`, `{"${f}":-0}`, `{"${f}":-1e400}`, `{"${f}":NaN}`, `{"${f}":"\\ud800"}`, `{"${f}":${'['.repeat(5000)}${']'.repeat(5000)}}`)),
-    fc.constantFrom('{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '', '{', 'null', '[]', '"x"', `${'{"a":'.repeat(20000)}1${'}'.repeat(20000)}`),
-    fc.uint8Array({ maxLength: 40 }).map((bytes) => new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, ...bytes, 0x22, 0x7d])),
+    field.chain((f) =>
+      fc.constantFrom(
+        `{"${f}":1e309}`,
+        `{"${f}":-0}`,
+        `{"${f}":-1e400}`,
+        `{"${f}":NaN}`,
+        `{"${f}":"\\ud800"}`,
+        `{"${f}":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+      ),
+    ),
+    fc.constantFrom(
+      '{"__proto__":{"polluted":1}}',
+      '{"constructor":{"prototype":{"polluted":1}}}',
+      '',
+      '{',
+      'null',
+      '[]',
+      '"x"',
+      `${'{"a":'.repeat(20000)}1${'}'.repeat(20000)}`,
+    ),
+    fc
+      .uint8Array({ maxLength: 40 })
+      .map((bytes) => new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, ...bytes, 0x22, 0x7d])),
   )
 }
 
 function hostileQuery(names: string[]): fc.Arbitrary<string> {
-  const name = fc.oneof(fc.constantFrom(...names, 'bogus', '__proto__', 'constructor', 'page', 'limit'), fc.constantFrom(...RAW_QUERY_TOKENS), fc.string({ maxLength: 6 }).map(percentEncode))
-  const value = fc.oneof(fc.constantFrom(...RAW_QUERY_TOKENS), hostileString.map(percentEncode), fc.integer().map(String), fc.constantFrom('true', 'false', 'asc', 'desc', '2025-02-30', IDS.company))
-  return fc.array(fc.tuple(name, value), { maxLength: 5 }).map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([n, v]) => `${n}=${v}`).join('&')}`))
+  const name = fc.oneof(
+    fc.constantFrom(...names, 'bogus', '__proto__', 'constructor', 'page', 'limit'),
+    fc.constantFrom(...RAW_QUERY_TOKENS),
+    fc.string({ maxLength: 6 }).map(percentEncode),
+  )
+  const value = fc.oneof(
+    fc.constantFrom(...RAW_QUERY_TOKENS),
+    hostileString.map(percentEncode),
+    fc.integer().map(String),
+    fc.constantFrom('true', 'false', 'asc', 'desc', '2025-02-30', IDS.company),
+  )
+  return fc
+    .array(fc.tuple(name, value), { maxLength: 5 })
+    .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([n, v]) => `${n}=${v}`).join('&')}`))
 }
 
 const hostileId = fc.oneof(
-  fc.constantFrom(...Object.values(IDS), 'not-a-uuid', '%FF', '%E0%A4%A', '%', '%00', '..', '.', '9'.repeat(5000), IDS.goal.toUpperCase(), `${IDS.goal}%2F..`, 'T-1001'),
+  fc.constantFrom(
+    ...Object.values(IDS),
+    'not-a-uuid',
+    '%FF',
+    '%E0%A4%A',
+    '%',
+    '%00',
+    '..',
+    '.',
+    '9'.repeat(5000),
+    IDS.goal.toUpperCase(),
+    `${IDS.goal}%2F..`,
+    'T-1001',
+  ),
   fc.uuid(),
   fc.string({ maxLength: 10 }).map(percentEncode),
 )
 
-const contentType = fc.option(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/jsonx', 'APPLICATION/JSON', ''), { nil: undefined })
+const contentType = fc.option(
+  fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'text/plain',
+    'application/jsonx',
+    'APPLICATION/JSON',
+    '',
+  ),
+  { nil: undefined },
+)
 
 interface Hostile {
   id: string
@@ -94,7 +190,11 @@ interface Hostile {
 }
 
 function hostileRequest(operation: AnyOperation): fc.Arbitrary<Hostile> {
-  const header = fc.dictionary(fc.constantFrom('if-match', 'idempotency-key', 'x-request-id', 'accept'), fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 300 }), { maxKeys: 2 })
+  const header = fc.dictionary(
+    fc.constantFrom('if-match', 'idempotency-key', 'x-request-id', 'accept'),
+    fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 300 }),
+    { maxKeys: 2 },
+  )
   return fc.record({
     id: hostileId,
     query: hostileQuery(keysOf(operation.query)),
@@ -113,29 +213,62 @@ function malformedRequest(operation: AnyOperation): fc.Arbitrary<{ path: string;
   const withQuery = (extra: string) => `${path}?${[...query, extra].join('&')}`
   const body = sample.body as Record<string, unknown> | undefined
   const text = (value: unknown) => JSON.stringify(value)
-  const unknownName = fc.string({ minLength: 1, maxLength: 10 }).filter((s) => !keysOf(operation.query).includes(s) && s.trim() === s)
+  const unknownName = fc
+    .string({ minLength: 1, maxLength: 10 })
+    .filter((s) => !keysOf(operation.query).includes(s) && s.trim() === s)
 
   const defects: Array<fc.Arbitrary<{ path: string; body?: string }>> = [
     unknownName.map((n) => ({ path: withQuery(`${percentEncode(n)}=1`), body: body && text(body) })),
-    fc.constantFrom('%FF', '%E0%A4%A', '%00', '%ED%A0%80').map((bad) => ({ path: withQuery(`x=${bad}`), body: body && text(body) })),
+    fc
+      .constantFrom('%FF', '%E0%A4%A', '%00', '%ED%A0%80')
+      .map((bad) => ({ path: withQuery(`x=${bad}`), body: body && text(body) })),
   ]
   if (keysOf(operation.query).includes('page')) {
-    defects.push(fc.constantFrom('0', '-1', '1.5', '1e3', '', '99999999999999999', 'abc').map((bad) => ({ path: withQuery(`page=${bad}`) })))
+    defects.push(
+      fc
+        .constantFrom('0', '-1', '1.5', '1e3', '', '99999999999999999', 'abc')
+        .map((bad) => ({ path: withQuery(`page=${bad}`) })),
+    )
     defects.push(fc.constant({ path: withQuery('limit=5&limit=6') }))
   }
   if (body !== undefined) {
     const unknownField = fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !bodyFields.includes(k))
-    defects.push(fc.tuple(unknownField, hostileJson(bodyFields)).map(([k, value]) => ({ path: sample.path, body: text({ ...body, [k]: value ?? null }) })))
+    defects.push(
+      fc
+        .tuple(unknownField, hostileJson(bodyFields))
+        .map(([k, value]) => ({ path: sample.path, body: text({ ...body, [k]: value ?? null }) })),
+    )
     const field = fc.constantFrom(...bodyFields)
     defects.push(field.map((f) => ({ path: sample.path, body: text({ ...body, [f]: [[{}]] }) })))
-    defects.push(field.chain((f) => fc.constantFrom(`${text(body).slice(0, -1)},"${f}":1e309}`, `${text(body).slice(0, -1)},"${f}":"a\\u0000"}`).map((b) => ({ path: sample.path, body: b }))))
-    defects.push(fc.constantFrom('__proto__', 'constructor').map((k) => ({ path: sample.path, body: `${text(body).slice(0, -1)},"${k}":{"prototype":{"x":1}}}` })))
-    defects.push(fc.integer({ min: 65, max: 3000 }).map((depth) => ({ path: sample.path, body: `${text(body).slice(0, -1)},"${bodyFields[0]}":${'['.repeat(depth)}${']'.repeat(depth)}}` })))
+    defects.push(
+      field.chain((f) =>
+        fc
+          .constantFrom(`${text(body).slice(0, -1)},"${f}":1e309}`, `${text(body).slice(0, -1)},"${f}":"a\\u0000"}`)
+          .map((b) => ({ path: sample.path, body: b })),
+      ),
+    )
+    defects.push(
+      fc
+        .constantFrom('__proto__', 'constructor')
+        .map((k) => ({ path: sample.path, body: `${text(body).slice(0, -1)},"${k}":{"prototype":{"x":1}}}` })),
+    )
+    defects.push(
+      fc.integer({ min: 65, max: 3000 }).map((depth) => ({
+        path: sample.path,
+        body: `${text(body).slice(0, -1)},"${bodyFields[0]}":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+      })),
+    )
   }
   if (operation.params !== undefined) {
     // A malformed id (for UUID ids) or an id that no record has: only a 404, never a touched record.
-    const bad = ['getTicket', 'getNpsSurvey'].includes(operation.id) ? ['%FF', '%E0%A4%A', 'no-such-id'] : ['not-a-uuid', '%FF', '%E0%A4%A', `${IDS.goal}x`, '00000000-0000-4000-8000-00000000dead']
-    defects.push(fc.constantFrom(...bad).map((id) => ({ path: concretePath(operation, id) + (search ? `?${search}` : ''), body: body && text(body) })))
+    const bad = ['getTicket', 'getNpsSurvey'].includes(operation.id)
+      ? ['%FF', '%E0%A4%A', 'no-such-id']
+      : ['not-a-uuid', '%FF', '%E0%A4%A', `${IDS.goal}x`, '00000000-0000-4000-8000-00000000dead']
+    defects.push(
+      fc
+        .constantFrom(...bad)
+        .map((id) => ({ path: concretePath(operation, id) + (search ? `?${search}` : ''), body: body && text(body) })),
+    )
   }
   return fc.oneof(...defects)
 }
@@ -147,7 +280,12 @@ const failures: unknown[] = []
 beforeAll(async () => {
   store = createMemoryStore()
   await store.seed(TENANT, seedData())
-  const api = createPublicApi({ store, keyResolver: testKeyResolver(), rateLimiter: memoryRateLimiter({ limit: 1e9 }), onError: (error) => void failures.push(error) })
+  const api = createPublicApi({
+    store,
+    keyResolver: testKeyResolver(),
+    rateLimiter: memoryRateLimiter({ limit: 1e9 }),
+    onError: (error) => void failures.push(error),
+  })
   harness = createHarness(api, { key: testKey(TENANT), onResponse: assertMatchesContract })
 })
 
@@ -183,7 +321,11 @@ describe.each(operations.map((operation) => [operation.id, operation] as const))
     await fc.assert(
       fc.asyncProperty(malformedRequest(operation), async ({ path, body }) => {
         const before = await snapshot(store)
-        const result = await harness.call(operation.method, path, body === undefined ? {} : { rawBody: body, headers: { 'content-type': 'application/json' } })
+        const result = await harness.call(
+          operation.method,
+          path,
+          body === undefined ? {} : { rawBody: body, headers: { 'content-type': 'application/json' } },
+        )
         assertWellFormed(result)
         expect(result.status).toBeGreaterThanOrEqual(400)
         expect(await snapshot(store)).toEqual(before)

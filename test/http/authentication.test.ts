@@ -3,7 +3,12 @@ import { operations, type KeyResolver, type Principal } from 'tenant-public-api'
 import { testKey } from 'tenant-public-api/testing'
 import { IDS, raw, sampleOf, setup, snapshot, TENANT } from './fixture.js'
 
-const principal: Principal = { tenantId: TENANT, keyId: 'k1', scopes: ['tickets.read'], actor: { id: 'u1', name: 'Ada' } }
+const principal: Principal = {
+  tenantId: TENANT,
+  keyId: 'k1',
+  scopes: ['tickets.read'],
+  actor: { id: 'u1', name: 'Ada' },
+}
 
 describe('authentication', () => {
   it.each([
@@ -17,17 +22,23 @@ describe('authentication', () => {
     ['Token scheme', `Token ${testKey(TENANT)}`],
   ])('401 UNAUTHORIZED with WWW-Authenticate: Bearer for %s', async (_label, authorization) => {
     const { h } = await setup()
-    const result = await h.call('GET', '/tickets', { key: null, headers: authorization === undefined ? {} : { authorization } })
+    const result = await h.call('GET', '/tickets', {
+      key: null,
+      headers: authorization === undefined ? {} : { authorization },
+    })
     expect(result.status).toBe(401)
     expect(result.body.code).toBe('UNAUTHORIZED')
     expect(result.headers.get('www-authenticate')).toMatch(/^Bearer\b/)
-    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(result.headers.has(name)).toBe(false)
+    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
+      expect(result.headers.has(name)).toBe(false)
   })
 
   it('accepts the scheme case-insensitively and extra spaces around the token', async () => {
     const { h, key } = await setup()
     for (const authorization of [`bearer ${key}`, `BEARER ${key}`, `Bearer   ${key}`, `Bearer ${key}  `]) {
-      expect((await h.call('GET', '/tickets', { key: null, headers: { authorization } })).status, authorization).toBe(200)
+      expect((await h.call('GET', '/tickets', { key: null, headers: { authorization } })).status, authorization).toBe(
+        200,
+      )
     }
   })
 
@@ -45,7 +56,15 @@ describe('authentication', () => {
   it('401 comes before validation, content type and body size', async () => {
     const { h } = await setup({ maxBodyBytes: 10 })
     expect((await h.call('GET', '/tickets?page=-1&bogus', { key: null })).status).toBe(401)
-    expect((await h.call('POST', '/automation', { key: null, rawBody: 'x'.repeat(100), headers: { 'content-type': 'text/plain' } })).status).toBe(401)
+    expect(
+      (
+        await h.call('POST', '/automation', {
+          key: null,
+          rawBody: 'x'.repeat(100),
+          headers: { 'content-type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(401)
   })
 
   it('a resolver returning null (a revoked key) is 401; the resolver sees the token and the request', async () => {
@@ -84,7 +103,9 @@ describe('authentication', () => {
   })
 
   it('the resolved tenant is the only one the key sees', async () => {
-    const { h } = await setup({ keyResolver: () => ({ ...principal, tenantId: 'tenant-nobody', scopes: ['goals.read'] }) })
+    const { h } = await setup({
+      keyResolver: () => ({ ...principal, tenantId: 'tenant-nobody', scopes: ['goals.read'] }),
+    })
     const result = await h.call('GET', `/goals/${IDS.goal}`, { key: 'any' })
     expect(result.status).toBe(404)
   })
@@ -101,7 +122,17 @@ describe('authentication', () => {
       await h.call('POST', '/automation', { rawBody: '{}', headers: { 'content-type': 'text/plain' } }), // 415
     ]
     expect(results.map((r) => r.status)).toEqual([200, 400, 403, 404, 412, 400, 415])
-    const raw413 = await api(raw('/automation', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) }, body: '{}' }))
+    const raw413 = await api(
+      raw('/automation', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'content-length': String(2 * 1024 * 1024),
+        },
+        body: '{}',
+      }),
+    )
     expect(raw413.status).toBe(413)
     for (const headers of [...results.map((r) => r.headers), raw413.headers]) {
       expect(Number(headers.get('x-ratelimit-limit'))).toBeGreaterThan(0)

@@ -42,25 +42,37 @@ describe('content type (415)', () => {
     expect(await snapshot(store)).toEqual(before)
   })
 
-  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8', ' application/json '])(
-    'accepts %j',
-    async (contentType) => {
-      const { h } = await setup()
-      const result = await h.call('PATCH', `/budgets/${IDS.budget}`, { rawBody: '{"title":"Renamed"}', headers: { 'content-type': contentType } })
-      expect(result.status).toBe(200)
-      expect(result.body.data.title).toBe('Renamed')
-    },
-  )
+  it.each([
+    'application/json',
+    'application/json; charset=utf-8',
+    'Application/JSON',
+    'application/json;charset=UTF-8',
+    ' application/json ',
+  ])('accepts %j', async (contentType) => {
+    const { h } = await setup()
+    const result = await h.call('PATCH', `/budgets/${IDS.budget}`, {
+      rawBody: '{"title":"Renamed"}',
+      headers: { 'content-type': contentType },
+    })
+    expect(result.status).toBe(200)
+    expect(result.body.data.title).toBe('Renamed')
+  })
 
   it('operations without a body ignore the Content-Type', async () => {
     const { h } = await setup()
     expect((await h.call('GET', '/tickets', { headers: { 'content-type': 'text/plain' } })).status).toBe(200)
-    expect((await h.call('DELETE', `/training/enrollments/${IDS.enrollment}`, { headers: { 'content-type': 'image/png' } })).status).toBe(200)
+    expect(
+      (await h.call('DELETE', `/training/enrollments/${IDS.enrollment}`, { headers: { 'content-type': 'image/png' } }))
+        .status,
+    ).toBe(200)
   })
 
   it('415 comes before 413, JSON parsing and validation', async () => {
     const { h } = await setup({ maxBodyBytes: 10 })
-    const result = await h.call('POST', '/automation?unknown=1', { rawBody: '{'.repeat(100), headers: { 'content-type': 'text/plain' } })
+    const result = await h.call('POST', '/automation?unknown=1', {
+      rawBody: '{'.repeat(100),
+      headers: { 'content-type': 'text/plain' },
+    })
     expect(result.status).toBe(415)
   })
 })
@@ -85,7 +97,12 @@ describe('body size (413)', () => {
   it('a chunked body without Content-Length that never ends is cut off past the limit and its stream cancelled', async () => {
     const { api, key } = await setup({ maxBodyBytes: 64 * 1024 })
     const { stream, state } = endlessStream(new Uint8Array(4096).fill(0x20))
-    const request = raw('/automation', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: stream, duplex: 'half' })
+    const request = raw('/automation', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    })
     expect(request.headers.has('content-length')).toBe(false)
     const response = await api(request)
     expect(response.status).toBe(413)
@@ -94,7 +111,7 @@ describe('body size (413)', () => {
     expect(state.pulls).toBeLessThan(16 + 4)
   })
 
-  it('a body over the limit on a cloned request (a tee\'d stream, as logging middleware makes) still answers 413', async () => {
+  it("a body over the limit on a cloned request (a tee'd stream, as logging middleware makes) still answers 413", async () => {
     const { api, key } = await setup({ maxBodyBytes: 100 })
     const original = raw(`/budgets/${IDS.budget}`, {
       method: 'PATCH',
@@ -102,7 +119,10 @@ describe('body size (413)', () => {
       body: JSON.stringify({ title: 'x'.repeat(500) }),
     })
     const clone = original.clone()
-    const response = await Promise.race([api(clone), new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 2000))])
+    const response = await Promise.race([
+      api(clone),
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 2000)),
+    ])
     expect(response).not.toBe('hung')
     expect((response as Response).status).toBe(413)
     // The other branch is untouched and still readable.
@@ -128,9 +148,19 @@ describe('body size (413)', () => {
     const json = '{"title":"Exact"}'
     const exact = json + ' '.repeat(100 - json.length)
     expect(new TextEncoder().encode(exact).byteLength).toBe(100)
-    expect((await h.call('PATCH', `/budgets/${IDS.budget}`, { rawBody: exact, headers: { 'content-type': 'application/json' } })).status).toBe(200)
+    expect(
+      (
+        await h.call('PATCH', `/budgets/${IDS.budget}`, {
+          rawBody: exact,
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(200)
     const before = await snapshot(store)
-    const over = await h.call('PATCH', `/budgets/${IDS.budget}`, { rawBody: `${exact} `, headers: { 'content-type': 'application/json' } })
+    const over = await h.call('PATCH', `/budgets/${IDS.budget}`, {
+      rawBody: `${exact} `,
+      headers: { 'content-type': 'application/json' },
+    })
     expect(over.status).toBe(413)
     expect(await snapshot(store)).toEqual(before)
   })
@@ -140,7 +170,14 @@ describe('body size (413)', () => {
     // 30 characters of '€' are 90 bytes; with the JSON around them, 103 bytes.
     const body = JSON.stringify({ title: '€'.repeat(30) })
     expect(body.length).toBeLessThan(100)
-    expect((await h.call('PATCH', `/budgets/${IDS.budget}`, { rawBody: body, headers: { 'content-type': 'application/json' } })).status).toBe(413)
+    expect(
+      (
+        await h.call('PATCH', `/budgets/${IDS.budget}`, {
+          rawBody: body,
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(413)
   })
 
   it('a chunked body under the limit is read whole', async () => {
@@ -153,7 +190,12 @@ describe('body size (413)', () => {
       },
     })
     const response = await api(
-      raw(`/budgets/${IDS.budget}`, { method: 'PATCH', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: stream, duplex: 'half' }),
+      raw(`/budgets/${IDS.budget}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: stream,
+        duplex: 'half',
+      }),
     )
     expect(response.status).toBe(200)
     expect(((await response.json()) as { data: { title: string } }).data.title).toBe('Streamed')
@@ -161,7 +203,10 @@ describe('body size (413)', () => {
 
   it('413 comes before JSON parsing and validation', async () => {
     const { h } = await setup({ maxBodyBytes: 10 })
-    const result = await h.call('POST', '/automation?bogus=1', { rawBody: 'not json at all', headers: { 'content-type': 'application/json' } })
+    const result = await h.call('POST', '/automation?bogus=1', {
+      rawBody: 'not json at all',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(result.status).toBe(413)
   })
 })
@@ -180,13 +225,19 @@ describe('JSON (400 INVALID_JSON)', () => {
     ['two documents', '{"title":"x"}{"title":"y"}'],
     ['invalid UTF-8 (0xFF)', bytes(0x7b, 0x22, 0x74, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d)],
     ['an overlong encoding (0xC0 0xAF)', bytes(0x7b, 0x22, 0x74, 0x22, 0x3a, 0x22, 0xc0, 0xaf, 0x22, 0x7d)],
-    ['a UTF-8-encoded surrogate (0xED 0xA0 0x80)', bytes(0x7b, 0x22, 0x74, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d)],
+    [
+      'a UTF-8-encoded surrogate (0xED 0xA0 0x80)',
+      bytes(0x7b, 0x22, 0x74, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d),
+    ],
     ['a truncated sequence (0xE2 0x82)', bytes(0x7b, 0x22, 0x74, 0x22, 0x3a, 0x22, 0xe2, 0x82, 0x22, 0x7d)],
   ])('%s is 400 INVALID_JSON on every POST and PATCH', async (_label, rawBody) => {
     const { h, store } = await setup()
     const before = await snapshot(store)
     for (const operation of withBody) {
-      const result = await h.call(operation.method, sampleOf(operation).path, { rawBody, headers: { 'content-type': 'application/json' } })
+      const result = await h.call(operation.method, sampleOf(operation).path, {
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      })
       expect(result.status, operation.id).toBe(400)
       expect(result.body.code).toBe('INVALID_JSON')
     }
@@ -202,15 +253,24 @@ describe('JSON (400 INVALID_JSON)', () => {
 
   it('INVALID_JSON comes before validation of the query', async () => {
     const { h } = await setup()
-    const result = await h.call('POST', '/automation?bogus=1', { rawBody: '{', headers: { 'content-type': 'application/json' } })
+    const result = await h.call('POST', '/automation?bogus=1', {
+      rawBody: '{',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(result.body.code).toBe('INVALID_JSON')
   })
 
-  it.each([['[]'], ['"text"'], ['null'], ['42'], ['true']])('valid JSON that is not an object (%s) is a VALIDATION_ERROR', async (rawBody) => {
-    const { h } = await setup()
-    const result = await h.call('PATCH', `/budgets/${IDS.budget}`, { rawBody, headers: { 'content-type': 'application/json' } })
-    expect(result.status).toBe(400)
-    expect(result.body.code).toBe('VALIDATION_ERROR')
-    expect(result.body.details[0]).toMatchObject({ in: 'body', path: '' })
-  })
+  it.each([['[]'], ['"text"'], ['null'], ['42'], ['true']])(
+    'valid JSON that is not an object (%s) is a VALIDATION_ERROR',
+    async (rawBody) => {
+      const { h } = await setup()
+      const result = await h.call('PATCH', `/budgets/${IDS.budget}`, {
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      })
+      expect(result.status).toBe(400)
+      expect(result.body.code).toBe('VALIDATION_ERROR')
+      expect(result.body.details[0]).toMatchObject({ in: 'body', path: '' })
+    },
+  )
 })

@@ -8,7 +8,10 @@ describe('cookies', () => {
     const before = await snapshot(store)
     for (const operation of operations) {
       const sample = sampleOf(operation)
-      const result = await h.call(operation.method, sample.path, { body: sample.body, headers: { cookie: 'session=abc' } })
+      const result = await h.call(operation.method, sample.path, {
+        body: sample.body,
+        headers: { cookie: 'session=abc' },
+      })
       expect(result.status, operation.id).toBe(400)
       expect(result.body.code).toBe('COOKIES_NOT_ALLOWED')
     }
@@ -44,7 +47,9 @@ describe('cookies', () => {
 
   it('an empty Cookie header is still a cookie header', async () => {
     const { api, key } = await setup()
-    const response = await api(new Request('http://api.test/api/public/v1/tickets', { headers: { authorization: `Bearer ${key}`, cookie: '' } }))
+    const response = await api(
+      new Request('http://api.test/api/public/v1/tickets', { headers: { authorization: `Bearer ${key}`, cookie: '' } }),
+    )
     expect(response.status).toBe(400)
   })
 

@@ -37,9 +37,14 @@ describe('500 INTERNAL_ERROR', () => {
       const sample = sampleOf(operation)
       const result = await h.call(operation.method, sample.path, { body: sample.body })
       expect(result.status, operation.id).toBe(500)
-      expect(result.body).toEqual({ error: 'An unexpected error occurred', code: 'INTERNAL_ERROR', requestId: result.headers.get('x-request-id') })
+      expect(result.body).toEqual({
+        error: 'An unexpected error occurred',
+        code: 'INTERNAL_ERROR',
+        requestId: result.headers.get('x-request-id'),
+      })
       const text = JSON.stringify(result.body) + JSON.stringify([...result.headers])
-      for (const leak of ['SELECT', 'sk_live', 'api_keys', 'node_modules', 'client.js', 'budgets']) expect(text).not.toContain(leak)
+      for (const leak of ['SELECT', 'sk_live', 'api_keys', 'node_modules', 'client.js', 'budgets'])
+        expect(text).not.toContain(leak)
       expect(errors).toHaveLength(1)
       expect(errors[0]!.error).toBe(cause)
       expect(errors[0]!.requestId).toBe(result.headers.get('x-request-id'))
@@ -91,7 +96,9 @@ describe('500 INTERNAL_ERROR', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     const store = failingStore(createMemoryStore(), sqlError)
     const api = createPublicApi({ store, keyResolver: testKeyResolver() })
-    const response = await api(raw('/tickets', { headers: { authorization: 'Bearer test:tenant-a:*', 'x-request-id': 'req-77' } }))
+    const response = await api(
+      raw('/tickets', { headers: { authorization: 'Bearer test:tenant-a:*', 'x-request-id': 'req-77' } }),
+    )
     expect(response.status).toBe(500)
     expect(log).toHaveBeenCalledTimes(1)
     expect(String(log.mock.calls[0]![0])).toContain('req-77')
@@ -101,7 +108,16 @@ describe('500 INTERNAL_ERROR', () => {
     const { h, store } = await setup({ store: await storeFailingAt('findCompanies', sqlError), seed: false })
     const before = await snapshot(store)
     const result = await h.call('POST', '/automation', {
-      body: { name: 'R', triggerType: 'scheduled', triggerConfig: {}, entityType: 'ticket', conditions: [], actions: [], scopeType: 'company', companyIds: [IDS.company] },
+      body: {
+        name: 'R',
+        triggerType: 'scheduled',
+        triggerConfig: {},
+        entityType: 'ticket',
+        conditions: [],
+        actions: [],
+        scopeType: 'company',
+        companyIds: [IDS.company],
+      },
     })
     expect(result.status).toBe(500)
     expect(await snapshot(store)).toEqual(before)
@@ -119,7 +135,10 @@ describe('500 INTERNAL_ERROR', () => {
 describe('503 SERVICE_UNAVAILABLE', () => {
   it('a store that throws StoreUnavailableError answers 503 with Retry-After and hides the cause', async () => {
     const cause = new Error('connect ECONNREFUSED 10.1.2.3:5432')
-    const { h, errors } = await setup({ store: failingStore(createMemoryStore(), () => new StoreUnavailableError(cause)), seed: false })
+    const { h, errors } = await setup({
+      store: failingStore(createMemoryStore(), () => new StoreUnavailableError(cause)),
+      seed: false,
+    })
     for (const operation of operations) {
       const sample = sampleOf(operation)
       const result = await h.call(operation.method, sample.path, { body: sample.body })

@@ -69,8 +69,12 @@ export function seedData(): SeedData {
         notes: [{ id: 'n1', text: 'Looked at it', isInternal: false, createdAt: T1, createdBy: 'Bob' }],
       },
     ],
-    plannerItemTypes: [{ id: IDS.plannerType, name: 'Hardware refresh', isSystem: false, createdAt: T0, updatedAt: T0 }],
-    goals: [{ id: IDS.goal, title: 'Grow', progressPercentage: 10, createdAt: T0, updatedAt: T0, tasks: [], updates: [] }],
+    plannerItemTypes: [
+      { id: IDS.plannerType, name: 'Hardware refresh', isSystem: false, createdAt: T0, updatedAt: T0 },
+    ],
+    goals: [
+      { id: IDS.goal, title: 'Grow', progressPercentage: 10, createdAt: T0, updatedAt: T0, tasks: [], updates: [] },
+    ],
     budgets: [
       {
         id: IDS.budget,
@@ -118,11 +122,33 @@ export function seedData(): SeedData {
       },
     ],
     reportTypes: [{ id: IDS.reportType, name: 'Quarterly review' }],
-    reports: [{ id: IDS.report, title: 'Q1', status: 'draft', isShared: false, version: 1, createdAt: T0, updatedAt: T0 }],
-    reportTemplates: [{ id: IDS.reportTemplate, name: 'QBR', isShared: true, reportTypeId: IDS.reportType, createdAt: T0, updatedAt: T0 }],
-    complianceTemplates: [{ id: IDS.complianceTemplate, title: 'MFA on', checkScope: 'company', approvalStatus: 'approved', createdAt: T0, updatedAt: T0 }],
+    reports: [
+      { id: IDS.report, title: 'Q1', status: 'draft', isShared: false, version: 1, createdAt: T0, updatedAt: T0 },
+    ],
+    reportTemplates: [
+      {
+        id: IDS.reportTemplate,
+        name: 'QBR',
+        isShared: true,
+        reportTypeId: IDS.reportType,
+        createdAt: T0,
+        updatedAt: T0,
+      },
+    ],
+    complianceTemplates: [
+      {
+        id: IDS.complianceTemplate,
+        title: 'MFA on',
+        checkScope: 'company',
+        approvalStatus: 'approved',
+        createdAt: T0,
+        updatedAt: T0,
+      },
+    ],
     complianceChecks: [{ id: IDS.complianceCheck, title: 'MFA on', flagged: false, updatedAt: T0 }],
-    trainingCourses: [{ id: IDS.course, title: 'Phishing 101', isMandatory: true, isGlobal: false, createdAt: T0, updatedAt: T0 }],
+    trainingCourses: [
+      { id: IDS.course, title: 'Phishing 101', isMandatory: true, isGlobal: false, createdAt: T0, updatedAt: T0 },
+    ],
     trainingEnrollments: [
       {
         id: IDS.enrollment,
@@ -134,8 +160,20 @@ export function seedData(): SeedData {
         enrolledAt: T0,
       },
     ],
-    users: [{ id: IDS.user, email: 'ada@example.com', fullName: 'Ada', status: 'active', isPrimaryAdmin: true, createdAt: T0, updatedAt: T0 }],
-    meetingTypes: [{ id: IDS.meetingType, name: 'QBR', isInternal: false, orderIndex: 0, createdAt: T0, updatedAt: T0 }],
+    users: [
+      {
+        id: IDS.user,
+        email: 'ada@example.com',
+        fullName: 'Ada',
+        status: 'active',
+        isPrimaryAdmin: true,
+        createdAt: T0,
+        updatedAt: T0,
+      },
+    ],
+    meetingTypes: [
+      { id: IDS.meetingType, name: 'QBR', isInternal: false, orderIndex: 0, createdAt: T0, updatedAt: T0 },
+    ],
     npsSurveys: [
       {
         id: IDS.survey,
@@ -164,11 +202,21 @@ export interface SampleRequest {
 export const SAMPLES: Record<string, SampleRequest> = {
   listTickets: { path: '/tickets' },
   getTicket: { path: `/tickets/${IDS.ticket}?includeNotes=true` },
-  createBudgetLineItem: { path: `/budgets/${IDS.budget}/items`, body: { type: 'Hardware', description: 'Laptop', unitPrice: 1200 } },
+  createBudgetLineItem: {
+    path: `/budgets/${IDS.budget}/items`,
+    body: { type: 'Hardware', description: 'Laptop', unitPrice: 1200 },
+  },
   updateBudget: { path: `/budgets/${IDS.budget}`, body: { title: 'FY25 revised' } },
   createAutomationRule: {
     path: '/automation',
-    body: { name: 'New rule', triggerType: 'scheduled', triggerConfig: {}, entityType: 'ticket', conditions: [], actions: [] },
+    body: {
+      name: 'New rule',
+      triggerType: 'scheduled',
+      triggerConfig: {},
+      entityType: 'ticket',
+      conditions: [],
+      actions: [],
+    },
   },
   updateAutomationRule: { path: `/automation/${IDS.rule}`, body: { priority: 5 } },
   updateReport: { path: `/reports/${IDS.report}`, body: { title: 'Q1 final' } },
@@ -238,7 +286,11 @@ export async function setup(options: Partial<PublicApiOptions> & { seed?: boolea
     store,
   })
   const key = testKey(TENANT)
-  const h = createHarness(api, { key, onResponse: contractCheck, ...(options.basePath ? { basePath: normalised(options.basePath) } : {}) })
+  const h = createHarness(api, {
+    key,
+    onResponse: contractCheck,
+    ...(options.basePath ? { basePath: normalised(options.basePath) } : {}),
+  })
   return { api, store, h, errors, key }
 }
 
@@ -257,14 +309,19 @@ export function raw(path: string, init: RequestInit & { duplex?: 'half' } = {}):
 }
 
 /** Parses an Error-shape body and checks what every error response has in common. */
-export async function errorBody(response: Response): Promise<{ error: string; code: string; requestId: string; details?: unknown }> {
+export async function errorBody(
+  response: Response,
+): Promise<{ error: string; code: string; requestId: string; details?: unknown }> {
   const body = (await response.json()) as { error: string; code: string; requestId: string; details?: unknown }
-  if (typeof body.error !== 'string' || typeof body.code !== 'string') throw new Error(`not the Error shape: ${JSON.stringify(body)}`)
-  if (body.requestId !== response.headers.get('x-request-id')) throw new Error('Error body requestId differs from X-Request-Id')
+  if (typeof body.error !== 'string' || typeof body.code !== 'string')
+    throw new Error(`not the Error shape: ${JSON.stringify(body)}`)
+  if (body.requestId !== response.headers.get('x-request-id'))
+    throw new Error('Error body requestId differs from X-Request-Id')
   return body
 }
 
-const listQuery = <S extends v.GenericSchema>(schema: S) => ({ ...(v.parse(schema, {}) as object), limit: 100 }) as v.InferOutput<S>
+const listQuery = <S extends v.GenericSchema>(schema: S) =>
+  ({ ...(v.parse(schema, {}) as object), limit: 100 }) as v.InferOutput<S>
 
 /**
  * Everything the tenant holds, read through the store's getters and lists: two snapshots are

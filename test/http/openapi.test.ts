@@ -25,7 +25,8 @@ async function served(): Promise<{ document: Document; response: Response }> {
 }
 
 const template = (path: string) => BASE + path.replace(/:(\w+)/g, '{$1}')
-const queryNames = (schema: unknown) => Object.keys((schema as { entries?: Record<string, unknown> } | undefined)?.entries ?? {})
+const queryNames = (schema: unknown) =>
+  Object.keys((schema as { entries?: Record<string, unknown> } | undefined)?.entries ?? {})
 
 describe('GET /openapi.json', () => {
   it('is served without authentication, as JSON, with a request id and without counting against any key', async () => {
@@ -49,8 +50,12 @@ describe('GET /openapi.json', () => {
 
   it('has exactly the registry operations plus itself, each with its operationId and method', async () => {
     const { document } = await served()
-    const expected = operations.map((operation) => `${operation.method.toLowerCase()} ${template(operation.path)} ${operation.id}`)
-    const actual = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, spec]) => `${method} ${path} ${spec.operationId}`))
+    const expected = operations.map(
+      (operation) => `${operation.method.toLowerCase()} ${template(operation.path)} ${operation.id}`,
+    )
+    const actual = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, spec]) => `${method} ${path} ${spec.operationId}`),
+    )
     expect(actual.sort()).toEqual([...expected, `get ${BASE}/openapi.json getOpenApiDocument`].sort())
   })
 
@@ -70,14 +75,19 @@ describe('GET /openapi.json', () => {
     for (const operation of operations) {
       const spec = document.paths[template(operation.path)]![operation.method.toLowerCase()]!
       const pathParams = [...operation.path.matchAll(/:(\w+)/g)].map((match) => match[1])
-      expect(spec.parameters.filter((p) => p.in === 'path').map((p) => p.name), operation.id).toEqual(pathParams)
+      expect(
+        spec.parameters.filter((p) => p.in === 'path').map((p) => p.name),
+        operation.id,
+      ).toEqual(pathParams)
       for (const p of spec.parameters.filter((p) => p.in === 'path')) expect(p.required).toBe(true)
       const query = spec.parameters.filter((p) => p.in === 'query')
       expect(query.map((p) => p.name).sort(), operation.id).toEqual(queryNames(operation.query).sort())
       // Every query parameter of this API has a default or is optional.
       for (const p of query) expect(p.required, `${operation.id} ${p.name}`).toBe(false)
-      if (operation.idempotent) expect(spec.parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key')).toBe(true)
-      if (operation.errors.includes('PRECONDITION_FAILED')) expect(spec.parameters.some((p) => p.in === 'header' && p.name === 'If-Match')).toBe(true)
+      if (operation.idempotent)
+        expect(spec.parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key')).toBe(true)
+      if (operation.errors.includes('PRECONDITION_FAILED'))
+        expect(spec.parameters.some((p) => p.in === 'header' && p.name === 'If-Match')).toBe(true)
     }
   })
 
@@ -86,7 +96,11 @@ describe('GET /openapi.json', () => {
     for (const operation of operations) {
       const spec = document.paths[template(operation.path)]![operation.method.toLowerCase()]!
       if (operation.body === undefined) expect(spec.requestBody, operation.id).toBeUndefined()
-      else expect(spec.requestBody, operation.id).toMatchObject({ required: true, content: { 'application/json': { schema: expect.any(Object) } } })
+      else
+        expect(spec.requestBody, operation.id).toMatchObject({
+          required: true,
+          content: { 'application/json': { schema: expect.any(Object) } },
+        })
     }
   })
 
@@ -96,12 +110,26 @@ describe('GET /openapi.json', () => {
       const spec = document.paths[template(operation.path)]![operation.method.toLowerCase()]!
       const success = spec.responses[String(operation.successStatus)]
       expect(success?.content?.['application/json'], operation.id).toBeDefined()
-      expect(Object.keys(success!.headers ?? {})).toEqual(expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']))
+      expect(Object.keys(success!.headers ?? {})).toEqual(
+        expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+      )
       const codes = operationErrors(operation)
       // Every operation can be refused in these ways, whatever its own errors are.
-      expect(codes).toEqual(expect.arrayContaining(['VALIDATION_ERROR', 'COOKIES_NOT_ALLOWED', 'UNAUTHORIZED', 'INSUFFICIENT_SCOPE', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']))
-      if (operation.body !== undefined) expect(codes).toEqual(expect.arrayContaining(['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']))
-      if (operation.params !== undefined) expect(codes, `${operation.id}: a malformed or unknown id is a 404`).toContain('NOT_FOUND')
+      expect(codes).toEqual(
+        expect.arrayContaining([
+          'VALIDATION_ERROR',
+          'COOKIES_NOT_ALLOWED',
+          'UNAUTHORIZED',
+          'INSUFFICIENT_SCOPE',
+          'RATE_LIMITED',
+          'INTERNAL_ERROR',
+          'SERVICE_UNAVAILABLE',
+        ]),
+      )
+      if (operation.body !== undefined)
+        expect(codes).toEqual(expect.arrayContaining(['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']))
+      if (operation.params !== undefined)
+        expect(codes, `${operation.id}: a malformed or unknown id is a 404`).toContain('NOT_FOUND')
       for (const code of codes) {
         const response = spec.responses[String(ERROR_STATUS[code])]
         expect(response, `${operation.id} ${code}`).toBeDefined()

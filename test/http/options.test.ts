@@ -26,7 +26,9 @@ describe('basePath', () => {
 
   it('the document served under a base path names its paths under it', async () => {
     const { api } = await setup({ basePath: '/v9/' })
-    const document = (await (await api(new Request('http://x/v9/openapi.json'))).json()) as { paths: Record<string, unknown> }
+    const document = (await (await api(new Request('http://x/v9/openapi.json'))).json()) as {
+      paths: Record<string, unknown>
+    }
     expect(Object.keys(document.paths)).toContain('/v9/tickets')
     expect(Object.keys(document.paths)).toContain('/v9/openapi.json')
     expect(Object.keys(document.paths).every((path) => path.startsWith('/v9/'))).toBe(true)
@@ -34,24 +36,35 @@ describe('basePath', () => {
 
   it('Location headers use the base path', async () => {
     const { h } = await setup({ basePath: '/v1/' })
-    const result = await h.call('POST', `/budgets/${IDS.budget}/items`, { body: { type: 'Other', description: 'x', unitPrice: 1 } })
+    const result = await h.call('POST', `/budgets/${IDS.budget}/items`, {
+      body: { type: 'Other', description: 'x', unitPrice: 1 },
+    })
     expect(result.headers.get('location')).toBe(`/v1/budgets/${IDS.budget}/items/${result.body.data.id}`)
   })
 
-  it.each(['/api/:version', '/api/*', '/a b', '/api(v1)', '/v1?x=1', '/v%31', '/../v1', '/v1+'])('refuses %j, which the router would misread', (basePath) => {
-    expect(() => createPublicApi({ ...base(), basePath })).toThrow(TypeError)
-  })
+  it.each(['/api/:version', '/api/*', '/a b', '/api(v1)', '/v1?x=1', '/v%31', '/../v1', '/v1+'])(
+    'refuses %j, which the router would misread',
+    (basePath) => {
+      expect(() => createPublicApi({ ...base(), basePath })).toThrow(TypeError)
+    },
+  )
 })
 
 describe('maxBodyBytes', () => {
-  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60, '100' as unknown as number])('refuses %j', (maxBodyBytes) => {
-    expect(() => createPublicApi({ ...base(), maxBodyBytes })).toThrow(TypeError)
-  })
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60, '100' as unknown as number])(
+    'refuses %j',
+    (maxBodyBytes) => {
+      expect(() => createPublicApi({ ...base(), maxBodyBytes })).toThrow(TypeError)
+    },
+  )
 
   it('defaults to 1 MiB: exactly 1,048,576 bytes are read, one more is 413', async () => {
     const store = createMemoryStore()
     await store.seed(TENANT, seedData())
-    const h = createHarness(createPublicApi({ store, keyResolver: testKeyResolver() }), { key: testKey(TENANT), onResponse: assertMatchesContract })
+    const h = createHarness(createPublicApi({ store, keyResolver: testKeyResolver() }), {
+      key: testKey(TENANT),
+      onResponse: assertMatchesContract,
+    })
     const json = '{"title":"Big"}'
     const exact = json + ' '.repeat(1024 * 1024 - json.length)
     const headers = { 'content-type': 'application/json' }
@@ -77,7 +90,7 @@ describe('the default rate limiter', () => {
     await store.seed(TENANT, seedData())
     const h = createHarness(createPublicApi({ store, keyResolver: testKeyResolver() }), { key: testKey(TENANT) })
     const started = Date.now()
-    let last
+    let last: Awaited<ReturnType<typeof h.call>> | undefined
     for (let i = 0; i < 120; i++) {
       last = await h.call('GET', '/calendar/types')
       expect(last.status).toBe(200)

@@ -79,7 +79,9 @@ describe('rate limiting', () => {
 
   it('memoryRateLimiter: concurrent requests get at most the limit', async () => {
     const { h } = await setup({ rateLimiter: memoryRateLimiter({ limit: 5, windowMs: 60_000 }) })
-    const statuses = (await Promise.all(Array.from({ length: 12 }, () => h.call('GET', '/tickets')))).map((r) => r.status)
+    const statuses = (await Promise.all(Array.from({ length: 12 }, () => h.call('GET', '/tickets')))).map(
+      (r) => r.status,
+    )
     expect(statuses.filter((s) => s === 200)).toHaveLength(5)
     expect(statuses.filter((s) => s === 429)).toHaveLength(7)
   })
@@ -96,7 +98,9 @@ describe('rate limiting', () => {
   })
 
   it('Retry-After is at least 1 even when the window has already reset', async () => {
-    const rateLimiter: RateLimiter = { consume: () => ({ allowed: false, limit: 1, remaining: 0, resetAt: new Date(0) }) }
+    const rateLimiter: RateLimiter = {
+      consume: () => ({ allowed: false, limit: 1, remaining: 0, resetAt: new Date(0) }),
+    }
     const { h } = await setup({ rateLimiter })
     expect((await h.call('GET', '/tickets')).headers.get('retry-after')).toBe('1')
   })

@@ -28,7 +28,9 @@ describe('X-Request-Id', () => {
       [() => new StoreUnavailableError(new Error('ECONNREFUSED')), 503],
     ] as const) {
       const { api, key } = await setup({ store: failingStore(createMemoryStore(), make) })
-      const response = await api(raw('/tickets', { headers: { authorization: `Bearer ${key}`, 'x-request-id': 'trace-1' } }))
+      const response = await api(
+        raw('/tickets', { headers: { authorization: `Bearer ${key}`, 'x-request-id': 'trace-1' } }),
+      )
       expect(response.status).toBe(status)
       expect(response.headers.get('x-request-id')).toBe('trace-1')
       expect((await errorBody(response)).requestId).toBe('trace-1')

@@ -18,7 +18,18 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
 describe('routing', () => {
   it('answers 404 NOT_FOUND for unknown paths inside the base path, before authentication', async () => {
     const { h } = await setup()
-    for (const path of ['', '/', '/ticketz', '/Tickets', `/tickets/${IDS.ticket}/notes`, '/budgets', `/budgets/${IDS.budget}/items/x`, '/automation/x/y', '/surveys', '/openapi.yaml']) {
+    for (const path of [
+      '',
+      '/',
+      '/ticketz',
+      '/Tickets',
+      `/tickets/${IDS.ticket}/notes`,
+      '/budgets',
+      `/budgets/${IDS.budget}/items/x`,
+      '/automation/x/y',
+      '/surveys',
+      '/openapi.yaml',
+    ]) {
       for (const key of [undefined, null]) {
         const result = await h.call('GET', path, { key })
         expect(result.status, path).toBe(404)
@@ -30,7 +41,14 @@ describe('routing', () => {
 
   it('answers 404 NOT_FOUND for paths outside the base path', async () => {
     const { api } = await setup()
-    for (const path of ['/', '/tickets', '/api/public/v2/tickets', '/api/public/v1x/tickets', '/api/public/tickets', '/API/PUBLIC/V1/tickets']) {
+    for (const path of [
+      '/',
+      '/tickets',
+      '/api/public/v2/tickets',
+      '/api/public/v1x/tickets',
+      '/api/public/tickets',
+      '/API/PUBLIC/V1/tickets',
+    ]) {
       const response = await api(new Request(`http://api.test${path}`))
       expect(response.status, path).toBe(404)
       const body = (await response.json()) as { code: string; requestId: string }
@@ -109,7 +127,13 @@ describe('routing', () => {
 
   it('answers 404 for a registry path with a trailing slash: one canonical URL per resource', async () => {
     const { h } = await setup()
-    for (const path of ['/tickets/', '/tickets//', `/goals/${IDS.goal}/`, `/budgets/${IDS.budget}/items/`, '/openapi.json/']) {
+    for (const path of [
+      '/tickets/',
+      '/tickets//',
+      `/goals/${IDS.goal}/`,
+      `/budgets/${IDS.budget}/items/`,
+      '/openapi.json/',
+    ]) {
       const result = await h.call('GET', path)
       expect(result.status, path).toBe(404)
       expect(result.body.code).toBe('NOT_FOUND')

@@ -28,7 +28,10 @@ describe('scopes', () => {
     for (const operation of operations) {
       const { h } = await setup()
       const sample = sampleOf(operation)
-      const result = await h.call(operation.method, sample.path, { key: testKey(TENANT, [operation.scope]), body: sample.body })
+      const result = await h.call(operation.method, sample.path, {
+        key: testKey(TENANT, [operation.scope]),
+        body: sample.body,
+      })
       expect(result.status, operation.id).toBe(operation.successStatus)
     }
   })
@@ -36,16 +39,34 @@ describe('scopes', () => {
   it('X.write grants X.read, and X.read does not grant X.write', async () => {
     const { h } = await setup()
     expect((await h.call('GET', '/report-templates', { key: testKey(TENANT, ['reports.write']) })).status).toBe(200)
-    expect((await h.call('GET', '/training/enrollments', { key: testKey(TENANT, ['training.write']) })).status).toBe(200)
-    const readOnly = await h.call('DELETE', `/training/enrollments/${'0'.repeat(8)}-0000-4000-8000-000000000014`, { key: testKey(TENANT, ['training.read']) })
+    expect((await h.call('GET', '/training/enrollments', { key: testKey(TENANT, ['training.write']) })).status).toBe(
+      200,
+    )
+    const readOnly = await h.call('DELETE', `/training/enrollments/${'0'.repeat(8)}-0000-4000-8000-000000000014`, {
+      key: testKey(TENANT, ['training.read']),
+    })
     expect(readOnly.status).toBe(403)
     expect(readOnly.body.details).toEqual({ requiredScopes: ['training.write'] })
   })
 
   it('unknown and look-alike scope strings grant nothing', async () => {
-    const lookAlikes = [['*'], ['admin'], ['tickets'], ['tickets.*'], ['Tickets.Read'], ['tickets.read '], ['tickets.write.read'], ['tickets.writer']]
+    const lookAlikes = [
+      ['*'],
+      ['admin'],
+      ['tickets'],
+      ['tickets.*'],
+      ['Tickets.Read'],
+      ['tickets.read '],
+      ['tickets.write.read'],
+      ['tickets.writer'],
+    ]
     const { h } = await setup({
-      keyResolver: (token) => ({ tenantId: TENANT, keyId: token, scopes: lookAlikes[Number(token)] ?? [], actor: { id: 'u', name: 'U' } }),
+      keyResolver: (token) => ({
+        tenantId: TENANT,
+        keyId: token,
+        scopes: lookAlikes[Number(token)] ?? [],
+        actor: { id: 'u', name: 'U' },
+      }),
     })
     for (const [index, scopes] of lookAlikes.entries()) {
       const result = await h.call('GET', '/tickets', { key: String(index) })

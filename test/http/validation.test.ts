@@ -3,12 +3,19 @@ import { IDS, setup, snapshot } from './fixture.js'
 
 const RULE = `/automation/${IDS.rule}`
 const BUDGET = `/budgets/${IDS.budget}`
-const newRule = { name: 'R', triggerType: 'scheduled', triggerConfig: {}, entityType: 'ticket', conditions: [], actions: [] }
+const newRule = {
+  name: 'R',
+  triggerType: 'scheduled',
+  triggerConfig: {},
+  entityType: 'ticket',
+  conditions: [],
+  actions: [],
+}
 const json = { 'content-type': 'application/json' }
 
 /** `n` arrays nested in one another, built iteratively as text (a recursive builder would overflow first). */
 const nestedArrays = (n: number) => '['.repeat(n) + ']'.repeat(n)
-const nestedObjects = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n)
+const nestedObjects = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`
 
 describe('VALIDATION_ERROR details', () => {
   it('is an array of { in, path, message } and nothing else', async () => {
@@ -43,8 +50,18 @@ describe('VALIDATION_ERROR details', () => {
 
   it('names nested fields like conditions[0].conditions[1].field', async () => {
     const { h } = await setup()
-    const conditions = [{ logic: 'AND', conditions: [{ field: 'status', operator: 'eq', value: 'x' }, { field: '', operator: 'eq' }] }]
-    const result = await h.call('POST', '/automation', { body: { ...newRule, conditions, actions: [{ actionType: 'notify', bogus: 1 }] } })
+    const conditions = [
+      {
+        logic: 'AND',
+        conditions: [
+          { field: 'status', operator: 'eq', value: 'x' },
+          { field: '', operator: 'eq' },
+        ],
+      },
+    ]
+    const result = await h.call('POST', '/automation', {
+      body: { ...newRule, conditions, actions: [{ actionType: 'notify', bogus: 1 }] },
+    })
     expect(result.status).toBe(400)
     expect(result.body.details).toEqual(
       expect.arrayContaining([
@@ -109,7 +126,7 @@ describe('VALIDATION_ERROR details', () => {
     ['companyId=not-a-uuid'],
     ['dateFrom=yesterday'],
     ['dateFrom=2025-02-30'],
-    ['search=' + 'x'.repeat(256)],
+    [`search=${'x'.repeat(256)}`],
   ])('a query value out of its constraints (%s) is 400', async (query) => {
     const { h } = await setup()
     const result = await h.call('GET', `/tickets?${query}`)
@@ -142,7 +159,10 @@ describe('hostile values', () => {
     // body (1) → triggerConfig (2) → a: k arrays → 2 + k levels.
     const ok = await h.call('PATCH', RULE, { rawBody: `{"triggerConfig":{"a":${nestedArrays(62)}}}`, headers: json })
     expect(ok.status).toBe(200)
-    const tooDeep = await h.call('PATCH', RULE, { rawBody: `{"triggerConfig":{"a":${nestedArrays(63)}}}`, headers: json })
+    const tooDeep = await h.call('PATCH', RULE, {
+      rawBody: `{"triggerConfig":{"a":${nestedArrays(63)}}}`,
+      headers: json,
+    })
     expect(tooDeep.status).toBe(400)
   })
 
@@ -154,7 +174,11 @@ describe('hostile values', () => {
       ['PATCH', RULE, '{"triggerConfig":{"__proto__":{"polluted":true}}}'],
       ['PATCH', RULE, '{"triggerConfig":{"constructor":{"prototype":{"polluted":true}}}}'],
       ['PATCH', `/reports/${IDS.report}`, '{"content":{"a":[{"__proto__":{"polluted":true}}]}}'],
-      ['POST', '/automation', `{"name":"R","triggerType":"scheduled","triggerConfig":{},"entityType":"ticket","conditions":[],"actions":[{"actionType":"x","config":{"constructor":{"prototype":{"polluted":true}}}}]}`],
+      [
+        'POST',
+        '/automation',
+        `{"name":"R","triggerType":"scheduled","triggerConfig":{},"entityType":"ticket","conditions":[],"actions":[{"actionType":"x","config":{"constructor":{"prototype":{"polluted":true}}}}]}`,
+      ],
     ] as const) {
       const result = await h.call(method, path, { rawBody, headers: json })
       expect(result.status, rawBody).toBe(400)
@@ -172,7 +196,11 @@ describe('hostile values', () => {
   it('constructor and prototype keys are refused anywhere, rather than silently dropped', async () => {
     const { h, store } = await setup()
     const before = await snapshot(store)
-    for (const rawBody of ['{"triggerConfig":{"constructor":"x"}}', '{"triggerConfig":{"prototype":1}}', '{"triggerConfig":{"a":[{"constructor":{}}]}}']) {
+    for (const rawBody of [
+      '{"triggerConfig":{"constructor":"x"}}',
+      '{"triggerConfig":{"prototype":1}}',
+      '{"triggerConfig":{"a":[{"constructor":{}}]}}',
+    ]) {
       const result = await h.call('PATCH', RULE, { rawBody, headers: json })
       expect(result.status, rawBody).toBe(400)
       expect(result.body.details[0].message).toBe('This key is not allowed')
@@ -198,7 +226,9 @@ describe('hostile values', () => {
 
   it('NUL and lone surrogates in free-form JSON and in the query are 400', async () => {
     const { h } = await setup()
-    expect((await h.call('PATCH', RULE, { rawBody: '{"triggerConfig":{"k":["\\ud83d"]}}', headers: json })).status).toBe(400)
+    expect(
+      (await h.call('PATCH', RULE, { rawBody: '{"triggerConfig":{"k":["\\ud83d"]}}', headers: json })).status,
+    ).toBe(400)
     expect((await h.call('GET', '/tickets?search=a%00b')).status).toBe(400)
     // A well-formed pair (an emoji) is fine.
     expect((await h.call('PATCH', BUDGET, { rawBody: '{"title":"\\ud83d\\ude00"}', headers: json })).status).toBe(200)
@@ -225,7 +255,10 @@ describe('hostile values', () => {
     const result = await h.call('PATCH', RULE, { rawBody: '{"priority":-0}', headers: json })
     expect(result.status).toBe(200)
     expect(result.body.data.priority).toBe(0)
-    const item = await h.call('POST', `${BUDGET}/items`, { rawBody: '{"type":"Other","description":"x","unitPrice":-0,"quantity":-0}', headers: json })
+    const item = await h.call('POST', `${BUDGET}/items`, {
+      rawBody: '{"type":"Other","description":"x","unitPrice":-0,"quantity":-0}',
+      headers: json,
+    })
     expect(item.status).toBe(201)
     expect(item.body.data.annualisedCost).toBe(0)
   })
@@ -280,17 +313,23 @@ describe('hostile values', () => {
     expect((await h.call('PATCH', `/reports/${IDS.report}`, { body: { dateStart: '2024-02-29' } })).status).toBe(200)
   })
 
-  it.each(['search=%FF', 'search=%E0%A4%A', 'search=%E0%A4', 'search=%', 'search=%zz', 'search=%ED%A0%80', '%FF=1', 'sea%E0rch=1'])(
-    'invalid percent-encoding or UTF-8 in the query (%s) is 400, never 500',
-    async (query) => {
-      const { h, errors } = await setup()
-      const result = await h.call('GET', `/tickets?${query}`)
-      expect(result.status).toBe(400)
-      expect(result.body.code).toBe('VALIDATION_ERROR')
-      expect(result.body.details[0].in).toBe('query')
-      expect(errors).toEqual([])
-    },
-  )
+  it.each([
+    'search=%FF',
+    'search=%E0%A4%A',
+    'search=%E0%A4',
+    'search=%',
+    'search=%zz',
+    'search=%ED%A0%80',
+    '%FF=1',
+    'sea%E0rch=1',
+  ])('invalid percent-encoding or UTF-8 in the query (%s) is 400, never 500', async (query) => {
+    const { h, errors } = await setup()
+    const result = await h.call('GET', `/tickets?${query}`)
+    expect(result.status).toBe(400)
+    expect(result.body.code).toBe('VALIDATION_ERROR')
+    expect(result.body.details[0].in).toBe('query')
+    expect(errors).toEqual([])
+  })
 
   it('valid percent-encoding and + in the query decode as form data', async () => {
     const { h } = await setup()
@@ -299,16 +338,21 @@ describe('hostile values', () => {
     expect(result.body.data).toHaveLength(1)
   })
 
-  it.each(['/goals/%FF', '/tickets/%E0%A4%A', '/tickets/%', '/tickets/%ED%A0%80', '/goals/not-a-uuid', `/goals/${IDS.goal}x`, '/surveys/nps/%00'])(
-    'invalid or malformed ids in the path (%s) are 404, never 500',
-    async (path) => {
-      const { h, errors } = await setup()
-      const result = await h.call('GET', path)
-      expect(result.status).toBe(404)
-      expect(result.body.code).toBe('NOT_FOUND')
-      expect(errors).toEqual([])
-    },
-  )
+  it.each([
+    '/goals/%FF',
+    '/tickets/%E0%A4%A',
+    '/tickets/%',
+    '/tickets/%ED%A0%80',
+    '/goals/not-a-uuid',
+    `/goals/${IDS.goal}x`,
+    '/surveys/nps/%00',
+  ])('invalid or malformed ids in the path (%s) are 404, never 500', async (path) => {
+    const { h, errors } = await setup()
+    const result = await h.call('GET', path)
+    expect(result.status).toBe(404)
+    expect(result.body.code).toBe('NOT_FOUND')
+    expect(errors).toEqual([])
+  })
 
   it('a huge string is refused by its length bound, not stored', async () => {
     const { h, store } = await setup()

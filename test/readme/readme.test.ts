@@ -12,7 +12,8 @@ describe('README', () => {
 
   it('documents every operation', () => {
     const reference = renderReference()
-    for (const op of operations) expect(reference).toContain(`\`${op.method} /api/public/v1${op.path.replace(/:(\w+)/g, '{$1}')}\``)
+    for (const op of operations)
+      expect(reference).toContain(`\`${op.method} /api/public/v1${op.path.replace(/:(\w+)/g, '{$1}')}\``)
     expect(operations).toHaveLength(21)
   })
 

@@ -14,8 +14,20 @@ import { createTestPostgresStore, DATABASE_URL } from '../support/postgres.js'
 
 const ruleId = '33333333-3333-4333-8333-333333333333'
 const rule = {
-  id: ruleId, name: 'Hot rule', isActive: false, priority: 0, scopeType: 'tenant' as const, companyIds: [], triggerType: 'scheduled' as const,
-  entityType: 'ticket' as const, triggerConfig: {}, conditions: [], actions: [], createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z', version: 1,
+  id: ruleId,
+  name: 'Hot rule',
+  isActive: false,
+  priority: 0,
+  scopeType: 'tenant' as const,
+  companyIds: [],
+  triggerType: 'scheduled' as const,
+  entityType: 'ticket' as const,
+  triggerConfig: {},
+  conditions: [],
+  actions: [],
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+  version: 1,
 }
 const dir = mkdtempSync(join(tmpdir(), 'tenant-api-cc-'))
 const cleanups: Array<() => Promise<void>> = []
@@ -46,10 +58,18 @@ describe.each(['memory', 'sqlite', 'postgres'])('%s', (kind) => {
   it('50 concurrent PATCHes of one rule give consecutive versions 2..51', { timeout: 60_000 }, async () => {
     const [a, b] = await pair(kind)
     await a.seed('tenant-cc', { automationRules: [rule] })
-    const hs = [a, b].map((store) => createHarness(createPublicApi({ store, keyResolver: testKeyResolver() }), { key: testKey('tenant-cc') }))
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => hs[i % 2]!.call('PATCH', `/automation/${ruleId}`, { body: { priority: i } })))
+    const hs = [a, b].map((store) =>
+      createHarness(createPublicApi({ store, keyResolver: testKeyResolver() }), { key: testKey('tenant-cc') }),
+    )
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        hs[i % 2]!.call('PATCH', `/automation/${ruleId}`, { body: { priority: i } }),
+      ),
+    )
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(200))
-    expect(results.map((r) => r.body.data.version).sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i + 2))
+    expect(results.map((r) => r.body.data.version).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i + 2),
+    )
     expect((await a.getAutomationRule('tenant-cc', ruleId))?.version).toBe(51)
     if (kind === 'sqlite') await Promise.all([a.close(), b.close()])
   })

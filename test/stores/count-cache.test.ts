@@ -13,11 +13,21 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-const ticket = (n: number) => ({ id: `t-${n}`, ticketNumber: `N${n}`, title: `Printer ${n}`, isClosed: false, provider: 'psa_a' as const, status: 'Open', createdAt: `2025-01-0${n}T00:00:00.000Z` })
+const ticket = (n: number) => ({
+  id: `t-${n}`,
+  ticketNumber: `N${n}`,
+  title: `Printer ${n}`,
+  isClosed: false,
+  provider: 'psa_a' as const,
+  status: 'Open',
+  createdAt: `2025-01-0${n}T00:00:00.000Z`,
+})
 const query = { page: 1, limit: 1, sortColumn: 'created_date', sortDesc: true } as const
 
 /** Two store instances on one database, how to close them, and a way to run SQL behind their backs. */
-async function pair(kind: 'sqlite' | 'postgres'): Promise<[Store, Store, () => Promise<void>, (text: string) => Promise<void>]> {
+async function pair(
+  kind: 'sqlite' | 'postgres',
+): Promise<[Store, Store, () => Promise<void>, (text: string) => Promise<void>]> {
   if (kind === 'sqlite') {
     const filename = join(mkdtempSync(join(tmpdir(), 'tenant-api-count-')), 'c.db')
     const a = await createSqliteStore({ filename })
@@ -43,16 +53,23 @@ async function pair(kind: 'sqlite' | 'postgres'): Promise<[Store, Store, () => P
 async function countingSqliteStore(): Promise<{ store: Store; statements: () => number }> {
   const database = new Database(join(mkdtempSync(join(tmpdir(), 'tenant-api-count-')), 'n.db'))
   let count = 0
-  const counted = <A extends unknown[], R>(run: (...args: A) => R) => (...args: A): R => {
-    count++
-    return run(...args)
-  }
+  const counted =
+    <A extends unknown[], R>(run: (...args: A) => R) =>
+    (...args: A): R => {
+      count++
+      return run(...args)
+    }
   const dialect = new SqliteDialect({
     database: {
       close: () => database.close(),
       prepare: (text: string) => {
         const statement = database.prepare(text)
-        return { reader: statement.reader, all: counted(statement.all.bind(statement)), run: counted(statement.run.bind(statement)), iterate: counted(statement.iterate.bind(statement)) }
+        return {
+          reader: statement.reader,
+          all: counted(statement.all.bind(statement)),
+          run: counted(statement.run.bind(statement)),
+          iterate: counted(statement.iterate.bind(statement)),
+        }
       },
     },
   })

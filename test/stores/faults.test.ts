@@ -15,7 +15,13 @@ import { createHarness, testKey, testKeyResolver } from 'tenant-public-api/testi
 import { DATABASE_URL, freshSchema, postgresServerAnswers } from '../support/postgres.js'
 import { TcpProxy } from './support.js'
 
-const company = { id: '22222222-2222-4222-8222-222222222222', name: 'Acme', status: 'active', createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' }
+const company = {
+  id: '22222222-2222-4222-8222-222222222222',
+  name: 'Acme',
+  status: 'active',
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+}
 const server = await postgresServerAnswers()
 const schemas: string[] = []
 const dir = mkdtempSync(join(tmpdir(), 'tenant-api-faults-'))
@@ -32,7 +38,12 @@ afterAll(async () => {
 
 function harness(store: Store, rateLimiter?: ReturnType<typeof sqlRateLimiter>) {
   const errors: unknown[] = []
-  const api = createPublicApi({ store, keyResolver: testKeyResolver(), ...(rateLimiter ? { rateLimiter } : {}), onError: (e) => errors.push(e) })
+  const api = createPublicApi({
+    store,
+    keyResolver: testKeyResolver(),
+    ...(rateLimiter ? { rateLimiter } : {}),
+    onError: (e) => errors.push(e),
+  })
   return { h: createHarness(api, { key: testKey('tenant-f') }), errors }
 }
 
@@ -45,7 +56,9 @@ function url(port: number): string {
 
 describe('Postgres unreachable', () => {
   it('creating a store on a port where nothing listens rejects with StoreUnavailableError', async () => {
-    await expect(createPostgresStore({ connectionString: url(1), connectionTimeoutMs: 1000 })).rejects.toBeInstanceOf(StoreUnavailableError)
+    await expect(createPostgresStore({ connectionString: url(1), connectionTimeoutMs: 1000 })).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    )
   })
 
   it('a store whose server is gone answers 503 SERVICE_UNAVAILABLE, also through sqlRateLimiter', async () => {
@@ -60,7 +73,9 @@ describe('Postgres unreachable', () => {
     await store.close()
   })
 
-  it('a proxy cut mid-life gives 503s, and the store recovers by itself when it is back (server)', { timeout: 30_000 }, async () => {
+  it('a proxy cut mid-life gives 503s, and the store recovers by itself when it is back (server)', {
+    timeout: 30_000,
+  }, async () => {
     expect(server, `no Postgres at ${DATABASE_URL}`).toBe(true)
     const target = new URL(DATABASE_URL)
     const proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) })
@@ -68,7 +83,10 @@ describe('Postgres unreachable', () => {
     const schema = freshSchema('fault')
     schemas.push(schema)
     const connectionErrors: Error[] = []
-    const store = await createPostgresStore({ connectionString: url(proxy.port), schema, connectionTimeoutMs: 1000 }, { onConnectionError: (e) => connectionErrors.push(e) })
+    const store = await createPostgresStore(
+      { connectionString: url(proxy.port), schema, connectionTimeoutMs: 1000 },
+      { onConnectionError: (e) => connectionErrors.push(e) },
+    )
     await store.seed('tenant-f', { companies: [company] })
     const { h } = harness(store, sqlRateLimiter(store))
     expect((await h.call('GET', '/companies')).status).toBe(200)
@@ -102,7 +120,9 @@ describe('migrations', () => {
     await first.close()
     const second = await createSqliteStore({ filename })
     await second.migrate()
-    expect((await second.listCompanies('tenant-f', { page: 1, limit: 10, sortBy: 'name', sortOrder: 'asc' })).totalCount).toBe(1)
+    expect(
+      (await second.listCompanies('tenant-f', { page: 1, limit: 10, sortBy: 'name', sortOrder: 'asc' })).totalCount,
+    ).toBe(1)
     await second.close()
   })
 
@@ -110,11 +130,15 @@ describe('migrations', () => {
     expect(server, `no Postgres at ${DATABASE_URL}`).toBe(true)
     const schema = freshSchema('mig')
     schemas.push(schema)
-    const stores = await Promise.all([1, 2, 3].map(() => createPostgresStore({ connectionString: DATABASE_URL, schema, max: 2 })))
+    const stores = await Promise.all(
+      [1, 2, 3].map(() => createPostgresStore({ connectionString: DATABASE_URL, schema, max: 2 })),
+    )
     await stores[0]!.seed('tenant-f', { companies: [company] })
     await stores[1]!.migrate()
     const again = await createPostgresStore({ connectionString: DATABASE_URL, schema, max: 2 })
-    expect((await again.listCompanies('tenant-f', { page: 1, limit: 10, sortBy: 'name', sortOrder: 'asc' })).totalCount).toBe(1)
+    expect(
+      (await again.listCompanies('tenant-f', { page: 1, limit: 10, sortBy: 'name', sortOrder: 'asc' })).totalCount,
+    ).toBe(1)
     await Promise.all([...stores, again].map((s) => s.close()))
   })
 })
@@ -131,7 +155,10 @@ describe('schema option', () => {
     expect((await storeA.listCompanies('tenant-f', query)).totalCount).toBe(1)
     expect((await storeB.listCompanies('tenant-f', query)).totalCount).toBe(0)
     const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 1 })
-    const tables = await admin.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1`, [a])
+    const tables = await admin.query(
+      `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1`,
+      [a],
+    )
     await admin.end()
     expect(tables.rows[0].n).toBeGreaterThan(10)
     await Promise.all([storeA.close(), storeB.close()])
@@ -141,18 +168,32 @@ describe('schema option', () => {
 describe('input that must never become a 500', () => {
   const stores: Array<[string, () => Promise<Store>]> = [
     ['sqlite', () => createSqliteStore({ filename: ':memory:' })],
-    ['postgres', async () => {
-      const schema = freshSchema('odd')
-      schemas.push(schema)
-      return server ? createPostgresStore({ connectionString: DATABASE_URL, schema, max: 2 }) : (await import('../support/postgres.js')).createPgliteStore()
-    }],
+    [
+      'postgres',
+      async () => {
+        const schema = freshSchema('odd')
+        schemas.push(schema)
+        return server
+          ? createPostgresStore({ connectionString: DATABASE_URL, schema, max: 2 })
+          : (await import('../support/postgres.js')).createPgliteStore()
+      },
+    ],
   ]
   for (const [name, create] of stores) {
     it(`${name}: the last safe page, malformed ids, NUL and LIKE metacharacters answer 200/404`, async () => {
       const store = await create()
       await store.seed('tenant-f', {
         companies: [company],
-        tickets: [{ id: 't-1', ticketNumber: '1', title: 'Disk 100%_full \\ now', isClosed: false, provider: 'psa_a', createdAt: '2025-01-01T00:00:00.000Z' }],
+        tickets: [
+          {
+            id: 't-1',
+            ticketNumber: '1',
+            title: 'Disk 100%_full \\ now',
+            isClosed: false,
+            provider: 'psa_a',
+            createdAt: '2025-01-01T00:00:00.000Z',
+          },
+        ],
       })
       const { h, errors } = harness(store)
       expect((await h.call('GET', `/tickets?page=${Number.MAX_SAFE_INTEGER}&limit=100`)).body.data).toEqual([])

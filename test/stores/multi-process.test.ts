@@ -60,7 +60,13 @@ describe('two processes on one SQLite file', () => {
   })
 
   it('share one rate limit: exactly `limit` requests pass', { timeout: 60_000 }, async () => {
-    const args = { target: { sqlite: filename }, job: 'rate-limited', tenantId: `tenant-rl-${Date.now()}`, count: 10, limit: 7 }
+    const args = {
+      target: { sqlite: filename },
+      job: 'rate-limited',
+      tenantId: `tenant-rl-${Date.now()}`,
+      count: 10,
+      limit: 7,
+    }
     const [a, b] = await Promise.all([runWorker(args), runWorker(args)])
     const all = [...a, ...b]
     expect(all.filter((s) => s === 200)).toHaveLength(7)
@@ -80,7 +86,13 @@ describe('two processes on one Postgres database (needs the server at DATABASE_U
     schemas.push(schema)
     const store = await createPostgresStore({ connectionString: DATABASE_URL, schema })
     await store.seed('tenant-mp', { automationRules: [rule] })
-    const args = { target: { postgres: DATABASE_URL, schema }, job: 'patch-rule', tenantId: 'tenant-mp', ruleId, count: 25 }
+    const args = {
+      target: { postgres: DATABASE_URL, schema },
+      job: 'patch-rule',
+      tenantId: 'tenant-mp',
+      ruleId,
+      count: 25,
+    }
     const [a, b] = await Promise.all([runWorker(args), runWorker(args)])
     expect([...a, ...b]).toEqual(Array(50).fill(200))
     expect(await versionOf(store)).toBe(51)
@@ -91,7 +103,13 @@ describe('two processes on one Postgres database (needs the server at DATABASE_U
     const schema = freshSchema('rl')
     schemas.push(schema)
     const store = await createPostgresStore({ connectionString: DATABASE_URL, schema })
-    const args = { target: { postgres: DATABASE_URL, schema }, job: 'rate-limited', tenantId: 'tenant-rl', count: 12, limit: 9 }
+    const args = {
+      target: { postgres: DATABASE_URL, schema },
+      job: 'rate-limited',
+      tenantId: 'tenant-rl',
+      count: 12,
+      limit: 9,
+    }
     const [a, b] = await Promise.all([runWorker(args), runWorker(args)])
     const all = [...a, ...b]
     expect(all.filter((s) => s === 200)).toHaveLength(9)

@@ -41,7 +41,13 @@ describe.each(stores)('%s store results', (_name, create) => {
 describe('reply bodies', () => {
   it('are byte for byte the same on every store (the SQL stores reuse the stored JSON text), and canonical JSON', async () => {
     const data = createDemoData({ tickets: 60 })
-    const paths = ['/tickets?limit=25', '/tickets?limit=25&page=2&sortColumn=title&sortDesc=false', `/tickets/${data.tickets[3]!.id}`, '/companies', '/users?limit=10']
+    const paths = [
+      '/tickets?limit=25',
+      '/tickets?limit=25&page=2&sortColumn=title&sortDesc=false',
+      `/tickets/${data.tickets[3]!.id}`,
+      '/companies',
+      '/users?limit=10',
+    ]
     const bodies = new Map<string, string[]>()
     for (const [name, create] of stores) {
       const store = await create()
@@ -52,7 +58,11 @@ describe('reply bodies', () => {
         for (const round of [1, 2]) {
           const texts: string[] = []
           for (const path of paths) {
-            const response = await api(new Request(`http://host/api/public/v1${path}`, { headers: { authorization: `Bearer ${testKey('tenant-bytes')}` } }))
+            const response = await api(
+              new Request(`http://host/api/public/v1${path}`, {
+                headers: { authorization: `Bearer ${testKey('tenant-bytes')}` },
+              }),
+            )
             expect(response.status, `${name} ${path}`).toBe(200)
             const text = await response.text()
             expect(text, `${name} ${path}`).toBe(JSON.stringify(JSON.parse(text)))
@@ -69,24 +79,34 @@ describe('reply bodies', () => {
   })
 })
 
-describe('the SQL stores\' parsed-doc cache', () => {
+describe("the SQL stores' parsed-doc cache", () => {
   it('never confuses two records whose stored text starts alike (keyed by the start, confirmed by the whole text)', async () => {
     const [template] = createDemoData({ tickets: 1 }).tickets
     // Ids longer than the cache key, differing only at the end: their documents share the first 64+ characters.
     const prefix = 'shared-prefix-'.repeat(6)
-    const tickets = ['a', 'b', 'c'].map((last, i) => ({ ...template!, id: `${prefix}${last}`, ticketNumber: `T-${i}`, title: `Title ${last}`, notes: [] }))
+    const tickets = ['a', 'b', 'c'].map((last, i) => ({
+      ...template!,
+      id: `${prefix}${last}`,
+      ticketNumber: `T-${i}`,
+      title: `Title ${last}`,
+      notes: [],
+    }))
     for (const [name, create] of stores.filter(([name]) => name !== 'memory')) {
       const store = await create()
       try {
         await store.seed('tenant-prefix', { tickets })
         const query = { page: 1, limit: 10, sortColumn: 'title', sortDesc: false } as const
         for (let round = 0; round < 3; round++) {
-          expect((await store.listTickets('tenant-prefix', query)).items.map((t) => [t.id.slice(-1), t.title]), name).toEqual([
+          expect(
+            (await store.listTickets('tenant-prefix', query)).items.map((t) => [t.id.slice(-1), t.title]),
+            name,
+          ).toEqual([
             ['a', 'Title a'],
             ['b', 'Title b'],
             ['c', 'Title c'],
           ])
-          for (const ticket of tickets) expect((await store.getTicket('tenant-prefix', ticket.id, null))?.title, name).toBe(ticket.title)
+          for (const ticket of tickets)
+            expect((await store.getTicket('tenant-prefix', ticket.id, null))?.title, name).toBe(ticket.title)
         }
       } finally {
         await store.close()

@@ -25,8 +25,14 @@ describe('SQLite statement cache', () => {
         expect(a, `page ${page}`).toEqual(b)
       }
       // The first pages again, their statements long dropped from the cache.
-      expect((await sqlite.listTickets(TENANT, { page: 1, limit: 3, sortColumn: 'title', sortDesc: false })).items.map((t) => t.id)).toEqual(
-        (await memory.listTickets(TENANT, { page: 1, limit: 3, sortColumn: 'title', sortDesc: false })).items.map((t) => t.id),
+      expect(
+        (await sqlite.listTickets(TENANT, { page: 1, limit: 3, sortColumn: 'title', sortDesc: false })).items.map(
+          (t) => t.id,
+        ),
+      ).toEqual(
+        (await memory.listTickets(TENANT, { page: 1, limit: 3, sortColumn: 'title', sortDesc: false })).items.map(
+          (t) => t.id,
+        ),
       )
     } finally {
       await sqlite.close()
@@ -41,7 +47,9 @@ describe('SQLite statement cache', () => {
       await store.seed(TENANT, data)
       const query = { page: 1, limit: 5, sortColumn: 'created_date', sortDesc: true } as const
       const before = await store.listTickets(TENANT, query)
-      database.exec('ALTER TABLE tickets ADD COLUMN host_note TEXT; CREATE INDEX host_index ON tickets (tenant_id, host_note)')
+      database.exec(
+        'ALTER TABLE tickets ADD COLUMN host_note TEXT; CREATE INDEX host_index ON tickets (tenant_id, host_note)',
+      )
       expect(await store.listTickets(TENANT, query)).toEqual(before)
       expect((await store.getTicket(TENANT, data.tickets[0]!.id, null))?.id).toBe(data.tickets[0]!.id)
     } finally {

@@ -8,7 +8,10 @@ const worker = fileURLToPath(new URL('./worker.ts', import.meta.url))
 /** Runs `worker.ts` with `args` in a child process; resolves to the statuses it printed. */
 export function runWorker(args: object): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const child = fork(worker, [JSON.stringify(args)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+    const child = fork(worker, [JSON.stringify(args)], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    })
     let out = ''
     let err = ''
     child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()))

@@ -18,8 +18,17 @@ interface Args {
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as Args
-const store = 'sqlite' in args.target ? await createSqliteStore({ filename: args.target.sqlite }, { migrate: false }) : await createPostgresStore({ connectionString: args.target.postgres, schema: args.target.schema }, { migrate: false })
-const rateLimiter = args.job === 'rate-limited' ? sqlRateLimiter(store, { limit: args.limit ?? 10, windowMs: 60_000 }) : sqlRateLimiter(store, { limit: 1_000_000 })
+const store =
+  'sqlite' in args.target
+    ? await createSqliteStore({ filename: args.target.sqlite }, { migrate: false })
+    : await createPostgresStore(
+        { connectionString: args.target.postgres, schema: args.target.schema },
+        { migrate: false },
+      )
+const rateLimiter =
+  args.job === 'rate-limited'
+    ? sqlRateLimiter(store, { limit: args.limit ?? 10, windowMs: 60_000 })
+    : sqlRateLimiter(store, { limit: 1_000_000 })
 const api = createPublicApi({ store, keyResolver: testKeyResolver(), rateLimiter })
 const headers = { authorization: `Bearer ${testKey(args.tenantId)}`, 'content-type': 'application/json' }
 
@@ -28,7 +37,13 @@ await Promise.all(
   Array.from({ length: args.count }, async (_, i) => {
     const response =
       args.job === 'patch-rule'
-        ? await api(new Request(`http://x/api/public/v1/automation/${args.ruleId}`, { method: 'PATCH', headers, body: JSON.stringify({ description: `pid ${process.pid} #${i}` }) }))
+        ? await api(
+            new Request(`http://x/api/public/v1/automation/${args.ruleId}`, {
+              method: 'PATCH',
+              headers,
+              body: JSON.stringify({ description: `pid ${process.pid} #${i}` }),
+            }),
+          )
         : await api(new Request('http://x/api/public/v1/calendar/types', { headers }))
     statuses.push(response.status)
   }),

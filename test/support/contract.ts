@@ -44,9 +44,17 @@ const ajv = new Ajv2020({ strict: false, allErrors: true })
 addFormats(ajv)
 ajv.addSchema({ $id: 'openapi', components: contractDocument.components } as object)
 
-const documentedPaths = contractDocument.paths as Record<string, Record<string, { responses: Record<string, ResponseSpec> }>>
+const documentedPaths = contractDocument.paths as Record<
+  string,
+  Record<string, { responses: Record<string, ResponseSpec> }>
+>
 const routes: Route[] = Object.entries(documentedPaths).flatMap(([path, methods]) =>
-  Object.entries(methods).map(([method, spec]) => ({ path, method: method.toUpperCase(), pattern: pathPattern(path), responses: spec.responses })),
+  Object.entries(methods).map(([method, spec]) => ({
+    path,
+    method: method.toUpperCase(),
+    pattern: pathPattern(path),
+    responses: spec.responses,
+  })),
 )
 
 /** A regular expression matching the concrete paths of a documented path template. */
@@ -59,7 +67,18 @@ export function pathPattern(template: string): RegExp {
  * Headers this API sets itself. Any of them on a response whose documented status does not
  * declare it is drift (a cookie is always wrong: the API is stateless).
  */
-const API_HEADERS = ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'etag', 'location', 'retry-after', 'idempotent-replayed', 'www-authenticate', 'set-cookie']
+const API_HEADERS = [
+  'x-request-id',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'etag',
+  'location',
+  'retry-after',
+  'idempotent-replayed',
+  'www-authenticate',
+  'set-cookie',
+]
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -70,14 +89,20 @@ export function assertMatchesContract(result: ObservedResponse): void {
   const method = requestMethod === 'HEAD' ? 'GET' : requestMethod
   const where = `${requestMethod} ${url.pathname}${url.search} → ${result.status}`
   const requestId = result.headers.get('x-request-id')
-  if (requestId === null || !/^[A-Za-z0-9._:-]{1,128}$/.test(requestId)) throw new Error(`${where}: missing or malformed X-Request-Id (${requestId})`)
+  if (requestId === null || !/^[A-Za-z0-9._:-]{1,128}$/.test(requestId))
+    throw new Error(`${where}: missing or malformed X-Request-Id (${requestId})`)
   if (result.headers.has('set-cookie')) throw new Error(`${where}: the API set a cookie`)
 
   const onPath = routes.filter((route) => route.pattern.test(url.pathname))
   const route = onPath.find((candidate) => candidate.method === method)
 
-  if (requestMethod === 'HEAD' && result.body !== undefined) throw new Error(`${where}: a HEAD response must have no body`)
-  if (result.status === 400 && result.body !== undefined && (result.body as { code?: unknown }).code === 'COOKIES_NOT_ALLOWED') {
+  if (requestMethod === 'HEAD' && result.body !== undefined)
+    throw new Error(`${where}: a HEAD response must have no body`)
+  if (
+    result.status === 400 &&
+    result.body !== undefined &&
+    (result.body as { code?: unknown }).code === 'COOKIES_NOT_ALLOWED'
+  ) {
     // Refused before routing, whatever the path or method (decisions §3).
     validate('error', { $ref: 'openapi#/components/schemas/Error' }, result.body, where)
     assertErrorRequestId(result, where)
@@ -94,12 +119,14 @@ export function assertMatchesContract(result: ObservedResponse): void {
   }
 
   const spec = route.responses[String(result.status)]
-  if (spec === undefined) throw new Error(`${where}: status ${result.status} is not documented for ${route.method} ${route.path}`)
+  if (spec === undefined)
+    throw new Error(`${where}: status ${result.status} is not documented for ${route.method} ${route.path}`)
   assertHeaders(result.headers, spec.headers ?? {}, where)
 
   const schema = spec.content?.['application/json']?.schema
   if (requestMethod === 'HEAD' || schema === undefined) return
-  if (result.headers.get('content-type') !== JSON_TYPE) throw new Error(`${where}: content-type is ${result.headers.get('content-type')}, not ${JSON_TYPE}`)
+  if (result.headers.get('content-type') !== JSON_TYPE)
+    throw new Error(`${where}: content-type is ${result.headers.get('content-type')}, not ${JSON_TYPE}`)
   validate(`${route.method} ${route.path} ${result.status}`, resolveRefs(schema), result.body, where)
   if (result.status >= 400) assertErrorRequestId(result, where)
 }
@@ -115,24 +142,41 @@ function assertUndocumentedAnswer(result: ObservedResponse, onPath: Route[], whe
     code = (result.body as { code?: string }).code
   }
   if (onPath.length === 0) {
-    if (result.status !== 404 || code !== 'NOT_FOUND') throw new Error(`${where}: a path the document does not know must be 404 NOT_FOUND, got ${result.status} ${code}`)
+    if (result.status !== 404 || code !== 'NOT_FOUND')
+      throw new Error(`${where}: a path the document does not know must be 404 NOT_FOUND, got ${result.status} ${code}`)
     return
   }
-  if (result.status !== 405 || code !== 'METHOD_NOT_ALLOWED') throw new Error(`${where}: an undocumented method on a documented path must be 405 METHOD_NOT_ALLOWED, got ${result.status} ${code}`)
+  if (result.status !== 405 || code !== 'METHOD_NOT_ALLOWED')
+    throw new Error(
+      `${where}: an undocumented method on a documented path must be 405 METHOD_NOT_ALLOWED, got ${result.status} ${code}`,
+    )
   assertAllow(result, onPath, where)
 }
 
 /** `Allow` must list exactly the documented methods of the path (plus HEAD for GET, and OPTIONS). */
 function assertAllow(result: ObservedResponse, onPath: Route[], where: string): void {
-  const expected = new Set(onPath.flatMap((route) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])).concat('OPTIONS'))
-  const allow = new Set((result.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean))
+  const expected = new Set(
+    onPath.flatMap((route) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])).concat('OPTIONS'),
+  )
+  const allow = new Set(
+    (result.headers.get('allow') ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean),
+  )
   const same = allow.size === expected.size && [...allow].every((m) => expected.has(m))
-  if (!same) throw new Error(`${where}: Allow is "${result.headers.get('allow')}", the document says ${[...expected].join(', ')}`)
+  if (!same)
+    throw new Error(
+      `${where}: Allow is "${result.headers.get('allow')}", the document says ${[...expected].join(', ')}`,
+    )
 }
 
 function assertErrorRequestId(result: ObservedResponse, where: string): void {
   const body = result.body as { requestId?: unknown }
-  if (body.requestId !== result.headers.get('x-request-id')) throw new Error(`${where}: body requestId ${String(body.requestId)} differs from X-Request-Id ${result.headers.get('x-request-id')}`)
+  if (body.requestId !== result.headers.get('x-request-id'))
+    throw new Error(
+      `${where}: body requestId ${String(body.requestId)} differs from X-Request-Id ${result.headers.get('x-request-id')}`,
+    )
 }
 
 function assertHeaders(headers: Headers, documented: Record<string, HeaderSpec>, where: string): void {
@@ -144,11 +188,17 @@ function assertHeaders(headers: Headers, documented: Record<string, HeaderSpec>,
       continue
     }
     const schema = spec.schema ?? { type: 'string' }
-    const typed = schema.type === 'integer' || schema.type === 'number' ? (/^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value) : value
+    const typed =
+      schema.type === 'integer' || schema.type === 'number'
+        ? /^-?\d+(\.\d+)?$/.test(value)
+          ? Number(value)
+          : value
+        : value
     validate(`header ${JSON.stringify(schema)}`, schema, typed, `${where}: header ${name}`)
   }
   for (const name of API_HEADERS) {
-    if (headers.has(name) && !byName.has(name)) throw new Error(`${where}: header ${name} is not documented for this response`)
+    if (headers.has(name) && !byName.has(name))
+      throw new Error(`${where}: header ${name} is not documented for this response`)
   }
 }
 
@@ -166,7 +216,9 @@ function validate(key: string, schema: object, value: unknown, where: string): v
     compiled.set(key, check)
   }
   if (!check(value)) {
-    throw new Error(`${where}: does not match the OpenAPI document: ${ajv.errorsText(check.errors)}\n${JSON.stringify(value)?.slice(0, 500)}`)
+    throw new Error(
+      `${where}: does not match the OpenAPI document: ${ajv.errorsText(check.errors)}\n${JSON.stringify(value)?.slice(0, 500)}`,
+    )
   }
 }
 

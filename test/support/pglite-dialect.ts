@@ -20,10 +20,13 @@ class PGliteConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.pg.query<R>(compiled.sql, [...compiled.parameters])
-    return { rows: result.rows, ...(result.affectedRows !== undefined ? { numAffectedRows: BigInt(result.affectedRows) } : {}) }
+    return {
+      rows: result.rows,
+      ...(result.affectedRows !== undefined ? { numAffectedRows: BigInt(result.affectedRows) } : {}),
+    }
   }
 
-  // eslint-disable-next-line require-yield
+  // biome-ignore lint/correctness/useYield: Kysely's interface wants a generator; this one only refuses
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('PGlite dialect: streaming is not supported')
   }

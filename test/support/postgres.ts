@@ -42,15 +42,21 @@ export async function createPgliteStore(): Promise<SqlStore> {
 }
 
 async function pgliteStore() {
-  const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')])
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+  ])
   const db = await PGlite.create({ extensions: { pg_trgm } })
   return { store: await createPostgresStore({ dialect: pgliteDialect(db) }), db }
 }
 
 /** A Postgres store for a test file, which engine it runs on, and a way to run SQL on its database behind its back. */
-export async function createTestPostgresStore(
-  options: { force?: 'server' | 'pglite' } = {},
-): Promise<{ store: SqlStore; engine: 'server' | 'pglite'; schema: string | null; execute: (text: string) => Promise<void> }> {
+export async function createTestPostgresStore(options: { force?: 'server' | 'pglite' } = {}): Promise<{
+  store: SqlStore
+  engine: 'server' | 'pglite'
+  schema: string | null
+  execute: (text: string) => Promise<void>
+}> {
   const useServer = options.force === 'server' || (options.force === undefined && (await postgresServerAnswers()))
   if (useServer) {
     const schema = freshSchema()
@@ -83,7 +89,11 @@ export async function createTestPostgresStore(
  * A Postgres store (server when one answers, else PGlite) that counts the statements it sends, for
  * tests of how many round trips an operation takes.
  */
-export async function createCountingPostgresStore(): Promise<{ store: SqlStore; engine: 'server' | 'pglite'; statements: () => number }> {
+export async function createCountingPostgresStore(): Promise<{
+  store: SqlStore
+  engine: 'server' | 'pglite'
+  statements: () => number
+}> {
   let count = 0
   if (await postgresServerAnswers()) {
     const schema = freshSchema('count')

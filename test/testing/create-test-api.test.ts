@@ -21,10 +21,18 @@ describe('createTestApi', () => {
   })
 
   it('hands out keys for each scope set, and another tenant sees nothing', async () => {
-    const { request, keys, tenantId } = await createTestApi({ data: seedData(), onResponse: assertResponseMatchesContract })
+    const { request, keys, tenantId } = await createTestApi({
+      data: seedData(),
+      onResponse: assertResponseMatchesContract,
+    })
     expect(tenantId).toBe(DEMO_TENANT_ID)
     expect((await request('/users', { key: keys.readOnly })).status).toBe(200)
-    const readOnlyWrite = await request(`/budgets/${IDS.budget}`, { key: keys.readOnly, method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"title":"x"}' })
+    const readOnlyWrite = await request(`/budgets/${IDS.budget}`, {
+      key: keys.readOnly,
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: '{"title":"x"}',
+    })
     expect(readOnlyWrite.status).toBe(403)
     expect((await request('/users', { key: keys.for(['tickets.read']) })).status).toBe(403)
     expect((await request('/tickets', { key: keys.for(['tickets.read']) })).status).toBe(200)
@@ -33,7 +41,11 @@ describe('createTestApi', () => {
   })
 
   it('binds the client to the scopes asked for', async () => {
-    const { client } = await createTestApi({ data: seedData(), scopes: ['tickets.read'], onResponse: assertResponseMatchesContract })
+    const { client } = await createTestApi({
+      data: seedData(),
+      scopes: ['tickets.read'],
+      onResponse: assertResponseMatchesContract,
+    })
     await expect(client.listTickets()).resolves.toMatchObject({ pagination: { totalCount: 1 } })
     const error = (await client.listUsers().catch((e: unknown) => e)) as ApiError
     expect(error).toBeInstanceOf(ApiError)
@@ -41,7 +53,12 @@ describe('createTestApi', () => {
   })
 
   it('seeds an empty tenant with data: {} and can provoke 429s with rateLimit', async () => {
-    const { client } = await createTestApi({ data: {}, tenantId: 'acme', rateLimit: { limit: 2, windowMs: 60_000 }, onResponse: assertResponseMatchesContract })
+    const { client } = await createTestApi({
+      data: {},
+      tenantId: 'acme',
+      rateLimit: { limit: 2, windowMs: 60_000 },
+      onResponse: assertResponseMatchesContract,
+    })
     expect((await client.listCompanies()).data).toEqual([])
     await client.listCompanies()
     await expect(client.listCompanies()).rejects.toMatchObject({ status: 429, code: 'RATE_LIMITED' })

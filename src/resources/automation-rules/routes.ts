@@ -5,14 +5,25 @@ import { parseIfMatch, updateVersioned } from '../../domain/versioning.js'
 import type { Store } from '../../stores/store.js'
 import { dataEnvelope } from '../shared/schemas.js'
 import { ok, UuidIdParams, versionTag } from '../shared/results.js'
-import { AutomationRuleSchema, CreateAutomationRuleSchema, UpdateAutomationRuleSchema, type AutomationRule, type AutomationRuleRecord } from './schema.js'
+import {
+  AutomationRuleSchema,
+  CreateAutomationRuleSchema,
+  UpdateAutomationRuleSchema,
+  type AutomationRule,
+  type AutomationRuleRecord,
+} from './schema.js'
 
 /**
  * The rule's scope invariant (company rules name at least one company, tenant rules none) and,
  * when `checkIds`, that every company id is a company of the tenant. Returns the rule with
  * `companies` resolved.
  */
-async function withCompanies(store: Store, tenantId: string, rule: AutomationRuleRecord, checkIds: boolean): Promise<AutomationRule> {
+async function withCompanies(
+  store: Store,
+  tenantId: string,
+  rule: AutomationRuleRecord,
+  checkIds: boolean,
+): Promise<AutomationRule> {
   const issues: ValidationIssue[] = []
   if (rule.scopeType === 'company' && rule.companyIds.length === 0) {
     issues.push({ in: 'body', path: 'companyIds', message: 'A company-scoped rule needs at least one company id' })
@@ -75,7 +86,11 @@ export const createAutomationRule = defineOperation({
     }
     const rule = await withCompanies(store, tenantId, record, true)
     await store.insertAutomationRule(tenantId, record)
-    return { status: 201, body: { data: rule }, headers: { ...versionTag(1), location: `${basePath}/automation/${record.id}` } }
+    return {
+      status: 201,
+      body: { data: rule },
+      headers: { ...versionTag(1), location: `${basePath}/automation/${record.id}` },
+    }
   },
 })
 
@@ -85,7 +100,8 @@ export const updateAutomationRule = defineOperation({
   path: '/automation/:id',
   area: 'Automation Rules',
   summary: 'Update an automation rule',
-  description: 'Only the supplied fields change; `version` goes up by 1. Send `If-Match` with the version you read to refuse lost updates (412).',
+  description:
+    'Only the supplied fields change; `version` goes up by 1. Send `If-Match` with the version you read to refuse lost updates (412).',
   scope: 'automation.write',
   params: UuidIdParams,
   body: UpdateAutomationRuleSchema,

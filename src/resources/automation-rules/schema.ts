@@ -14,7 +14,17 @@ export const TRIGGER_TYPES = ['date_threshold', 'scheduled', 'field_change', 'ab
  * @example
  * ENTITY_TYPES.includes(value)
  */
-export const ENTITY_TYPES = ['device', 'company', 'compliance', 'planner', 'user', 'goal', 'training', 'ticket', 'meeting'] as const
+export const ENTITY_TYPES = [
+  'device',
+  'company',
+  'compliance',
+  'planner',
+  'user',
+  'goal',
+  'training',
+  'ticket',
+  'meeting',
+] as const
 /**
  * The allowed scope types.
  *
@@ -70,12 +80,14 @@ export interface ConditionGroupWriteInput {
  * @example
  * v.is(ConditionGroupInputSchema, value)
  */
-export const ConditionGroupInputSchema: v.GenericSchema<ConditionGroupWriteInput, ConditionGroupInput> = v.strictObject({
-  id: v.optional(Id),
-  logic: v.picklist(CONDITION_LOGIC),
-  conditions: v.optional(v.array(ConditionInputSchema), []),
-  groups: v.optional(v.array(v.lazy(() => ConditionGroupInputSchema)), []),
-})
+export const ConditionGroupInputSchema: v.GenericSchema<ConditionGroupWriteInput, ConditionGroupInput> = v.strictObject(
+  {
+    id: v.optional(Id),
+    logic: v.picklist(CONDITION_LOGIC),
+    conditions: v.optional(v.array(ConditionInputSchema), []),
+    groups: v.optional(v.array(v.lazy(() => ConditionGroupInputSchema)), []),
+  },
+)
 
 const ActionInputSchema = v.strictObject({
   id: v.optional(Id),
@@ -111,7 +123,10 @@ function measure(groups: readonly ConditionGroupInput[], depth = 1): { depth: nu
   let out = { depth: groups.length > 0 ? depth : 0, conditions: 0 }
   for (const group of groups) {
     const inner = measure(group.groups, depth + 1)
-    out = { depth: Math.max(out.depth, inner.depth), conditions: out.conditions + group.conditions.length + inner.conditions }
+    out = {
+      depth: Math.max(out.depth, inner.depth),
+      conditions: out.conditions + group.conditions.length + inner.conditions,
+    }
   }
   return out
 }
@@ -128,10 +143,19 @@ const ruleFields = {
   entityType: v.picklist(ENTITY_TYPES),
   conditions: v.pipe(
     v.array(ConditionGroupInputSchema),
-    v.check((groups) => measure(groups).depth <= RULE_LIMITS.maxGroupDepth, `Condition groups may nest at most ${RULE_LIMITS.maxGroupDepth} deep`),
-    v.check((groups) => measure(groups).conditions <= RULE_LIMITS.maxConditions, `A rule may have at most ${RULE_LIMITS.maxConditions} conditions`),
+    v.check(
+      (groups) => measure(groups).depth <= RULE_LIMITS.maxGroupDepth,
+      `Condition groups may nest at most ${RULE_LIMITS.maxGroupDepth} deep`,
+    ),
+    v.check(
+      (groups) => measure(groups).conditions <= RULE_LIMITS.maxConditions,
+      `A rule may have at most ${RULE_LIMITS.maxConditions} conditions`,
+    ),
   ),
-  actions: v.pipe(v.array(ActionInputSchema), v.maxLength(RULE_LIMITS.maxActions, `A rule may have at most ${RULE_LIMITS.maxActions} actions`)),
+  actions: v.pipe(
+    v.array(ActionInputSchema),
+    v.maxLength(RULE_LIMITS.maxActions, `A rule may have at most ${RULE_LIMITS.maxActions} actions`),
+  ),
   aggregationConfig: v.nullable(AggregationConfigSchema),
 }
 
@@ -190,7 +214,12 @@ export type UpdateAutomationRule = v.InferOutput<typeof UpdateAutomationRuleSche
  * @example
  * v.is(ConditionSchema, value)
  */
-export const ConditionSchema = v.strictObject({ id: v.string(), field: v.string(), operator: v.string(), value: v.unknown() })
+export const ConditionSchema = v.strictObject({
+  id: v.string(),
+  field: v.string(),
+  operator: v.string(),
+  value: v.unknown(),
+})
 export type Condition = v.InferOutput<typeof ConditionSchema>
 
 export interface ConditionGroup {

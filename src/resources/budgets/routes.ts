@@ -3,7 +3,13 @@ import { defineOperation } from '../../http/operation.js'
 import { annualisedCost } from '../../domain/computed.js'
 import { dataEnvelope } from '../shared/schemas.js'
 import { found, notFound, ok, UuidIdParams } from '../shared/results.js'
-import { BudgetLineItemSchema, BudgetSchema, CreateLineItemSchema, UpdateBudgetSchema, type BudgetLineItem } from './schema.js'
+import {
+  BudgetLineItemSchema,
+  BudgetSchema,
+  CreateLineItemSchema,
+  UpdateBudgetSchema,
+  type BudgetLineItem,
+} from './schema.js'
 
 export const createBudgetLineItem = defineOperation({
   id: 'createBudgetLineItem',
@@ -25,11 +31,15 @@ export const createBudgetLineItem = defineOperation({
   handle: async ({ store, tenantId, params, body, now, basePath }) => {
     const [category, goal] = await Promise.all([
       body.categoryId === undefined ? null : store.getPlannerItemType(tenantId, body.categoryId),
-      body.linkedItemType === 'goal' && body.linkedItemId !== undefined ? store.getGoal(tenantId, body.linkedItemId) : null,
+      body.linkedItemType === 'goal' && body.linkedItemId !== undefined
+        ? store.getGoal(tenantId, body.linkedItemId)
+        : null,
     ])
     const issues: ValidationIssue[] = []
-    if (body.categoryId !== undefined && category === null) issues.push({ in: 'body', path: 'categoryId', message: 'No planner item type with this id' })
-    if (body.linkedItemType === 'goal' && goal === null) issues.push({ in: 'body', path: 'linkedItemId', message: 'No goal with this id' })
+    if (body.categoryId !== undefined && category === null)
+      issues.push({ in: 'body', path: 'categoryId', message: 'No planner item type with this id' })
+    if (body.linkedItemType === 'goal' && goal === null)
+      issues.push({ in: 'body', path: 'linkedItemId', message: 'No goal with this id' })
     if (issues.length > 0) throw validationError(issues)
 
     const timestamp = now.toISOString()
@@ -54,7 +64,11 @@ export const createBudgetLineItem = defineOperation({
       updatedAt: timestamp,
     }
     if (!(await store.addBudgetLineItem(tenantId, params.id, item))) throw notFound('Budget')
-    return { status: 201, body: { data: item }, headers: { location: `${basePath}/budgets/${params.id}/items/${item.id}` } }
+    return {
+      status: 201,
+      body: { data: item },
+      headers: { location: `${basePath}/budgets/${params.id}/items/${item.id}` },
+    }
   },
 })
 
@@ -64,12 +78,14 @@ export const updateBudget = defineOperation({
   path: '/budgets/:id',
   area: 'Budgets',
   summary: 'Update a budget',
-  description: 'Only the supplied fields change; `notes: null` clears the notes. Returns the budget with its line items.',
+  description:
+    'Only the supplied fields change; `notes: null` clears the notes. Returns the budget with its line items.',
   scope: 'budgets.write',
   params: UuidIdParams,
   body: UpdateBudgetSchema,
   response: dataEnvelope(BudgetSchema),
   successStatus: 200,
   errors: ['NOT_FOUND'],
-  handle: async ({ store, tenantId, params, body, now }) => ok(await found(store.updateBudget(tenantId, params.id, body, now.toISOString()), 'Budget')),
+  handle: async ({ store, tenantId, params, body, now }) =>
+    ok(await found(store.updateBudget(tenantId, params.id, body, now.toISOString()), 'Budget')),
 })

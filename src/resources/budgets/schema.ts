@@ -81,7 +81,9 @@ export const BudgetLineItemSchema = v.strictObject({
   currency: v.string(),
   notes: v.nullable(v.string()),
   category: v.nullable(NamedRefSchema),
-  linkedItem: v.nullable(v.strictObject({ id: v.string(), type: v.picklist(LINKED_ITEM_TYPES), name: v.nullable(v.string()) })),
+  linkedItem: v.nullable(
+    v.strictObject({ id: v.string(), type: v.picklist(LINKED_ITEM_TYPES), name: v.nullable(v.string()) }),
+  ),
   createdAt: DateTimeSchema,
   updatedAt: DateTimeSchema,
 })
@@ -149,7 +151,10 @@ export const CreateLineItemSchema = v.pipe(
     linkedItemType: v.optional(v.picklist(LINKED_ITEM_TYPES)),
   }),
   v.forward(
-    v.check((item) => (item.linkedItemId === undefined) === (item.linkedItemType === undefined), 'linkedItemId and linkedItemType come together or not at all'),
+    v.check(
+      (item) => (item.linkedItemId === undefined) === (item.linkedItemType === undefined),
+      'linkedItemId and linkedItemType come together or not at all',
+    ),
     ['linkedItemId'],
   ),
 )

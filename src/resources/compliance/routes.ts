@@ -28,7 +28,8 @@ export const getComplianceTemplate = defineOperation({
   response: dataEnvelope(ComplianceTemplateSchema),
   successStatus: 200,
   errors: ['NOT_FOUND'],
-  handle: async ({ store, tenantId, params }) => ok(await found(store.getComplianceTemplate(tenantId, params.id), 'Compliance template')),
+  handle: async ({ store, tenantId, params }) =>
+    ok(await found(store.getComplianceTemplate(tenantId, params.id), 'Compliance template')),
 })
 
 export const getComplianceCheck = defineOperation({
@@ -42,5 +43,6 @@ export const getComplianceCheck = defineOperation({
   response: dataEnvelope(ComplianceCheckSchema),
   successStatus: 200,
   errors: ['NOT_FOUND'],
-  handle: async ({ store, tenantId, params }) => ok(await found(store.getComplianceCheck(tenantId, params.id), 'Compliance check')),
+  handle: async ({ store, tenantId, params }) =>
+    ok(await found(store.getComplianceCheck(tenantId, params.id), 'Compliance check')),
 })

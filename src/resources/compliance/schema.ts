@@ -1,5 +1,13 @@
 import * as v from 'valibot'
-import { DateTimeSchema, enumParam, NullableDateTimeSchema, paginationQuery, sortOrderParam, textParam, uuidParam } from '../shared/schemas.js'
+import {
+  DateTimeSchema,
+  enumParam,
+  NullableDateTimeSchema,
+  paginationQuery,
+  sortOrderParam,
+  textParam,
+  uuidParam,
+} from '../shared/schemas.js'
 
 /**
  * The allowed approval statuses.
@@ -54,7 +62,15 @@ export const ComplianceCheckSchema = v.strictObject({
   checkId: v.nullable(v.string()),
   title: v.string(),
   description: v.nullable(v.string()),
-  status: v.nullable(v.strictObject({ id: v.string(), name: v.string(), color: v.nullable(v.string()), isPositive: v.boolean(), isComplete: v.boolean() })),
+  status: v.nullable(
+    v.strictObject({
+      id: v.string(),
+      name: v.string(),
+      color: v.nullable(v.string()),
+      isPositive: v.boolean(),
+      isComplete: v.boolean(),
+    }),
+  ),
   priority: v.nullable(v.string()),
   criticality: v.nullable(v.number()),
   flagged: v.boolean(),
@@ -98,7 +114,10 @@ export const COMPLIANCE_TEMPLATE_SORT = {
  */
 export const ComplianceTemplateListQuerySchema = v.strictObject({
   ...paginationQuery,
-  sortBy: v.optional(enumParam(['title', 'created_at', 'updated_at', 'priority', 'criticality'], 'Sort field.'), 'created_at'),
+  sortBy: v.optional(
+    enumParam(['title', 'created_at', 'updated_at', 'priority', 'criticality'], 'Sort field.'),
+    'created_at',
+  ),
   sortOrder: sortOrderParam('desc'),
   groupId: v.optional(uuidParam('Only templates of this group.')),
   approvalStatus: v.optional(enumParam(APPROVAL_STATUSES, 'Approval status.')),

@@ -14,5 +14,6 @@ export const getPlannerItemType = defineOperation({
   response: dataEnvelope(PlannerItemTypeSchema),
   successStatus: 200,
   errors: ['NOT_FOUND'],
-  handle: async ({ store, tenantId, params }) => ok(await found(store.getPlannerItemType(tenantId, params.id), 'Planner item type')),
+  handle: async ({ store, tenantId, params }) =>
+    ok(await found(store.getPlannerItemType(tenantId, params.id), 'Planner item type')),
 })

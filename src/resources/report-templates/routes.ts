@@ -1,7 +1,12 @@
 import { defineOperation } from '../../http/operation.js'
 import { dataEnvelope, listEnvelope } from '../shared/schemas.js'
 import { found, ok, okPage, UuidIdParams } from '../shared/results.js'
-import { ReportTemplateDetailQuerySchema, ReportTemplateDetailSchema, ReportTemplateListQuerySchema, ReportTemplateSchema } from './schema.js'
+import {
+  ReportTemplateDetailQuerySchema,
+  ReportTemplateDetailSchema,
+  ReportTemplateListQuerySchema,
+  ReportTemplateSchema,
+} from './schema.js'
 
 export const listReportTemplates = defineOperation({
   id: 'listReportTemplates',

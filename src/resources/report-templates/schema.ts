@@ -1,5 +1,13 @@
 import * as v from 'valibot'
-import { booleanParam, DateTimeSchema, enumParam, JsonObjectSchema, paginationQuery, sortOrderParam, uuidParam } from '../shared/schemas.js'
+import {
+  booleanParam,
+  DateTimeSchema,
+  enumParam,
+  JsonObjectSchema,
+  paginationQuery,
+  sortOrderParam,
+  uuidParam,
+} from '../shared/schemas.js'
 
 /**
  * How a template lays out a report.
@@ -24,7 +32,11 @@ export const TemplateStructureSchema = v.strictObject({
     showPageNumbers: v.boolean(),
   }),
   pagePreset: v.nullable(v.string()),
-  displaySettings: v.strictObject({ pageSize: v.nullable(v.string()), orientation: v.nullable(v.string()), margins: JsonObjectSchema }),
+  displaySettings: v.strictObject({
+    pageSize: v.nullable(v.string()),
+    orientation: v.nullable(v.string()),
+    margins: JsonObjectSchema,
+  }),
 })
 export type TemplateStructure = v.InferOutput<typeof TemplateStructureSchema>
 
@@ -51,7 +63,10 @@ export type ReportTemplate = v.InferOutput<typeof ReportTemplateSchema>
  * @example
  * v.is(ReportTemplateDetailSchema, value)
  */
-export const ReportTemplateDetailSchema = v.strictObject({ ...ReportTemplateSchema.entries, templateStructure: v.optional(v.nullable(TemplateStructureSchema)) })
+export const ReportTemplateDetailSchema = v.strictObject({
+  ...ReportTemplateSchema.entries,
+  templateStructure: v.optional(v.nullable(TemplateStructureSchema)),
+})
 export type ReportTemplateDetail = v.InferOutput<typeof ReportTemplateDetailSchema>
 /** A template as a store keeps it. */
 export type ReportTemplateRecord = ReportTemplate & { templateStructure: TemplateStructure | null }

@@ -34,8 +34,10 @@ export const updateReport = defineOperation({
           next.reportTypeId === null ? null : store.getReportType(tenantId, next.reportTypeId),
         ])
         const issues: ValidationIssue[] = []
-        if (typeof body.companyId === 'string' && companies.length === 0) issues.push({ in: 'body', path: 'companyId', message: 'No company with this id' })
-        if (typeof body.reportTypeId === 'string' && reportType === null) issues.push({ in: 'body', path: 'reportTypeId', message: 'No report type with this id' })
+        if (typeof body.companyId === 'string' && companies.length === 0)
+          issues.push({ in: 'body', path: 'companyId', message: 'No company with this id' })
+        if (typeof body.reportTypeId === 'string' && reportType === null)
+          issues.push({ in: 'body', path: 'reportTypeId', message: 'No report type with this id' })
         if (issues.length > 0) throw validationError(issues)
         names = { companyName: companies[0]?.name ?? null, reportTypeName: reportType?.name ?? null }
         return next

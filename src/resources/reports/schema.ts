@@ -41,7 +41,10 @@ export type ReportRecord = Omit<Report, 'companyName' | 'reportTypeName'> & { co
 /** A report date: `YYYY-MM-DD` or an ISO 8601 date-time. */
 const ReportDateSchema = v.pipe(
   v.string(),
-  v.check((s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) || v.is(v.pipe(v.string(), v.isoTimestamp()), s)) && isCalendarDate(s), 'Must be a date (YYYY-MM-DD) or an ISO 8601 date-time'),
+  v.check(
+    (s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) || v.is(v.pipe(v.string(), v.isoTimestamp()), s)) && isCalendarDate(s),
+    'Must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
+  ),
   // The check above is invisible to JSON Schema: say it in the document, with an example.
   v.description('A date (YYYY-MM-DD) or an ISO 8601 date-time.'),
   v.examples(['2026-01-15']),
@@ -67,7 +70,13 @@ export const UpdateReportSchema = v.pipe(
   }),
   v.check((patch) => Object.keys(patch).length > 0, 'Send at least one field to update'),
   v.forward(
-    v.check((p) => typeof p.dateStart !== 'string' || typeof p.dateEnd !== 'string' || Date.parse(p.dateStart) <= Date.parse(p.dateEnd), 'dateStart must not be after dateEnd'),
+    v.check(
+      (p) =>
+        typeof p.dateStart !== 'string' ||
+        typeof p.dateEnd !== 'string' ||
+        Date.parse(p.dateStart) <= Date.parse(p.dateEnd),
+      'dateStart must not be after dateEnd',
+    ),
     ['dateEnd'],
   ),
 )

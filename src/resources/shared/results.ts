@@ -17,7 +17,10 @@ export function ok(data: unknown, headers?: Record<string, string>): OperationRe
 
 /** 200 `{ data, pagination }` for a page of a list. */
 export function okPage<T>(result: ListResult<T>, query: { page: number; limit: number }): OperationResult {
-  return { status: 200, body: { data: result.items, pagination: pagination(query.page, query.limit, result.totalCount) } }
+  return {
+    status: 200,
+    body: { data: result.items, pagination: pagination(query.page, query.limit, result.totalCount) },
+  }
 }
 
 /** 404 `NOT_FOUND`, the same for an unknown id and another tenant's id. */

@@ -119,7 +119,11 @@ export function integerParam(min: number, max: number, description?: string) {
 /** `true` or `false`, nothing else. */
 export function booleanParam(description?: string) {
   return param(
-    v.pipe(v.string(), v.picklist(['true', 'false'], 'Must be true or false'), v.transform((s) => s === 'true')),
+    v.pipe(
+      v.string(),
+      v.picklist(['true', 'false'], 'Must be true or false'),
+      v.transform((s) => s === 'true'),
+    ),
     { type: 'boolean' },
     description,
   )
@@ -127,17 +131,29 @@ export function booleanParam(description?: string) {
 
 /** One of a fixed set of strings. */
 export function enumParam<const T extends readonly [string, ...string[]]>(values: T, description?: string) {
-  return param(v.pipe(v.string(), v.picklist(values, `Must be one of: ${values.join(', ')}`)), { type: 'string', enum: [...values] }, description)
+  return param(
+    v.pipe(v.string(), v.picklist(values, `Must be one of: ${values.join(', ')}`)),
+    { type: 'string', enum: [...values] },
+    description,
+  )
 }
 
 /** A free-text parameter of at most `max` characters. */
 export function textParam(max: number, description?: string) {
-  return param(v.pipe(v.string(), v.maxLength(max, `Must be at most ${max} characters`)), { type: 'string', maxLength: max }, description)
+  return param(
+    v.pipe(v.string(), v.maxLength(max, `Must be at most ${max} characters`)),
+    { type: 'string', maxLength: max },
+    description,
+  )
 }
 
 /** A UUID parameter. */
 export function uuidParam(description?: string) {
-  return param(v.pipe(v.string(), v.uuid('Must be a UUID'), v.toLowerCase()), { type: 'string', format: 'uuid' }, description)
+  return param(
+    v.pipe(v.string(), v.uuid('Must be a UUID'), v.toLowerCase()),
+    { type: 'string', format: 'uuid' },
+    description,
+  )
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/
@@ -166,7 +182,10 @@ export function dateTimeParam(bound: 'start' | 'end', description?: string) {
   return param(
     v.pipe(
       v.string(),
-      v.check((s) => (DATE_ONLY.test(s) || v.is(v.pipe(v.string(), v.isoTimestamp()), s)) && isCalendarDate(s), 'Must be an ISO 8601 date-time or date'),
+      v.check(
+        (s) => (DATE_ONLY.test(s) || v.is(v.pipe(v.string(), v.isoTimestamp()), s)) && isCalendarDate(s),
+        'Must be an ISO 8601 date-time or date',
+      ),
       v.transform((s) => {
         const iso = DATE_ONLY.test(s) ? `${s}T${bound === 'start' ? '00:00:00.000' : '23:59:59.999'}Z` : s
         const time = Date.parse(iso)

@@ -75,7 +75,10 @@ export type Ticket = v.InferOutput<typeof TicketSchema>
  * @example
  * v.is(TicketWithNotesSchema, value)
  */
-export const TicketWithNotesSchema = v.strictObject({ ...TicketSchema.entries, notes: v.optional(v.array(TicketNoteSchema)) })
+export const TicketWithNotesSchema = v.strictObject({
+  ...TicketSchema.entries,
+  notes: v.optional(v.array(TicketNoteSchema)),
+})
 export type TicketWithNotes = v.InferOutput<typeof TicketWithNotesSchema>
 
 /**
@@ -105,7 +108,10 @@ export type TicketSortColumn = keyof typeof TICKET_SORT_COLUMNS
 export const TicketListQuerySchema = v.pipe(
   v.strictObject({
     ...paginationQuery,
-    sortColumn: v.optional(enumParam(Object.keys(TICKET_SORT_COLUMNS) as [TicketSortColumn, ...TicketSortColumn[]], 'Sort field.'), 'created_date'),
+    sortColumn: v.optional(
+      enumParam(Object.keys(TICKET_SORT_COLUMNS) as [TicketSortColumn, ...TicketSortColumn[]], 'Sort field.'),
+      'created_date',
+    ),
     sortDesc: v.optional(booleanParam('Sort descending.'), 'true'),
     search: v.optional(textParam(255, 'Case-insensitive substring of the title.')),
     companyId: v.optional(uuidParam('Only tickets of this company.')),
@@ -114,12 +120,17 @@ export const TicketListQuerySchema = v.pipe(
     assignedTo: v.optional(textParam(255, 'Assigned resource, case-insensitive.')),
     isClosed: v.optional(booleanParam('Closed or open tickets only.')),
     provider: v.optional(enumParam(PROVIDERS, 'PSA provider.')),
-    dateFrom: v.optional(dateTimeParam('start', 'Created at or after (inclusive). A date means the start of that UTC day.')),
+    dateFrom: v.optional(
+      dateTimeParam('start', 'Created at or after (inclusive). A date means the start of that UTC day.'),
+    ),
     dateTo: v.optional(dateTimeParam('end', 'Created at or before (inclusive). A date means the end of that UTC day.')),
   }),
   // decisions §4: dateFrom after dateTo is a 400 (on dateFrom), not an empty page.
   v.forward(
-    v.check((q) => q.dateFrom === undefined || q.dateTo === undefined || q.dateFrom <= q.dateTo, 'dateFrom must not be after dateTo'),
+    v.check(
+      (q) => q.dateFrom === undefined || q.dateTo === undefined || q.dateFrom <= q.dateTo,
+      'dateFrom must not be after dateTo',
+    ),
     ['dateFrom'],
   ),
 )

@@ -46,5 +46,6 @@ export const getTrainingCourse = defineOperation({
   response: dataEnvelope(TrainingCourseSchema),
   successStatus: 200,
   errors: ['NOT_FOUND'],
-  handle: async ({ store, tenantId, params }) => ok(await found(store.getTrainingCourse(tenantId, params.id), 'Training course')),
+  handle: async ({ store, tenantId, params }) =>
+    ok(await found(store.getTrainingCourse(tenantId, params.id), 'Training course')),
 })

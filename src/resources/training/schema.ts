@@ -1,5 +1,13 @@
 import * as v from 'valibot'
-import { DateTimeSchema, enumParam, JsonObjectSchema, NamedRefSchema, NullableDateTimeSchema, paginationQuery, uuidParam } from '../shared/schemas.js'
+import {
+  DateTimeSchema,
+  enumParam,
+  JsonObjectSchema,
+  NamedRefSchema,
+  NullableDateTimeSchema,
+  paginationQuery,
+  uuidParam,
+} from '../shared/schemas.js'
 
 /**
  * The allowed enrollment statuses.

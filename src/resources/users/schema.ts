@@ -1,5 +1,14 @@
 import * as v from 'valibot'
-import { booleanParam, DateTimeSchema, enumParam, NamedRefSchema, NullableDateTimeSchema, paginationQuery, textParam, uuidParam } from '../shared/schemas.js'
+import {
+  booleanParam,
+  DateTimeSchema,
+  enumParam,
+  NamedRefSchema,
+  NullableDateTimeSchema,
+  paginationQuery,
+  textParam,
+  uuidParam,
+} from '../shared/schemas.js'
 
 /**
  * The allowed user statuses.
@@ -52,7 +61,10 @@ export const USER_SORT_COLUMNS = {
  */
 export const UserListQuerySchema = v.strictObject({
   ...paginationQuery,
-  sortColumn: v.optional(enumParam(['full_name', 'email', 'status', 'created_at', 'last_login'], 'Sort field.'), 'created_at'),
+  sortColumn: v.optional(
+    enumParam(['full_name', 'email', 'status', 'created_at', 'last_login'], 'Sort field.'),
+    'created_at',
+  ),
   sortDesc: v.optional(booleanParam('Sort descending.'), 'true'),
   search: v.optional(textParam(255, 'Case-insensitive substring of the full name or e-mail.')),
   status: v.optional(enumParam(USER_STATUSES, 'User status.')),

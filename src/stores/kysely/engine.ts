@@ -21,7 +21,19 @@
  * - **Text**: Postgres text cannot hold U+0000, so it is dropped from bound strings there.
  * - **Unavailability**: which driver errors mean "the database cannot be reached" (→ 503).
  */
-import { OperationNodeTransformer, sql, type Kysely, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RawBuilder, type RootOperationNode, type UnknownRow, type ValueNode } from 'kysely'
+import {
+  OperationNodeTransformer,
+  sql,
+  type Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RawBuilder,
+  type RootOperationNode,
+  type UnknownRow,
+  type ValueNode,
+} from 'kysely'
 
 /** The name of a supported SQL engine. */
 export type EngineName = 'sqlite' | 'postgres'
@@ -65,7 +77,15 @@ export interface Engine {
   isUnavailable(error: unknown): boolean
 }
 
-const SQLITE_BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_TIMEOUT', 'SQLITE_LOCKED', 'SQLITE_CANTOPEN', 'SQLITE_IOERR', 'SQLITE_FULL'])
+const SQLITE_BUSY_CODES = new Set([
+  'SQLITE_BUSY',
+  'SQLITE_BUSY_SNAPSHOT',
+  'SQLITE_BUSY_TIMEOUT',
+  'SQLITE_LOCKED',
+  'SQLITE_CANTOPEN',
+  'SQLITE_IOERR',
+  'SQLITE_FULL',
+])
 
 /**
  * SQLite (better-sqlite3, or any Kysely SQLite dialect).
@@ -101,7 +121,10 @@ export const sqliteEngine: Engine = {
   forUpdate: '',
   // 22 ticket indexes touched or rebuilt: with the default 2 MB cache most inserts would miss, and
   // a second sorter thread speeds up each index rebuild.
-  bulkLoad: { before: ['PRAGMA cache_size = -512000', 'PRAGMA threads = 2'], after: ['PRAGMA cache_size = -2000', 'PRAGMA threads = 0'] },
+  bulkLoad: {
+    before: ['PRAGMA cache_size = -512000', 'PRAGMA threads = 2'],
+    after: ['PRAGMA cache_size = -2000', 'PRAGMA threads = 0'],
+  },
   contains: (column, term, fts) => {
     // The trigram index needs 3 characters (code points); shorter terms scan with instr, which is
     // exact and needs no escaping.
@@ -124,7 +147,9 @@ function dropNul(value: string): string {
 class DropNulPlugin implements KyselyPlugin {
   readonly #transformer = new (class extends OperationNodeTransformer {
     protected override transformValue(node: ValueNode): ValueNode {
-      return typeof node.value === 'string' && node.value.includes('\u0000') ? { ...node, value: dropNul(node.value) } : node
+      return typeof node.value === 'string' && node.value.includes('\u0000')
+        ? { ...node, value: dropNul(node.value) }
+        : node
     }
   })()
 
@@ -138,7 +163,17 @@ class DropNulPlugin implements KyselyPlugin {
 }
 
 /** Node error codes of a socket that could not connect or was cut. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED'])
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+])
 
 /** SQLSTATEs of an unreachable, restarting, overloaded or timed-out server. */
 function isUnavailableSqlState(code: string): boolean {
@@ -179,7 +214,9 @@ export const postgresEngine: Engine = {
     if (e === null || typeof e !== 'object') return false
     if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || isUnavailableSqlState(e.code))) return true
     const message = typeof e.message === 'string' ? e.message : ''
-    return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable|connect ECONNREFUSED|Query read timeout/i.test(message)
+    return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable|connect ECONNREFUSED|Query read timeout/i.test(
+      message,
+    )
   },
 }
 

@@ -16,7 +16,14 @@ import type { ReportRecord } from '../../resources/reports/schema.js'
 import type { Ticket, TicketListQuery, TicketNote } from '../../resources/tickets/schema.js'
 import { frozenFromJson } from '../frozen-records.js'
 import { normalizeSeed, type BudgetRecord, type SeedData } from '../seed.js'
-import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, type IdempotencyReservation, type ListResult, type Store, type StoredResponse } from '../store.js'
+import {
+  IDEMPOTENCY_LOCK_MS,
+  IDEMPOTENCY_TTL_MS,
+  type IdempotencyReservation,
+  type ListResult,
+  type Store,
+  type StoredResponse,
+} from '../store.js'
 import type { Engine, EngineName } from './engine.js'
 import { migrateToLatest, quote, TICKET_SORT_SQL, ticketIndexStatements } from './migrations.js'
 
@@ -56,7 +63,8 @@ const internals = new WeakMap<SqlStore, SqlStoreInternals>()
  */
 export function sqlStoreInternals(store: Store): SqlStoreInternals {
   const found = internals.get(store as SqlStore)
-  if (found === undefined) throw new TypeError('sqlRateLimiter needs a store created by createSqliteStore or createPostgresStore')
+  if (found === undefined)
+    throw new TypeError('sqlRateLimiter needs a store created by createSqliteStore or createPostgresStore')
   return found
 }
 
@@ -92,7 +100,12 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
   const tableName = (name: string) => (schema === undefined ? quote(name) : `${quote(schema)}.${quote(name)}`)
   const t = (name: string) => sql.raw(tableName(name))
   const migrate = () => migrateToLatest(db, { engine, table: tableName, schema })
-  const unavailable = (error: unknown) => (error instanceof StoreUnavailableError ? error : engine.isUnavailable(error) ? new StoreUnavailableError(error) : error)
+  const unavailable = (error: unknown) =>
+    error instanceof StoreUnavailableError
+      ? error
+      : engine.isUnavailable(error)
+        ? new StoreUnavailableError(error)
+        : error
   const countCache = new Map<string, { generation: number; count: number }>()
 
   if (options.migrate !== false) {
@@ -103,10 +116,14 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
     }
   }
 
-  const rows = async <R = Row>(query: RawBuilder<unknown>, ex: Exec = db): Promise<R[]> => (await query.execute(ex)).rows as R[]
-  const one = async <R = Row>(query: RawBuilder<unknown>, ex: Exec = db): Promise<R | undefined> => (await rows<R>(query, ex))[0]
+  const rows = async <R = Row>(query: RawBuilder<unknown>, ex: Exec = db): Promise<R[]> =>
+    (await query.execute(ex)).rows as R[]
+  const one = async <R = Row>(query: RawBuilder<unknown>, ex: Exec = db): Promise<R | undefined> =>
+    (await rows<R>(query, ex))[0]
   const docOf = async <T>(table: string, tenantId: string, id: string): Promise<T | null> => {
-    const row = await one<{ doc: string }>(sql`SELECT doc FROM ${t(table)} WHERE tenant_id = ${tenantId} AND id = ${id}`)
+    const row = await one<{ doc: string }>(
+      sql`SELECT doc FROM ${t(table)} WHERE tenant_id = ${tenantId} AND id = ${id}`,
+    )
     return row === undefined ? null : parse<T>(row.doc)
   }
   const docCache = new Map<string, { text: string; value: unknown }>()
@@ -128,20 +145,31 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
    * known limit better than one with bound ones, and the statement cache keeps the common pages.
    */
   const limitOffset = (limit: number, offset: number) => {
-    if (!Number.isSafeInteger(limit) || !Number.isSafeInteger(offset)) throw new TypeError('limit and offset must be integers')
+    if (!Number.isSafeInteger(limit) || !Number.isSafeInteger(offset))
+      throw new TypeError('limit and offset must be integers')
     return sql.raw(`LIMIT ${limit} OFFSET ${offset}`)
   }
   const and = (parts: RawBuilder<unknown>[]) => sql.join(parts, sql` AND `)
-  const order = (column: string, descending: boolean) => sql.raw(`${quote(column)} ${descending ? 'DESC' : 'ASC'} NULLS LAST, id ASC`)
+  const order = (column: string, descending: boolean) =>
+    sql.raw(`${quote(column)} ${descending ? 'DESC' : 'ASC'} NULLS LAST, id ASC`)
 
   /** A page of `table` under `where`, in `orderSql`, with its exact count. */
-  async function listPage<T>(table: string, where: RawBuilder<unknown>[], orderSql: RawBuilder<unknown>, query: { page: number; limit: number }): Promise<ListResult<T>> {
+  async function listPage<T>(
+    table: string,
+    where: RawBuilder<unknown>[],
+    orderSql: RawBuilder<unknown>,
+    query: { page: number; limit: number },
+  ): Promise<ListResult<T>> {
     const filter = and(where)
-    const totalCount = Number((await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t(table)} WHERE ${filter}`))?.n ?? 0)
+    const totalCount = Number(
+      (await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t(table)} WHERE ${filter}`))?.n ?? 0,
+    )
     const offset = (query.page - 1) * query.limit
     // Past the end: no query (and no huge OFFSET reaches SQL).
     if (offset >= totalCount) return { items: [], totalCount }
-    const page = await rows<{ doc: string }>(sql`SELECT doc FROM ${t(table)} WHERE ${filter} ORDER BY ${orderSql} ${limitOffset(query.limit, offset)}`)
+    const page = await rows<{ doc: string }>(
+      sql`SELECT doc FROM ${t(table)} WHERE ${filter} ORDER BY ${orderSql} ${limitOffset(query.limit, offset)}`,
+    )
     return { items: page.map((r) => parseDoc<T>(r.doc)), totalCount }
   }
 
@@ -152,31 +180,45 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
    * `(SELECT tenant_id ... AND generation = cached)`, evaluated once, so after a seed it finds
    * nothing at once (a condition beside the seek would be tested row by row, scanning the tenant).
    */
-  async function ticketPage(tenantId: string, filterKey: string, conditions: RawBuilder<unknown>[], orderSql: RawBuilder<unknown>, query: { page: number; limit: number }): Promise<ListResult<Ticket>> {
+  async function ticketPage(
+    tenantId: string,
+    filterKey: string,
+    conditions: RawBuilder<unknown>[],
+    orderSql: RawBuilder<unknown>,
+    query: { page: number; limit: number },
+  ): Promise<ListResult<Ticket>> {
     const offset = (query.page - 1) * query.limit
     const key = `${tenantId}\u0000${filterKey}`
     const cached = countCache.get(key)
     const where = (tenant: RawBuilder<unknown>) => and([sql`tenant_id = ${tenant}`, ...conditions])
     if (cached !== undefined && offset < cached.count) {
       const current = sql`(SELECT tenant_id FROM ${t('ticket_generations')} WHERE tenant_id = ${tenantId} AND generation = ${cached.generation})`
-      const page = await rows<{ doc: string }>(sql`SELECT doc FROM ${t('tickets')} WHERE ${where(current)} ORDER BY ${orderSql} ${limitOffset(query.limit, offset)}`)
+      const page = await rows<{ doc: string }>(
+        sql`SELECT doc FROM ${t('tickets')} WHERE ${where(current)} ORDER BY ${orderSql} ${limitOffset(query.limit, offset)}`,
+      )
       // No rows: a seed changed the generation (this page is known not to be past the end).
       if (page.length > 0) return { items: page.map((r) => parseDoc<Ticket>(r.doc)), totalCount: cached.count }
     }
     const filter = where(sql`${tenantId}`)
-    const gen = await one<{ generation: unknown }>(sql`SELECT generation FROM ${t('ticket_generations')} WHERE tenant_id = ${tenantId}`)
+    const gen = await one<{ generation: unknown }>(
+      sql`SELECT generation FROM ${t('ticket_generations')} WHERE tenant_id = ${tenantId}`,
+    )
     if (gen === undefined) return { items: [], totalCount: 0 }
     // Kept as a number (pg returns bigint as text): the steady-state statement binds it against the column.
     const generation = Number(gen.generation)
     let totalCount = cached?.generation === generation ? cached.count : undefined
     if (totalCount === undefined) {
-      totalCount = Number((await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t('tickets')} WHERE ${filter}`))?.n ?? 0)
+      totalCount = Number(
+        (await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t('tickets')} WHERE ${filter}`))?.n ?? 0,
+      )
       if (countCache.size >= MAX_CACHED_COUNTS) countCache.clear()
       // Cached under the generation read before counting: a seed in between only makes it recount later.
       countCache.set(key, { generation, count: totalCount })
     }
     if (offset >= totalCount) return { items: [], totalCount }
-    const page = await rows<{ doc: string }>(sql`SELECT doc FROM ${t('tickets')} WHERE ${filter} ORDER BY ${orderSql} ${limitOffset(query.limit, offset)}`)
+    const page = await rows<{ doc: string }>(
+      sql`SELECT doc FROM ${t('tickets')} WHERE ${filter} ORDER BY ${orderSql} ${limitOffset(query.limit, offset)}`,
+    )
     return { items: page.map((r) => parseDoc<Ticket>(r.doc)), totalCount }
   }
 
@@ -196,7 +238,13 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
   }
 
   /** Multi-row upserts in batches, as hand-written SQL (one statement text per batch size). */
-  async function upsert(ex: Exec, table: string, columns: string[], keys: string[], records: unknown[][] | { length: number; at: (i: number) => unknown[] }): Promise<void> {
+  async function upsert(
+    ex: Exec,
+    table: string,
+    columns: string[],
+    keys: string[],
+    records: unknown[][] | { length: number; at: (i: number) => unknown[] },
+  ): Promise<void> {
     if (records.length === 0) return
     const at = Array.isArray(records) ? (i: number) => records[i]! : records.at
     const perBatch = Math.max(1, Math.floor(30_000 / columns.length))
@@ -212,7 +260,8 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
         texts.set(batch.length, text)
       }
       const params: unknown[] = []
-      for (const record of batch) for (const value of record) params.push(typeof value === 'string' ? engine.text(value) : value)
+      for (const record of batch)
+        for (const value of record) params.push(typeof value === 'string' ? engine.text(value) : value)
       await ex.executeQuery(CompiledQuery.raw(text, params))
     }
   }
@@ -223,8 +272,19 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
   async function seedAll(tenantId: string, data: SeedData): Promise<void> {
     const r = normalizeSeed(data)
     await engine.writeTransaction(db, async (ex) => {
-      const docs = (table: string, list: { id: string }[], extra: (record: never) => unknown[] = () => [], extraColumns: string[] = []) =>
-        upsert(ex, table, ['tenant_id', 'id', ...extraColumns, 'doc'], ['tenant_id', 'id'], list.map((record) => [tenantId, record.id, ...extra(record as never), json(record)]))
+      const docs = (
+        table: string,
+        list: { id: string }[],
+        extra: (record: never) => unknown[] = () => [],
+        extraColumns: string[] = [],
+      ) =>
+        upsert(
+          ex,
+          table,
+          ['tenant_id', 'id', ...extraColumns, 'doc'],
+          ['tenant_id', 'id'],
+          list.map((record) => [tenantId, record.id, ...extra(record as never), json(record)]),
+        )
       const bulk = r.tickets.length > 10_000
       if (bulk) for (const statement of engine.bulkLoad.before) await sql.raw(statement).execute(ex)
       // SQLite: a load at least as big as the table is faster without its indexes, rebuilt after (same transaction).
@@ -233,7 +293,8 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
         const existing = Number((await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t('tickets')}`, ex))?.n ?? 0)
         rebuild = r.tickets.length >= existing
       }
-      if (rebuild) for (const statement of ticketIndexStatements(engine, tableName).drop) await sql.raw(statement).execute(ex)
+      if (rebuild)
+        for (const statement of ticketIndexStatements(engine, tableName).drop) await sql.raw(statement).execute(ex)
       if (r.tickets.length > 0) {
         const byNewest = orderBy((n: TicketNote) => n.createdAt, true)
         const ticketRow = ({ notes, ...ticket }: (typeof r.tickets)[number]): unknown[] => [
@@ -261,19 +322,49 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
         await upsert(
           ex,
           'tickets',
-          ['tenant_id', 'id', 'ticket_number', 'title', 'status', 'priority', 'company_name', 'assigned_to', 'created_at', 'updated_at', 'days_open', 'company_id', 'provider', 'is_closed', 'title_f', 'status_f', 'priority_f', 'assigned_to_f', 'doc', 'notes'],
+          [
+            'tenant_id',
+            'id',
+            'ticket_number',
+            'title',
+            'status',
+            'priority',
+            'company_name',
+            'assigned_to',
+            'created_at',
+            'updated_at',
+            'days_open',
+            'company_id',
+            'provider',
+            'is_closed',
+            'title_f',
+            'status_f',
+            'priority_f',
+            'assigned_to_f',
+            'doc',
+            'notes',
+          ],
           ['tenant_id', 'id'],
           { length: r.tickets.length, at: (i) => ticketRow(r.tickets[i]!) },
         )
-        if (rebuild) for (const statement of ticketIndexStatements(engine, tableName).create) await sql.raw(statement).execute(ex)
+        if (rebuild)
+          for (const statement of ticketIndexStatements(engine, tableName).create) await sql.raw(statement).execute(ex)
         await sql`INSERT INTO ${t('ticket_generations')} AS cur (tenant_id, generation) VALUES (${tenantId}, 1)
                   ON CONFLICT (tenant_id) DO UPDATE SET generation = cur.generation + 1`.execute(ex)
       }
       if (bulk) for (const statement of engine.bulkLoad.after) await sql.raw(statement).execute(ex)
       for (const { lineItems, ...budget } of r.budgets) {
         await docs('budgets', [budget])
-        await sql`DELETE FROM ${t('budget_line_items')} WHERE tenant_id = ${tenantId} AND budget_id = ${budget.id}`.execute(ex)
-        await upsert(ex, 'budget_line_items', ['tenant_id', 'budget_id', 'seq', 'doc'], ['tenant_id', 'budget_id', 'seq'], lineItems.map((item, i) => [tenantId, budget.id, i + 1, json(item)]))
+        await sql`DELETE FROM ${t('budget_line_items')} WHERE tenant_id = ${tenantId} AND budget_id = ${budget.id}`.execute(
+          ex,
+        )
+        await upsert(
+          ex,
+          'budget_line_items',
+          ['tenant_id', 'budget_id', 'seq', 'doc'],
+          ['tenant_id', 'budget_id', 'seq'],
+          lineItems.map((item, i) => [tenantId, budget.id, i + 1, json(item)]),
+        )
       }
       await docs('automation_rules', r.automationRules, (x: AutomationRuleRecord) => [x.version], ['version'])
       await docs('reports', r.reports, (x: ReportRecord) => [x.version], ['version'])
@@ -283,13 +374,43 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
         'report_templates',
         ['tenant_id', 'id', 'name', 'created_at', 'updated_at', 'report_type_id', 'is_shared', 'structure', 'doc'],
         ['tenant_id', 'id'],
-        r.reportTemplates.map(({ templateStructure, ...x }) => [tenantId, x.id, x.name, x.createdAt, x.updatedAt, x.reportTypeId, b(x.isShared), json(templateStructure), json(x)]),
+        r.reportTemplates.map(({ templateStructure, ...x }) => [
+          tenantId,
+          x.id,
+          x.name,
+          x.createdAt,
+          x.updatedAt,
+          x.reportTypeId,
+          b(x.isShared),
+          json(templateStructure),
+          json(x),
+        ]),
       )
       await docs(
         'compliance_templates',
         r.complianceTemplates,
-        (x: (typeof r.complianceTemplates)[number]) => [x.title, x.createdAt, x.updatedAt, x.priority, x.criticality, x.groupId, x.approvalStatus, x.checkScope, foldCase(x.title)],
-        ['title', 'created_at', 'updated_at', 'priority', 'criticality', 'group_id', 'approval_status', 'check_scope', 'title_f'],
+        (x: (typeof r.complianceTemplates)[number]) => [
+          x.title,
+          x.createdAt,
+          x.updatedAt,
+          x.priority,
+          x.criticality,
+          x.groupId,
+          x.approvalStatus,
+          x.checkScope,
+          foldCase(x.title),
+        ],
+        [
+          'title',
+          'created_at',
+          'updated_at',
+          'priority',
+          'criticality',
+          'group_id',
+          'approval_status',
+          'check_scope',
+          'title_f',
+        ],
       )
       await docs('compliance_checks', r.complianceChecks)
       await docs('training_courses', r.trainingCourses)
@@ -302,11 +423,40 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
       await docs(
         'users',
         r.users,
-        (x: (typeof r.users)[number]) => [x.fullName, x.email, x.status, x.createdAt, x.lastLogin, x.role?.id ?? null, x.company?.id ?? null, b(x.isPrimaryAdmin), foldOrNull(x.fullName), foldCase(x.email)],
-        ['full_name', 'email', 'status', 'created_at', 'last_login', 'role_id', 'company_id', 'is_primary_admin', 'full_name_f', 'email_f'],
+        (x: (typeof r.users)[number]) => [
+          x.fullName,
+          x.email,
+          x.status,
+          x.createdAt,
+          x.lastLogin,
+          x.role?.id ?? null,
+          x.company?.id ?? null,
+          b(x.isPrimaryAdmin),
+          foldOrNull(x.fullName),
+          foldCase(x.email),
+        ],
+        [
+          'full_name',
+          'email',
+          'status',
+          'created_at',
+          'last_login',
+          'role_id',
+          'company_id',
+          'is_primary_admin',
+          'full_name_f',
+          'email_f',
+        ],
       )
-      await docs('companies', r.companies, (x: (typeof r.companies)[number]) => [x.name, x.createdAt, x.updatedAt], ['name', 'created_at', 'updated_at'])
-      await docs('meeting_types', r.meetingTypes, (x: (typeof r.meetingTypes)[number]) => [x.orderIndex, x.name], ['order_index', 'name'])
+      await docs('companies', r.companies, (x: (typeof r.companies)[number]) => [x.name, x.createdAt, x.updatedAt], [
+        'name',
+        'created_at',
+        'updated_at',
+      ])
+      await docs('meeting_types', r.meetingTypes, (x: (typeof r.meetingTypes)[number]) => [x.orderIndex, x.name], [
+        'order_index',
+        'name',
+      ])
       await docs('goals', r.goals)
       await docs('nps_surveys', r.npsSurveys)
       await docs('planner_item_types', r.plannerItemTypes)
@@ -322,7 +472,8 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
     async listTickets(tenantId, query: TicketListQuery) {
       // The tenant condition is ticketPage's: it seeks the tenant only while its counted generation is current.
       const where: RawBuilder<unknown>[] = []
-      if (query.search !== undefined) where.push(engine.contains('title_f', foldCase(query.search), { table: 'ticket_fts', column: 'title_f' }))
+      if (query.search !== undefined)
+        where.push(engine.contains('title_f', foldCase(query.search), { table: 'ticket_fts', column: 'title_f' }))
       if (query.companyId !== undefined) where.push(sql`company_id = ${query.companyId}`)
       if (query.status !== undefined) where.push(sql`status_f = ${foldCase(query.status)}`)
       if (query.priority !== undefined) where.push(sql`priority_f = ${foldCase(query.priority)}`)
@@ -339,8 +490,12 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
     async getTicket(tenantId, idOrNumber, notesLimit) {
       const columns = notesLimit === null ? sql`doc` : sql`doc, notes`
       const row =
-        (await one<{ doc: string; notes?: string }>(sql`SELECT ${columns} FROM ${t('tickets')} WHERE tenant_id = ${tenantId} AND id = ${idOrNumber}`)) ??
-        (await one<{ doc: string; notes?: string }>(sql`SELECT ${columns} FROM ${t('tickets')} WHERE tenant_id = ${tenantId} AND ticket_number = ${idOrNumber} ORDER BY id LIMIT 1`))
+        (await one<{ doc: string; notes?: string }>(
+          sql`SELECT ${columns} FROM ${t('tickets')} WHERE tenant_id = ${tenantId} AND id = ${idOrNumber}`,
+        )) ??
+        (await one<{ doc: string; notes?: string }>(
+          sql`SELECT ${columns} FROM ${t('tickets')} WHERE tenant_id = ${tenantId} AND ticket_number = ${idOrNumber} ORDER BY id LIMIT 1`,
+        ))
       if (row === undefined) return null
       const ticket = parseDoc<Ticket>(row.doc)
       return notesLimit === null ? ticket : { ...ticket, notes: parse<TicketNote[]>(row.notes).slice(0, notesLimit) }
@@ -350,22 +505,34 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
 
     async updateBudget(tenantId, id, patch, updatedAt) {
       return engine.writeTransaction(db, async (ex) => {
-        const row = await one<{ doc: string }>(sql`SELECT doc FROM ${t('budgets')} WHERE tenant_id = ${tenantId} AND id = ${id}${sql.raw(engine.forUpdate)}`, ex)
+        const row = await one<{ doc: string }>(
+          sql`SELECT doc FROM ${t('budgets')} WHERE tenant_id = ${tenantId} AND id = ${id}${sql.raw(engine.forUpdate)}`,
+          ex,
+        )
         if (row === undefined) return null
         const next = { ...parse<BudgetRecord>(row.doc), ...patch, updatedAt }
-        await sql`UPDATE ${t('budgets')} SET doc = ${json(next)} WHERE tenant_id = ${tenantId} AND id = ${id}`.execute(ex)
+        await sql`UPDATE ${t('budgets')} SET doc = ${json(next)} WHERE tenant_id = ${tenantId} AND id = ${id}`.execute(
+          ex,
+        )
         return budgetView(tenantId, id, ex)
       })
     },
 
     async addBudgetLineItem(tenantId, budgetId, item) {
       return engine.writeTransaction(db, async (ex) => {
-        const row = await one<{ doc: string }>(sql`SELECT doc FROM ${t('budgets')} WHERE tenant_id = ${tenantId} AND id = ${budgetId}${sql.raw(engine.forUpdate)}`, ex)
+        const row = await one<{ doc: string }>(
+          sql`SELECT doc FROM ${t('budgets')} WHERE tenant_id = ${tenantId} AND id = ${budgetId}${sql.raw(engine.forUpdate)}`,
+          ex,
+        )
         if (row === undefined) return false
         const next = { ...parse<BudgetRecord>(row.doc), updatedAt: item.createdAt }
-        await sql`UPDATE ${t('budgets')} SET doc = ${json(next)} WHERE tenant_id = ${tenantId} AND id = ${budgetId}`.execute(ex)
+        await sql`UPDATE ${t('budgets')} SET doc = ${json(next)} WHERE tenant_id = ${tenantId} AND id = ${budgetId}`.execute(
+          ex,
+        )
         await sql`INSERT INTO ${t('budget_line_items')} (tenant_id, budget_id, seq, doc)
-                  SELECT ${tenantId}, ${budgetId}, COALESCE(MAX(seq), 0) + 1, ${json(item)} FROM ${t('budget_line_items')} WHERE tenant_id = ${tenantId} AND budget_id = ${budgetId}`.execute(ex)
+                  SELECT ${tenantId}, ${budgetId}, COALESCE(MAX(seq), 0) + 1, ${json(item)} FROM ${t('budget_line_items')} WHERE tenant_id = ${tenantId} AND budget_id = ${budgetId}`.execute(
+          ex,
+        )
         return true
       })
     },
@@ -404,10 +571,14 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
     },
 
     async getReportTemplate(tenantId, id, includeStructure) {
-      const row = await one<{ doc: string; structure: string }>(sql`SELECT doc, structure FROM ${t('report_templates')} WHERE tenant_id = ${tenantId} AND id = ${id}`)
+      const row = await one<{ doc: string; structure: string }>(
+        sql`SELECT doc, structure FROM ${t('report_templates')} WHERE tenant_id = ${tenantId} AND id = ${id}`,
+      )
       if (row === undefined) return null
       const template = parse<Omit<ReportTemplateRecord, 'templateStructure'>>(row.doc)
-      return includeStructure ? { ...template, templateStructure: parse<ReportTemplateRecord['templateStructure']>(row.structure) } : template
+      return includeStructure
+        ? { ...template, templateStructure: parse<ReportTemplateRecord['templateStructure']>(row.structure) }
+        : template
     },
 
     listComplianceTemplates(tenantId, query) {
@@ -416,7 +587,13 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
       if (query.groupId !== undefined) where.push(sql`group_id = ${query.groupId}`)
       if (query.approvalStatus !== undefined) where.push(sql`approval_status = ${query.approvalStatus}`)
       if (query.checkScope !== undefined) where.push(sql`check_scope = ${query.checkScope}`)
-      const column = { title: 'title', created_at: 'created_at', updated_at: 'updated_at', priority: 'priority', criticality: 'criticality' }[query.sortBy]
+      const column = {
+        title: 'title',
+        created_at: 'created_at',
+        updated_at: 'updated_at',
+        priority: 'priority',
+        criticality: 'criticality',
+      }[query.sortBy]
       return listPage('compliance_templates', where, order(column, query.sortOrder === 'desc'), query)
     },
 
@@ -433,7 +610,13 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
     },
 
     async deleteTrainingEnrollment(tenantId, id) {
-      return (await rows(sql`DELETE FROM ${t('training_enrollments')} WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id`)).length > 0
+      return (
+        (
+          await rows(
+            sql`DELETE FROM ${t('training_enrollments')} WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id`,
+          )
+        ).length > 0
+      )
     },
 
     async getTrainingCourse(tenantId, id) {
@@ -441,7 +624,11 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
         sql`SELECT doc, (SELECT count(*) FROM ${t('training_enrollments')} e WHERE e.tenant_id = ${tenantId} AND e.course_id = ${id}) AS n
             FROM ${t('training_courses')} WHERE tenant_id = ${tenantId} AND id = ${id}`,
       )
-      return row === undefined ? null : { ...parse<object>(row.doc), enrollmentCount: Number(row.n) } as Awaited<ReturnType<Store['getTrainingCourse']>>
+      return row === undefined
+        ? null
+        : ({ ...parse<object>(row.doc), enrollmentCount: Number(row.n) } as Awaited<
+            ReturnType<Store['getTrainingCourse']>
+          >)
     },
 
     listUsers(tenantId, query) {
@@ -454,12 +641,23 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
       if (query.roleId !== undefined) where.push(sql`role_id = ${query.roleId}`)
       if (query.companyId !== undefined) where.push(sql`company_id = ${query.companyId}`)
       if (query.isPrimaryAdmin !== undefined) where.push(sql`is_primary_admin = ${b(query.isPrimaryAdmin)}`)
-      const column = { full_name: 'full_name', email: 'email', status: 'status', created_at: 'created_at', last_login: 'last_login' }[query.sortColumn]
+      const column = {
+        full_name: 'full_name',
+        email: 'email',
+        status: 'status',
+        created_at: 'created_at',
+        last_login: 'last_login',
+      }[query.sortColumn]
       return listPage('users', where, order(column, query.sortDesc), query)
     },
 
     listMeetingTypes(tenantId, query) {
-      return listPage('meeting_types', [sql`tenant_id = ${tenantId}`], sql.raw('order_index ASC, name ASC, id ASC'), query)
+      return listPage(
+        'meeting_types',
+        [sql`tenant_id = ${tenantId}`],
+        sql.raw('order_index ASC, name ASC, id ASC'),
+        query,
+      )
     },
 
     listCompanies(tenantId, query) {
@@ -469,7 +667,9 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
 
     async findCompanies(tenantId, ids) {
       if (ids.length === 0) return []
-      const found = await rows<{ id: string; name: string }>(sql`SELECT id, ${sql.raw(quote('name'))} AS name FROM ${t('companies')} WHERE tenant_id = ${tenantId} AND id IN (${sql.join([...new Set(ids)])})`)
+      const found = await rows<{ id: string; name: string }>(
+        sql`SELECT id, ${sql.raw(quote('name'))} AS name FROM ${t('companies')} WHERE tenant_id = ${tenantId} AND id IN (${sql.join([...new Set(ids)])})`,
+      )
       const byId = new Map(found.map((c) => [c.id, c.name]))
       return ids.flatMap((id) => (byId.has(id) ? [{ id, name: byId.get(id) ?? null }] : []))
     },
@@ -487,7 +687,8 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
 
     async reserveIdempotencyKey(tenantId, key, fingerprint, now): Promise<IdempotencyReservation> {
       const at = now.getTime()
-      if (++reserves % 1000 === 0) await sql`DELETE FROM ${t('idempotency_keys')} WHERE started_at < ${at - IDEMPOTENCY_TTL_MS}`.execute(db)
+      if (++reserves % 1000 === 0)
+        await sql`DELETE FROM ${t('idempotency_keys')} WHERE started_at < ${at - IDEMPOTENCY_TTL_MS}`.execute(db)
       for (;;) {
         // One statement takes the key when it is free or its holder is dead.
         const taken = await rows(
@@ -497,7 +698,9 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
               RETURNING key`,
         )
         if (taken.length > 0) return { state: 'reserved' }
-        const held = await one<{ fingerprint: string; response: string | null }>(sql`SELECT fingerprint, response FROM ${t('idempotency_keys')} WHERE tenant_id = ${tenantId} AND key = ${key}`)
+        const held = await one<{ fingerprint: string; response: string | null }>(
+          sql`SELECT fingerprint, response FROM ${t('idempotency_keys')} WHERE tenant_id = ${tenantId} AND key = ${key}`,
+        )
         if (held === undefined) continue // released in between: try again
         return held.response === null
           ? { state: 'in_progress', fingerprint: held.fingerprint }
@@ -506,7 +709,9 @@ export async function createKyselyStore(db: Exec, engine: Engine, options: Kysel
     },
 
     async completeIdempotencyKey(tenantId, key, response) {
-      await sql`UPDATE ${t('idempotency_keys')} SET response = ${json(response)} WHERE tenant_id = ${tenantId} AND key = ${key}`.execute(db)
+      await sql`UPDATE ${t('idempotency_keys')} SET response = ${json(response)} WHERE tenant_id = ${tenantId} AND key = ${key}`.execute(
+        db,
+      )
     },
 
     async releaseIdempotencyKey(tenantId, key) {

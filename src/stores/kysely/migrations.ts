@@ -46,7 +46,11 @@ const doc = (name: string, extra: Record<string, string> = {}, indexes: string[]
 })
 
 /** Ascending and descending sort indexes (ties by id) for each column. */
-const sorts = (...columns: string[]): string[][] => columns.flatMap((c) => [['tenant_id', c, 'id'], ['tenant_id', `${c} DESC`, 'id']])
+const sorts = (...columns: string[]): string[][] =>
+  columns.flatMap((c) => [
+    ['tenant_id', c, 'id'],
+    ['tenant_id', `${c} DESC`, 'id'],
+  ])
 
 const TABLES: TableSpec[] = [
   {
@@ -85,7 +89,11 @@ const TABLES: TableSpec[] = [
     ],
   },
   doc('budgets'),
-  { name: 'budget_line_items', columns: { tenant_id: 'T!', budget_id: 'T!', seq: 'I!', doc: 'T!' }, primaryKey: ['tenant_id', 'budget_id', 'seq'] },
+  {
+    name: 'budget_line_items',
+    columns: { tenant_id: 'T!', budget_id: 'T!', seq: 'I!', doc: 'T!' },
+    primaryKey: ['tenant_id', 'budget_id', 'seq'],
+  },
   doc('automation_rules', { version: 'I!' }),
   doc('reports', { version: 'I!' }),
   doc('report_types'),
@@ -96,7 +104,17 @@ const TABLES: TableSpec[] = [
   ),
   doc(
     'compliance_templates',
-    { title: 'T!', created_at: 'T!', updated_at: 'T!', priority: 'T', criticality: 'R', group_id: 'T', approval_status: 'T!', check_scope: 'T!', title_f: 'T!' },
+    {
+      title: 'T!',
+      created_at: 'T!',
+      updated_at: 'T!',
+      priority: 'T',
+      criticality: 'R',
+      group_id: 'T',
+      approval_status: 'T!',
+      check_scope: 'T!',
+      title_f: 'T!',
+    },
     [...sorts('title', 'created_at', 'updated_at', 'priority', 'criticality'), ['tenant_id', 'group_id']],
   ),
   doc('compliance_checks'),
@@ -109,8 +127,23 @@ const TABLES: TableSpec[] = [
   ]),
   doc(
     'users',
-    { full_name: 'T', email: 'T!', status: 'T!', created_at: 'T!', last_login: 'T', role_id: 'T', company_id: 'T', is_primary_admin: 'B!', full_name_f: 'T', email_f: 'T!' },
-    [...sorts('full_name', 'email', 'status', 'created_at', 'last_login'), ['tenant_id', 'role_id'], ['tenant_id', 'company_id']],
+    {
+      full_name: 'T',
+      email: 'T!',
+      status: 'T!',
+      created_at: 'T!',
+      last_login: 'T',
+      role_id: 'T',
+      company_id: 'T',
+      is_primary_admin: 'B!',
+      full_name_f: 'T',
+      email_f: 'T!',
+    },
+    [
+      ...sorts('full_name', 'email', 'status', 'created_at', 'last_login'),
+      ['tenant_id', 'role_id'],
+      ['tenant_id', 'company_id'],
+    ],
   ),
   doc('companies', { name: 'T!', created_at: 'T!', updated_at: 'T!' }, sorts('name', 'created_at', 'updated_at')),
   doc('meeting_types', { order_index: 'R!', name: 'T!' }, [['tenant_id', 'order_index', 'name', 'id']]),
@@ -124,11 +157,18 @@ const TABLES: TableSpec[] = [
     indexes: [['started_at']],
   },
   { name: 'ticket_generations', columns: { tenant_id: 'T!', generation: 'L!' }, primaryKey: ['tenant_id'] },
-  { name: 'rate_limits', columns: { key: 'T!', reset_at: 'L!', count: 'L!' }, primaryKey: ['key'], indexes: [['reset_at']] },
+  {
+    name: 'rate_limits',
+    columns: { key: 'T!', reset_at: 'L!', count: 'L!' },
+    primaryKey: ['key'],
+    indexes: [['reset_at']],
+  },
 ]
 
 function columnType(engine: Engine, code: string): string {
-  const base = { T: engine.textType, R: engine.realType, I: 'integer', B: engine.booleanType, L: engine.bigintType }[code.replace('!', '')]
+  const base = { T: engine.textType, R: engine.realType, I: 'integer', B: engine.booleanType, L: engine.bigintType }[
+    code.replace('!', '')
+  ]
   if (base === undefined) throw new Error(`Unknown column type ${code}`)
   return code.endsWith('!') ? `${base} NOT NULL` : base
 }
@@ -136,13 +176,23 @@ function columnType(engine: Engine, code: string): string {
 function indexColumn(engine: Engine, column: string): string {
   const [name = '', direction] = column.split(' ')
   // Postgres puts nulls first in a descending index; the API wants them last both ways.
-  if (engine.name === 'postgres' && name !== 'id' && name !== 'tenant_id') return `${quote(name)} ${direction ?? 'ASC'} NULLS LAST`
+  if (engine.name === 'postgres' && name !== 'id' && name !== 'tenant_id')
+    return `${quote(name)} ${direction ?? 'ASC'} NULLS LAST`
   return direction ? `${quote(name)} ${direction}` : quote(name)
 }
 
-function indexStatement(engine: Engine, table: TableNamer, indexPrefix: string, spec: TableSpec, index: string[]): { name: string; create: string } {
+function indexStatement(
+  engine: Engine,
+  table: TableNamer,
+  indexPrefix: string,
+  spec: TableSpec,
+  index: string[],
+): { name: string; create: string } {
   const name = `${indexPrefix}${spec.name}_${index.map((c) => c.replace(' DESC', '_desc')).join('_')}`
-  return { name, create: `CREATE INDEX IF NOT EXISTS ${quote(name)} ON ${table(spec.name)} (${index.map((c) => indexColumn(engine, c)).join(', ')})` }
+  return {
+    name,
+    create: `CREATE INDEX IF NOT EXISTS ${quote(name)} ON ${table(spec.name)} (${index.map((c) => indexColumn(engine, c)).join(', ')})`,
+  }
 }
 
 /**
@@ -158,7 +208,11 @@ export function ticketIndexStatements(engine: Engine, table: TableNamer): { drop
   const all = (spec.indexes ?? []).map((index) => indexStatement(engine, table, '', spec, index))
   return {
     drop: [...all.map((i) => `DROP INDEX IF EXISTS ${quote(i.name)}`), 'DROP TRIGGER IF EXISTS tickets_fts_insert'],
-    create: [...all.map((i) => i.create), `INSERT INTO ticket_fts(ticket_fts) VALUES ('rebuild')`, SQLITE_FTS_INSERT_TRIGGER],
+    create: [
+      ...all.map((i) => i.create),
+      `INSERT INTO ticket_fts(ticket_fts) VALUES ('rebuild')`,
+      SQLITE_FTS_INSERT_TRIGGER,
+    ],
   }
 }
 
@@ -166,25 +220,38 @@ export function ticketIndexStatements(engine: Engine, table: TableNamer): { drop
 export const SQLITE_FTS_INSERT_TRIGGER = `CREATE TRIGGER IF NOT EXISTS tickets_fts_insert AFTER INSERT ON tickets BEGIN INSERT INTO ticket_fts(rowid, title_f) VALUES (new.rowid, new.title_f); END`
 
 /** The DDL of the first migration, for `engine`, with tables named by `table`. */
-function initialStatements(engine: Engine, table: TableNamer, indexPrefix: string, trigramOps: string | null): string[] {
+function initialStatements(
+  engine: Engine,
+  table: TableNamer,
+  indexPrefix: string,
+  trigramOps: string | null,
+): string[] {
   const out: string[] = []
   for (const spec of TABLES) {
     const columns = Object.entries(spec.columns).map(([name, code]) => `${quote(name)} ${columnType(engine, code)}`)
-    out.push(`CREATE TABLE IF NOT EXISTS ${table(spec.name)} (${columns.join(', ')}, PRIMARY KEY (${spec.primaryKey.map(quote).join(', ')}))`)
+    out.push(
+      `CREATE TABLE IF NOT EXISTS ${table(spec.name)} (${columns.join(', ')}, PRIMARY KEY (${spec.primaryKey.map(quote).join(', ')}))`,
+    )
     for (const index of spec.indexes ?? []) out.push(indexStatement(engine, table, indexPrefix, spec, index).create)
   }
   if (engine.name === 'sqlite') {
     // An external-content FTS5 trigram index over the folded titles: substring search without a scan.
-    out.push(`CREATE VIRTUAL TABLE IF NOT EXISTS ticket_fts USING fts5(title_f, content='tickets', content_rowid='rowid', tokenize='trigram case_sensitive 1')`)
+    out.push(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS ticket_fts USING fts5(title_f, content='tickets', content_rowid='rowid', tokenize='trigram case_sensitive 1')`,
+    )
     out.push(SQLITE_FTS_INSERT_TRIGGER)
     out.push(
       `CREATE TRIGGER IF NOT EXISTS tickets_fts_update AFTER UPDATE OF title_f ON tickets BEGIN ` +
         `INSERT INTO ticket_fts(ticket_fts, rowid, title_f) VALUES ('delete', old.rowid, old.title_f); ` +
         `INSERT INTO ticket_fts(rowid, title_f) VALUES (new.rowid, new.title_f); END`,
     )
-    out.push(`CREATE TRIGGER IF NOT EXISTS tickets_fts_delete AFTER DELETE ON tickets BEGIN INSERT INTO ticket_fts(ticket_fts, rowid, title_f) VALUES ('delete', old.rowid, old.title_f); END`)
+    out.push(
+      `CREATE TRIGGER IF NOT EXISTS tickets_fts_delete AFTER DELETE ON tickets BEGIN INSERT INTO ticket_fts(ticket_fts, rowid, title_f) VALUES ('delete', old.rowid, old.title_f); END`,
+    )
   } else if (trigramOps !== null) {
-    out.push(`CREATE INDEX IF NOT EXISTS ${quote(`${indexPrefix}tickets_title_f_trgm`)} ON ${table('tickets')} USING gin (title_f ${trigramOps})`)
+    out.push(
+      `CREATE INDEX IF NOT EXISTS ${quote(`${indexPrefix}tickets_title_f_trgm`)} ON ${table('tickets')} USING gin (title_f ${trigramOps})`,
+    )
   }
   return out
 }
@@ -199,7 +266,14 @@ export interface MigrationContext {
 
 /** Installs pg_trgm when it can and returns its operator class, qualified; null when unavailable. */
 async function trigramOperatorClass(db: Kysely<unknown>): Promise<string | null> {
-  const find = async () => (await sql<{ schema: string }>`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`.execute(db)).rows[0]
+  const find = async () =>
+    (
+      await sql<{
+        schema: string
+      }>`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`.execute(
+        db,
+      )
+    ).rows[0]
   let found = await find()
   if (found === undefined) {
     try {
@@ -217,7 +291,8 @@ function provider(context: MigrationContext): MigrationProvider {
     async up(db) {
       const trigramOps = context.engine.name === 'postgres' ? await trigramOperatorClass(db) : null
       // Index names are per schema on Postgres, global per file on SQLite: no prefix needed either way.
-      for (const statement of initialStatements(context.engine, context.table, '', trigramOps)) await sql.raw(statement).execute(db)
+      for (const statement of initialStatements(context.engine, context.table, '', trigramOps))
+        await sql.raw(statement).execute(db)
     },
   }
   return { getMigrations: async () => ({ '0001_initial': initial }) }
@@ -236,7 +311,9 @@ export async function migrateToLatest(db: Kysely<unknown>, context: MigrationCon
       await sql.raw(`CREATE SCHEMA IF NOT EXISTS ${quote(context.schema)}`).execute(db)
     } catch (error) {
       // Two stores creating the same schema at once: the loser sees a unique violation.
-      const exists = await sql<{ n: number }>`SELECT 1 AS n FROM pg_namespace WHERE nspname = ${context.schema}`.execute(db)
+      const exists = await sql<{
+        n: number
+      }>`SELECT 1 AS n FROM pg_namespace WHERE nspname = ${context.schema}`.execute(db)
       if (exists.rows.length === 0) throw error
     }
   }

@@ -32,7 +32,8 @@ export function sqlRateLimiter(store: Store, options: SqlRateLimiterOptions = {}
       const id = `${rule.limit}/${rule.windowMs}/${key}`
       const now = engine.nowMs()
       try {
-        if (++calls % 1000 === 0) await sql`DELETE FROM ${table('rate_limits')} WHERE reset_at < ${now} - 3600000`.execute(db)
+        if (++calls % 1000 === 0)
+          await sql`DELETE FROM ${table('rate_limits')} WHERE reset_at < ${now} - 3600000`.execute(db)
         // The count keeps rising past the limit, so one statement says both "how many" and "allowed".
         const result = await sql<{ count: unknown; reset_at: unknown }>`
           INSERT INTO ${table('rate_limits')} AS cur (key, reset_at, count) VALUES (${id}, ${now} + ${rule.windowMs}, 1)
@@ -42,7 +43,12 @@ export function sqlRateLimiter(store: Store, options: SqlRateLimiterOptions = {}
           RETURNING count, reset_at`.execute(db)
         const row = result.rows[0]
         const count = Number(row?.count ?? 1)
-        return { allowed: count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetAt: new Date(Number(row?.reset_at)) }
+        return {
+          allowed: count <= rule.limit,
+          limit: rule.limit,
+          remaining: Math.max(0, rule.limit - count),
+          resetAt: new Date(Number(row?.reset_at)),
+        }
       } catch (error) {
         throw unavailable(error)
       }

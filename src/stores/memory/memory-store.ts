@@ -11,18 +11,33 @@ import type { AutomationRuleRecord } from '../../resources/automation-rules/sche
 import type { Budget, BudgetLineItem } from '../../resources/budgets/schema.js'
 import type { MeetingType } from '../../resources/calendar/schema.js'
 import { COMPANY_SORT, type Company } from '../../resources/companies/schema.js'
-import { COMPLIANCE_TEMPLATE_SORT, type ComplianceCheck, type ComplianceTemplate } from '../../resources/compliance/schema.js'
+import {
+  COMPLIANCE_TEMPLATE_SORT,
+  type ComplianceCheck,
+  type ComplianceTemplate,
+} from '../../resources/compliance/schema.js'
 import type { Goal } from '../../resources/goals/schema.js'
 import type { NpsSurveyRecord } from '../../resources/nps-surveys/schema.js'
 import type { PlannerItemType } from '../../resources/planner/schema.js'
-import { REPORT_TEMPLATE_SORT, type ReportTemplate, type ReportTemplateRecord } from '../../resources/report-templates/schema.js'
+import {
+  REPORT_TEMPLATE_SORT,
+  type ReportTemplate,
+  type ReportTemplateRecord,
+} from '../../resources/report-templates/schema.js'
 import type { ReportRecord, ReportType } from '../../resources/reports/schema.js'
 import { TICKET_SORT_COLUMNS, type Ticket, type TicketNote } from '../../resources/tickets/schema.js'
 import type { TrainingEnrollment } from '../../resources/training/schema.js'
 import { USER_SORT_COLUMNS, type User } from '../../resources/users/schema.js'
 import { deepFreeze } from '../frozen-records.js'
 import { normalizeSeed, type BudgetRecord, type SeedData, type TrainingCourseRecord } from '../seed.js'
-import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, type IdempotencyReservation, type ListResult, type Store, type StoredResponse } from '../store.js'
+import {
+  IDEMPOTENCY_LOCK_MS,
+  IDEMPOTENCY_TTL_MS,
+  type IdempotencyReservation,
+  type ListResult,
+  type Store,
+  type StoredResponse,
+} from '../store.js'
 
 /** A ticket with what its list filters compare, folded once when it is stored. */
 interface TicketEntry {
@@ -91,7 +106,12 @@ class TenantData {
 }
 
 /** A page of `sorted` that passes `matches`, with the exact count of all that pass. */
-function page<T, R>(sorted: readonly T[], query: { page: number; limit: number }, matches: ((record: T) => boolean) | null, map: (record: T) => R): ListResult<R> {
+function page<T, R>(
+  sorted: readonly T[],
+  query: { page: number; limit: number },
+  matches: ((record: T) => boolean) | null,
+  map: (record: T) => R,
+): ListResult<R> {
   const start = (query.page - 1) * query.limit
   const end = start + query.limit
   if (matches === null) return { items: sorted.slice(start, end).map(map), totalCount: sorted.length }
@@ -148,7 +168,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const peek = (id: string): TenantData | undefined => tenants.get(id)
 
   function budgetView(record: BudgetRecord & { lineItems: readonly BudgetLineItem[] }): Budget {
-    return { ...record, lineItems: [...record.lineItems], totals: budgetTotals(record.lineItems), lineItemCount: record.lineItems.length }
+    return {
+      ...record,
+      lineItems: [...record.lineItems],
+      totals: budgetTotals(record.lineItems),
+      lineItemCount: record.lineItems.length,
+    }
   }
 
   function seedSync(tenantId: string, data: SeedData): void {
@@ -197,7 +222,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const t = peek(tenantId)
       if (!t) return { items: [], totalCount: 0 }
       const field = TICKET_SORT_COLUMNS[query.sortColumn]
-      const sorted = t.tickets.sorted(`${field}:${query.sortDesc}`, orderBy((e: TicketEntry) => e.ticket[field], query.sortDesc))
+      const sorted = t.tickets.sorted(
+        `${field}:${query.sortDesc}`,
+        orderBy((e: TicketEntry) => e.ticket[field], query.sortDesc),
+      )
       const search = query.search === undefined ? undefined : foldCase(query.search)
       const status = query.status === undefined ? undefined : foldCase(query.status)
       const priority = query.priority === undefined ? undefined : foldCase(query.priority)
@@ -282,7 +310,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (!t) return { items: [], totalCount: 0 }
       const field = REPORT_TEMPLATE_SORT[query.sortBy]
       const descending = query.sortOrder === 'desc'
-      const sorted = t.reportTemplates.sorted(`${field}:${descending}`, orderBy((r: ReportTemplateRecord) => r[field], descending))
+      const sorted = t.reportTemplates.sorted(
+        `${field}:${descending}`,
+        orderBy((r: ReportTemplateRecord) => r[field], descending),
+      )
       const { reportTypeId, isShared } = query
       const matches = allOf<ReportTemplateRecord>([
         reportTypeId !== undefined && ((r) => r.reportTypeId === reportTypeId),
@@ -303,7 +334,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (!t) return { items: [], totalCount: 0 }
       const field = COMPLIANCE_TEMPLATE_SORT[query.sortBy]
       const descending = query.sortOrder === 'desc'
-      const sorted = t.complianceTemplates.sorted(`${field}:${descending}`, orderBy((r: ComplianceTemplate) => r[field], descending))
+      const sorted = t.complianceTemplates.sorted(
+        `${field}:${descending}`,
+        orderBy((r: ComplianceTemplate) => r[field], descending),
+      )
       const search = query.search === undefined ? undefined : foldCase(query.search)
       const { groupId, approvalStatus, checkScope } = query
       const matches = allOf<ComplianceTemplate>([
@@ -326,7 +360,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     async listTrainingEnrollments(tenantId, query) {
       const t = peek(tenantId)
       if (!t) return { items: [], totalCount: 0 }
-      const sorted = t.trainingEnrollments.sorted('enrolledAt:true', orderBy((r: TrainingEnrollment) => r.enrolledAt, true))
+      const sorted = t.trainingEnrollments.sorted(
+        'enrolledAt:true',
+        orderBy((r: TrainingEnrollment) => r.enrolledAt, true),
+      )
       const { courseId, userId, companyId, status } = query
       const matches = allOf<TrainingEnrollment>([
         courseId !== undefined && ((r) => r.course.id === courseId),
@@ -346,7 +383,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const course = t?.trainingCourses.byId.get(id)
       if (!t || !course) return null
       let enrollmentCount = 0
-      for (const enrollment of t.trainingEnrollments.byId.values()) if (enrollment.course.id === id) enrollmentCount += 1
+      for (const enrollment of t.trainingEnrollments.byId.values())
+        if (enrollment.course.id === id) enrollmentCount += 1
       return { ...course, enrollmentCount }
     },
 
@@ -354,11 +392,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const t = peek(tenantId)
       if (!t) return { items: [], totalCount: 0 }
       const field = USER_SORT_COLUMNS[query.sortColumn]
-      const sorted = t.users.sorted(`${field}:${query.sortDesc}`, orderBy((r: User) => r[field], query.sortDesc))
+      const sorted = t.users.sorted(
+        `${field}:${query.sortDesc}`,
+        orderBy((r: User) => r[field], query.sortDesc),
+      )
       const search = query.search === undefined ? undefined : foldCase(query.search)
       const { status, roleId, companyId, isPrimaryAdmin } = query
       const matches = allOf<User>([
-        search !== undefined && ((r) => foldCase(r.fullName ?? '').includes(search) || foldCase(r.email).includes(search)),
+        search !== undefined &&
+          ((r) => foldCase(r.fullName ?? '').includes(search) || foldCase(r.email).includes(search)),
         status !== undefined && ((r) => r.status === status),
         roleId !== undefined && ((r) => r.role?.id === roleId),
         companyId !== undefined && ((r) => r.company?.id === companyId),
@@ -370,7 +412,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     async listMeetingTypes(tenantId, query) {
       const t = peek(tenantId)
       if (!t) return { items: [], totalCount: 0 }
-      const sorted = t.meetingTypes.sorted('orderIndex', orderBy((r: MeetingType) => r.orderIndex, false, (r) => r.name))
+      const sorted = t.meetingTypes.sorted(
+        'orderIndex',
+        orderBy(
+          (r: MeetingType) => r.orderIndex,
+          false,
+          (r) => r.name,
+        ),
+      )
       return page(sorted, query, null, identity)
     },
 
@@ -379,7 +428,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (!t) return { items: [], totalCount: 0 }
       const field = COMPANY_SORT[query.sortBy]
       const descending = query.sortOrder === 'desc'
-      return page(t.companies.sorted(`${field}:${descending}`, orderBy((r: Company) => r[field], descending)), query, null, identity)
+      return page(
+        t.companies.sorted(
+          `${field}:${descending}`,
+          orderBy((r: Company) => r[field], descending),
+        ),
+        query,
+        null,
+        identity,
+      )
     },
 
     async findCompanies(tenantId, ids) {
@@ -410,13 +467,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const entries = tenant(tenantId).idempotency
       const at = now.getTime()
       const entry = entries.get(key)
-      const live = entry && (entry.response ? at - entry.startedAt < IDEMPOTENCY_TTL_MS : at - entry.startedAt < IDEMPOTENCY_LOCK_MS)
+      const live =
+        entry &&
+        (entry.response ? at - entry.startedAt < IDEMPOTENCY_TTL_MS : at - entry.startedAt < IDEMPOTENCY_LOCK_MS)
       if (entry && live) {
         return entry.response
           ? { state: 'completed', fingerprint: entry.fingerprint, response: entry.response }
           : { state: 'in_progress', fingerprint: entry.fingerprint }
       }
-      if (entries.size > 10_000) for (const [k, e] of entries) if (at - e.startedAt >= IDEMPOTENCY_TTL_MS) entries.delete(k)
+      if (entries.size > 10_000)
+        for (const [k, e] of entries) if (at - e.startedAt >= IDEMPOTENCY_TTL_MS) entries.delete(k)
       entries.set(key, { fingerprint, startedAt: at, response: null })
       return { state: 'reserved' }
     },

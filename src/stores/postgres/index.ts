@@ -53,7 +53,10 @@ function guardPool(pool: Pool, onError: (error: Error) => void): void {
  * const store = await createPostgresStore({ connectionString: process.env.DATABASE_URL!, schema: 'public_api' })
  * const api = createPublicApi({ store, keyResolver, rateLimiter: sqlRateLimiter(store) })
  */
-export async function createPostgresStore(source: PostgresStoreSource, options: PostgresStoreOptions = {}): Promise<SqlStore> {
+export async function createPostgresStore(
+  source: PostgresStoreSource,
+  options: PostgresStoreOptions = {},
+): Promise<SqlStore> {
   const onError = options.onConnectionError ?? (() => undefined)
   let dialect: Dialect
   if ('dialect' in source) {
@@ -77,5 +80,8 @@ export async function createPostgresStore(source: PostgresStoreSource, options: 
     dialect = new PostgresDialect({ pool })
   }
   const db = new Kysely<unknown>({ dialect, plugins: [...postgresEngine.plugins] })
-  return createKyselyStore(db, postgresEngine, { migrate: options.migrate ?? true, ...(source.schema !== undefined ? { schema: source.schema } : {}) })
+  return createKyselyStore(db, postgresEngine, {
+    migrate: options.migrate ?? true,
+    ...(source.schema !== undefined ? { schema: source.schema } : {}),
+  })
 }

@@ -35,7 +35,10 @@ export interface SqliteStoreOptions {
  * const store = await createSqliteStore({ filename: './data.db' })
  * const api = createPublicApi({ store, keyResolver })
  */
-export async function createSqliteStore(source: SqliteStoreSource, options: SqliteStoreOptions = {}): Promise<SqlStore> {
+export async function createSqliteStore(
+  source: SqliteStoreSource,
+  options: SqliteStoreOptions = {},
+): Promise<SqlStore> {
   let dialect: Dialect
   let owned: BetterSqlite3.Database | undefined
   if ('dialect' in source) {
@@ -59,7 +62,9 @@ export async function createSqliteStore(source: SqliteStoreSource, options: Sqli
     dialect = new SqliteDialect({ database: withStatementCache(database) })
   }
   void owned // closed by db.destroy() (the dialect closes the handle it was given)
-  return createKyselyStore(new Kysely<unknown>({ dialect, plugins: [...sqliteEngine.plugins] }), sqliteEngine, { migrate: options.migrate ?? true })
+  return createKyselyStore(new Kysely<unknown>({ dialect, plugins: [...sqliteEngine.plugins] }), sqliteEngine, {
+    migrate: options.migrate ?? true,
+  })
 }
 
 /** Prepared statements kept per SQL text: the store's statements are few, and pages differ only in their OFFSET. */

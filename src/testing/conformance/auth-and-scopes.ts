@@ -38,7 +38,9 @@ function unknownId(operation: AnyOperation): string {
 export function authAndScopes(ctx: ConformanceContext): void {
   describe('every operation of the registry', () => {
     it('has a sample request in the suite (a new route is covered once it has one)', () => {
-      const missing = operations.filter((operation) => SAMPLES[operation.id] === undefined).map((operation) => operation.id)
+      const missing = operations
+        .filter((operation) => SAMPLES[operation.id] === undefined)
+        .map((operation) => operation.id)
       expect(missing).toEqual([])
       expect(operations.length).toBeGreaterThanOrEqual(21)
     })

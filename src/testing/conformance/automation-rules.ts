@@ -69,26 +69,55 @@ export function automationRules(ctx: ConformanceContext): void {
         ...MINIMAL_RULE,
         isActive: true,
         conditions: [
-          { logic: 'AND', conditions: [{ field: 'a', operator: 'eq', value: 1 }, { id: 'keep-me', field: 'b', operator: 'ne' }], groups: [{ logic: 'OR', conditions: [{ field: 'c', operator: 'gt', value: [1, 2] }] }] },
+          {
+            logic: 'AND',
+            conditions: [
+              { field: 'a', operator: 'eq', value: 1 },
+              { id: 'keep-me', field: 'b', operator: 'ne' },
+            ],
+            groups: [{ logic: 'OR', conditions: [{ field: 'c', operator: 'gt', value: [1, 2] }] }],
+          },
         ],
         actions: [
           { actionType: 'notify' },
           { id: 'act-2', actionType: 'ticket', config: { board: 'ops' }, requiresApproval: true },
           { actionType: 'email', order: 7 },
         ],
-        aggregationConfig: { enabled: true, groupBy: 'company', minBatchSize: 2, combinedActionConfig: { titleTemplate: 'T' } },
+        aggregationConfig: {
+          enabled: true,
+          groupBy: 'company',
+          minBatchSize: 2,
+          combinedActionConfig: { titleTemplate: 'T' },
+        },
       }
       const { status, body: response } = await h.call('POST', '/automation', { body })
       expect(status).toBe(201)
       const rule = response.data
       expect(rule.isActive).toBe(true)
       const group = rule.conditions[0]
-      const ids = [group.id, group.conditions[0].id, group.groups[0].id, group.groups[0].conditions[0].id, rule.actions[0].id, rule.actions[2].id]
+      const ids = [
+        group.id,
+        group.conditions[0].id,
+        group.groups[0].id,
+        group.groups[0].conditions[0].id,
+        rule.actions[0].id,
+        rule.actions[2].id,
+      ]
       for (const id of ids) expect(typeof id === 'string' && id.length > 0).toBe(true)
       expect(new Set(ids).size).toBe(ids.length)
       expect(group.conditions[1]).toEqual({ id: 'keep-me', field: 'b', operator: 'ne', value: null })
-      expect(group.groups[0]).toMatchObject({ logic: 'OR', groups: [], conditions: [{ field: 'c', operator: 'gt', value: [1, 2] }] })
-      expect(rule.actions.map((a: { order: number; requiresApproval: boolean; config: unknown }) => [a.order, a.requiresApproval, a.config])).toEqual([
+      expect(group.groups[0]).toMatchObject({
+        logic: 'OR',
+        groups: [],
+        conditions: [{ field: 'c', operator: 'gt', value: [1, 2] }],
+      })
+      expect(
+        rule.actions.map((a: { order: number; requiresApproval: boolean; config: unknown }) => [
+          a.order,
+          a.requiresApproval,
+          a.config,
+        ]),
+      ).toEqual([
         [0, false, {}],
         [1, true, { board: 'ops' }],
         [7, false, {}],
@@ -101,11 +130,20 @@ export function automationRules(ctx: ConformanceContext): void {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const actor = await testActor()
       const before = (await ctx.store.getAutomationRule(tenantId, ctx.a.ids.rule))!
-      const result = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, { body: { name: 'Renamed', isActive: false } })
+      const result = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, {
+        body: { name: 'Renamed', isActive: false },
+      })
       expect(result.status).toBe(200)
       expect(result.headers.get('etag')).toBe('"4"')
       const { companies, ...record } = result.body.data
-      expect(record).toEqual({ ...before, name: 'Renamed', isActive: false, version: 4, updatedBy: actor, updatedAt: expect.stringMatching(ISO) })
+      expect(record).toEqual({
+        ...before,
+        name: 'Renamed',
+        isActive: false,
+        version: 4,
+        updatedBy: actor,
+        updatedAt: expect.stringMatching(ISO),
+      })
       expect(record.createdBy).toEqual(before.createdBy)
       expect(record.updatedAt > before.updatedAt).toBe(true)
       expect(companies).toEqual([
@@ -114,24 +152,39 @@ export function automationRules(ctx: ConformanceContext): void {
       ])
       expect(await ctx.store.getAutomationRule(tenantId, ctx.a.ids.rule)).toEqual(record)
       const again = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, { body: { priority: 50 } })
-      expect([again.body.data.version, again.headers.get('etag'), again.body.data.name, again.body.data.priority]).toEqual([5, '"5"', 'Renamed', 50])
+      expect([
+        again.body.data.version,
+        again.headers.get('etag'),
+        again.body.data.name,
+        again.body.data.priority,
+      ]).toEqual([5, '"5"', 'Renamed', 50])
     })
 
     it('starts a created rule at version 1 and adds 1 per PATCH', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
       const created = await h.call('POST', '/automation', { body: MINIMAL_RULE })
       const versions = [created.body.data.version]
-      for (let i = 0; i < 3; i++) versions.push((await h.call('PATCH', `/automation/${created.body.data.id}`, { body: { priority: i } })).body.data.version)
+      for (let i = 0; i < 3; i++)
+        versions.push(
+          (await h.call('PATCH', `/automation/${created.body.data.id}`, { body: { priority: i } })).body.data.version,
+        )
       expect(versions).toEqual([1, 2, 3, 4])
     })
 
     it('replaces conditions and actions on PATCH, generating missing ids', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
       const { body } = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, {
-        body: { conditions: [{ logic: 'OR', conditions: [{ field: 'x', operator: 'eq', value: 'y' }] }], actions: [{ actionType: 'notify' }, { actionType: 'email' }] },
+        body: {
+          conditions: [{ logic: 'OR', conditions: [{ field: 'x', operator: 'eq', value: 'y' }] }],
+          actions: [{ actionType: 'notify' }, { actionType: 'email' }],
+        },
       })
       expect(body.data.conditions).toHaveLength(1)
-      expect(body.data.conditions[0]).toMatchObject({ logic: 'OR', groups: [], conditions: [{ field: 'x', operator: 'eq', value: 'y' }] })
+      expect(body.data.conditions[0]).toMatchObject({
+        logic: 'OR',
+        groups: [],
+        conditions: [{ field: 'x', operator: 'eq', value: 'y' }],
+      })
       expect(typeof body.data.conditions[0].id).toBe('string')
       expect(body.data.actions.map((a: { order: number }) => a.order)).toEqual([0, 1])
     })
@@ -155,19 +208,25 @@ export function automationRules(ctx: ConformanceContext): void {
     it('companies follows companyIds (in their order, duplicates once)', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
       const ids = ctx.a.ids.companies
-      const { body } = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, { body: { companyIds: [ids[4], ids[3], ids[4]] } })
+      const { body } = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, {
+        body: { companyIds: [ids[4], ids[3], ids[4]] },
+      })
       expect(body.data.companyIds).toEqual([ids[4], ids[3]])
       expect(body.data.companies).toEqual([
         { id: ids[4], name: '😀 Smile' },
         { id: ids[3], name: 'Éclair' },
       ])
-      const tenant = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, { body: { scopeType: 'tenant', companyIds: [] } })
+      const tenant = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, {
+        body: { scopeType: 'tenant', companyIds: [] },
+      })
       expect([tenant.body.data.companies, tenant.body.data.companyIds]).toEqual([[], []])
     })
 
     it('accepts upper-case company ids and stores them lower-case', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
-      const { status, body } = await h.call('POST', '/automation', { body: { ...MINIMAL_RULE, scopeType: 'company', companyIds: [ctx.a.ids.companies[0]!.toUpperCase()] } })
+      const { status, body } = await h.call('POST', '/automation', {
+        body: { ...MINIMAL_RULE, scopeType: 'company', companyIds: [ctx.a.ids.companies[0]!.toUpperCase()] },
+      })
       expect(status).toBe(201)
       expect(body.data.companyIds).toEqual([ctx.a.ids.companies[0]])
     })
@@ -183,9 +242,13 @@ export function automationRules(ctx: ConformanceContext): void {
     it('a failed PATCH or create changes nothing', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const before = await ctx.store.getAutomationRule(tenantId, ctx.a.ids.rule)
-      const unknownCompany = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, { body: { name: 'Lost', companyIds: ['0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f'] } })
+      const unknownCompany = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, {
+        body: { name: 'Lost', companyIds: ['0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f'] },
+      })
       expect(unknownCompany.status).toBe(400)
-      const badScope = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, { body: { name: 'Lost', scopeType: 'tenant' } })
+      const badScope = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, {
+        body: { name: 'Lost', scopeType: 'tenant' },
+      })
       expect(badScope.status).toBe(400)
       expect(await ctx.store.getAutomationRule(tenantId, ctx.a.ids.rule)).toEqual(before)
     })

@@ -31,13 +31,22 @@ export function budgets(ctx: ConformanceContext): void {
   describe('budgets and line items', () => {
     it('computes annualisedCost, totals without rejected items, grandTotal and lineItemCount; items oldest first', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
-      const { status, body } = await h.call('PATCH', `/budgets/${ctx.a.ids.budget}`, { body: { status: 'PendingApproval' } })
+      const { status, body } = await h.call('PATCH', `/budgets/${ctx.a.ids.budget}`, {
+        body: { status: 'PendingApproval' },
+      })
       expect(status).toBe(200)
-      expect(body.data.totals).toEqual({ softwareTotal: 201, hardwareTotal: 250.25, labourTotal: 599.99, subscriptionTotal: 360.18, otherTotal: 0, grandTotal: 1411.42 })
+      expect(body.data.totals).toEqual({
+        softwareTotal: 201,
+        hardwareTotal: 250.25,
+        labourTotal: 599.99,
+        subscriptionTotal: 360.18,
+        otherTotal: 0,
+        grandTotal: 1411.42,
+      })
       expect(body.data.lineItemCount).toBe(6)
-      expect(body.data.lineItems.map((item: { id: string; annualisedCost: number }) => [item.id, item.annualisedCost])).toEqual(
-        SEEDED_ITEMS_OLDEST_FIRST.map(([n, cost]) => [fixtureId('a', 0x10, n), cost]),
-      )
+      expect(
+        body.data.lineItems.map((item: { id: string; annualisedCost: number }) => [item.id, item.annualisedCost]),
+      ).toEqual(SEEDED_ITEMS_OLDEST_FIRST.map(([n, cost]) => [fixtureId('a', 0x10, n), cost]))
     })
 
     it('creates a line item with the defaults, 201 and a Location header', async () => {
@@ -71,7 +80,8 @@ export function budgets(ctx: ConformanceContext): void {
 
     it('annualises Monthly x12 and Annual / One-Time x1, rounded to 2 decimals; totals follow new items', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
-      const add = (body: Record<string, unknown>) => h.call('POST', `/budgets/${ctx.a.ids.emptyBudget}/items`, { body: { description: 'x', ...body } })
+      const add = (body: Record<string, unknown>) =>
+        h.call('POST', `/budgets/${ctx.a.ids.emptyBudget}/items`, { body: { description: 'x', ...body } })
       const cases: Array<[Record<string, unknown>, number]> = [
         [{ type: 'Software', recurrence: 'Monthly', quantity: 2, unitPrice: 4.99 }, 119.76],
         [{ type: 'Software', recurrence: 'Annual', quantity: 1, unitPrice: 1000, status: 'rejected' }, 1000],
@@ -88,14 +98,23 @@ export function budgets(ctx: ConformanceContext): void {
         ids.push(result.body.data.id)
       }
       const { body } = await h.call('PATCH', `/budgets/${ctx.a.ids.emptyBudget}`, { body: { notes: 'totals' } })
-      expect(body.data.totals).toEqual({ softwareTotal: 119.76, hardwareTotal: 1.01, labourTotal: 20.25, subscriptionTotal: 0.01, otherTotal: 0, grandTotal: 141.03 })
+      expect(body.data.totals).toEqual({
+        softwareTotal: 119.76,
+        hardwareTotal: 1.01,
+        labourTotal: 20.25,
+        subscriptionTotal: 0.01,
+        otherTotal: 0,
+        grandTotal: 141.03,
+      })
       expect(body.data.lineItemCount).toBe(6)
       expect(body.data.lineItems.map((item: { id: string }) => item.id)).toEqual(ids)
     })
 
     it('appends new items after the seeded ones (oldest first)', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
-      const created = await h.call('POST', `/budgets/${ctx.a.ids.budget}/items`, { body: { ...MINIMAL_LINE_ITEM, type: 'Hardware', unitPrice: 100 } })
+      const created = await h.call('POST', `/budgets/${ctx.a.ids.budget}/items`, {
+        body: { ...MINIMAL_LINE_ITEM, type: 'Hardware', unitPrice: 100 },
+      })
       const { body } = await h.call('PATCH', `/budgets/${ctx.a.ids.budget}`, { body: { title: 'Next' } })
       expect(body.data.lineItems.at(-1).id).toBe(created.body.data.id)
       expect(body.data.lineItemCount).toBe(7)
@@ -106,7 +125,9 @@ export function budgets(ctx: ConformanceContext): void {
     it('PATCH changes only the supplied fields and sets updatedAt', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const before = await ctx.store.getBudget(tenantId, ctx.a.ids.budget)
-      const { status, body } = await h.call('PATCH', `/budgets/${ctx.a.ids.budget}`, { body: { title: 'Renamed', currency: 'eur' } })
+      const { status, body } = await h.call('PATCH', `/budgets/${ctx.a.ids.budget}`, {
+        body: { title: 'Renamed', currency: 'eur' },
+      })
       expect(status).toBe(200)
       expect(body.data).toEqual({ ...before, title: 'Renamed', currency: 'EUR', updatedAt: expect.stringMatching(ISO) })
       expect(body.data.updatedAt > before!.updatedAt).toBe(true)
@@ -115,7 +136,14 @@ export function budgets(ctx: ConformanceContext): void {
 
     it('PATCH sets every writable field at once, and notes: null clears', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
-      const patch = { title: 'All', fiscalYear: 2030, periodType: 'Monthly', status: 'Obsolete', currency: 'JPY', notes: null }
+      const patch = {
+        title: 'All',
+        fiscalYear: 2030,
+        periodType: 'Monthly',
+        status: 'Obsolete',
+        currency: 'JPY',
+        notes: null,
+      }
       const { body } = await h.call('PATCH', `/budgets/${ctx.a.ids.budget}`, { body: patch })
       expect(body.data).toMatchObject(patch)
       expect(body.data.company).toEqual({ id: ctx.a.ids.companies[0], name: 'Acme' })
@@ -126,12 +154,29 @@ export function budgets(ctx: ConformanceContext): void {
       const { h } = await ctx.fresh(writableSeed('a'))
       const { body } = await h.call('PATCH', `/budgets/${ctx.a.ids.emptyBudget}`, { body: { status: 'Draft' } })
       expect(body.data).toMatchObject({ lineItems: [], lineItemCount: 0, notes: null, company: null, createdBy: null })
-      expect(body.data.totals).toEqual({ softwareTotal: 0, hardwareTotal: 0, labourTotal: 0, subscriptionTotal: 0, otherTotal: 0, grandTotal: 0 })
+      expect(body.data.totals).toEqual({
+        softwareTotal: 0,
+        hardwareTotal: 0,
+        labourTotal: 0,
+        subscriptionTotal: 0,
+        otherTotal: 0,
+        grandTotal: 0,
+      })
     })
 
     it('ignores computed fields in a seed and recomputes them', async () => {
       const seed = writableSeed('a')
-      const bogus = { totals: { softwareTotal: 1, hardwareTotal: 1, labourTotal: 1, subscriptionTotal: 1, otherTotal: 1, grandTotal: 5 }, lineItemCount: 99 }
+      const bogus = {
+        totals: {
+          softwareTotal: 1,
+          hardwareTotal: 1,
+          labourTotal: 1,
+          subscriptionTotal: 1,
+          otherTotal: 1,
+          grandTotal: 5,
+        },
+        lineItemCount: 99,
+      }
       const budgets = seed.budgets!.map((budget) => ({
         ...budget,
         ...bogus,
@@ -141,17 +186,25 @@ export function budgets(ctx: ConformanceContext): void {
       const budget = await ctx.store.getBudget(tenantId, ctx.a.ids.budget)
       expect(budget?.totals.grandTotal).toBe(1411.42)
       expect(budget?.lineItemCount).toBe(6)
-      expect(budget?.lineItems.map((item) => item.annualisedCost)).toEqual(SEEDED_ITEMS_OLDEST_FIRST.map(([, cost]) => cost))
+      expect(budget?.lineItems.map((item) => item.annualisedCost)).toEqual(
+        SEEDED_ITEMS_OLDEST_FIRST.map(([, cost]) => cost),
+      )
     })
 
     it('a failed line item request changes nothing', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const before = await ctx.store.getBudget(tenantId, ctx.a.ids.budget)
-      const bad = await h.call('POST', `/budgets/${ctx.a.ids.budget}/items`, { body: { ...MINIMAL_LINE_ITEM, categoryId: '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f' } })
+      const bad = await h.call('POST', `/budgets/${ctx.a.ids.budget}/items`, {
+        body: { ...MINIMAL_LINE_ITEM, categoryId: '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f' },
+      })
       expect(bad.status).toBe(400)
-      const badGoal = await h.call('POST', `/budgets/${ctx.a.ids.budget}/items`, { body: { ...MINIMAL_LINE_ITEM, linkedItemType: 'goal', linkedItemId: ctx.b.ids.goals[0] } })
+      const badGoal = await h.call('POST', `/budgets/${ctx.a.ids.budget}/items`, {
+        body: { ...MINIMAL_LINE_ITEM, linkedItemType: 'goal', linkedItemId: ctx.b.ids.goals[0] },
+      })
       expect(badGoal.status).toBe(400)
-      const badPatch = await h.call('PATCH', `/budgets/${ctx.a.ids.budget}`, { body: { title: 'ok', fiscalYear: 3000 } })
+      const badPatch = await h.call('PATCH', `/budgets/${ctx.a.ids.budget}`, {
+        body: { title: 'ok', fiscalYear: 3000 },
+      })
       expect(badPatch.status).toBe(400)
       expect(await ctx.store.getBudget(tenantId, ctx.a.ids.budget)).toEqual(before)
     })

@@ -34,7 +34,9 @@ export function concurrency(ctx: ConformanceContext): void {
           expect(result.body.data).toMatchObject(patches[i]!)
         })
         const lastOf = (key: 'name' | 'description') =>
-          results.filter((_, i) => key in patches[i]!).reduce((a, b) => (a.body.data.version > b.body.data.version ? a : b)).body.data[key]
+          results
+            .filter((_, i) => key in patches[i]!)
+            .reduce((a, b) => (a.body.data.version > b.body.data.version ? a : b)).body.data[key]
         const stored = await ctx.store.getAutomationRule(tenantId, id)
         expect(stored).toMatchObject({ version: n + 1, name: lastOf('name'), description: lastOf('description') })
       })
@@ -42,16 +44,25 @@ export function concurrency(ctx: ConformanceContext): void {
 
     it('30 concurrent PATCHes of one report give versions 2..31', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
-      const results = await Promise.all(range(30).map((i) => h.call('PATCH', `/reports/${ctx.a.ids.report}`, { body: { title: `title-${i}` } })))
+      const results = await Promise.all(
+        range(30).map((i) => h.call('PATCH', `/reports/${ctx.a.ids.report}`, { body: { title: `title-${i}` } })),
+      )
       expect(results.every((r) => r.status === 200)).toBe(true)
       expect(results.map((r) => r.body.data.version as number).sort((x, y) => x - y)).toEqual(range(30, 2))
       const last = results.reduce((a, b) => (a.body.data.version > b.body.data.version ? a : b))
-      expect(await ctx.store.getReport(tenantId, ctx.a.ids.report)).toMatchObject({ version: 31, title: last.body.data.title })
+      expect(await ctx.store.getReport(tenantId, ctx.a.ids.report)).toMatchObject({
+        version: 31,
+        title: last.body.data.title,
+      })
     })
 
     it('concurrent PATCHes with the same If-Match: exactly one succeeds, the rest are 412', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
-      const results = await Promise.all(range(10).map((i) => h.call('PATCH', `/automation/${ctx.a.ids.rule}`, { body: { priority: i }, headers: { 'if-match': '"3"' } })))
+      const results = await Promise.all(
+        range(10).map((i) =>
+          h.call('PATCH', `/automation/${ctx.a.ids.rule}`, { body: { priority: i }, headers: { 'if-match': '"3"' } }),
+        ),
+      )
       expect(results.filter((r) => r.status === 200)).toHaveLength(1)
       expect(results.filter((r) => r.status === 412)).toHaveLength(9)
       expect((await ctx.store.getAutomationRule(tenantId, ctx.a.ids.rule))?.version).toBe(4)
@@ -59,7 +70,11 @@ export function concurrency(ctx: ConformanceContext): void {
 
     it('30 concurrent line item POSTs all land', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
-      const results = await Promise.all(range(30).map((i) => h.call('POST', `/budgets/${ctx.a.ids.emptyBudget}/items`, { body: { ...MINIMAL_LINE_ITEM, unitPrice: i } })))
+      const results = await Promise.all(
+        range(30).map((i) =>
+          h.call('POST', `/budgets/${ctx.a.ids.emptyBudget}/items`, { body: { ...MINIMAL_LINE_ITEM, unitPrice: i } }),
+        ),
+      )
       expect(results.every((r) => r.status === 201)).toBe(true)
       const budget = await ctx.store.getBudget(tenantId, ctx.a.ids.emptyBudget)
       expect(budget?.lineItemCount).toBe(30)

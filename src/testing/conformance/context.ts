@@ -72,7 +72,11 @@ export function createConformanceContext(options: ConformanceOptions): Conforman
   }
   // The suite makes far more requests per key than any real limit allows; rate limits are not what it tests.
   const apiOver = (store: Store) =>
-    createPublicApi({ store, keyResolver: testKeyResolver(), rateLimiter: memoryRateLimiter({ limit: 1_000_000_000, windowMs: 60_000 }) })
+    createPublicApi({
+      store,
+      keyResolver: testKeyResolver(),
+      rateLimiter: memoryRateLimiter({ limit: 1_000_000_000, windowMs: 60_000 }),
+    })
   const client = (tenantId: string, scopes: readonly Scope[] | '*' = '*') =>
     createHarness(ready().api, { key: testKey(tenantId, scopes), onResponse: options.onResponse })
 
@@ -83,7 +87,12 @@ export function createConformanceContext(options: ConformanceOptions): Conforman
     const b = newTenantId('conformance-b')
     await store.seed(a, fixtureSeed('a'))
     await store.seed(b, fixtureSeed('b'))
-    state = { store, api, a: { tenantId: a, ids: fixtureIds('a'), h: undefined! }, b: { tenantId: b, ids: fixtureIds('b'), h: undefined! } }
+    state = {
+      store,
+      api,
+      a: { tenantId: a, ids: fixtureIds('a'), h: undefined! },
+      b: { tenantId: b, ids: fixtureIds('b'), h: undefined! },
+    }
     state.a.h = client(a)
     state.b.h = client(b)
   })

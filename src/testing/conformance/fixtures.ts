@@ -108,7 +108,12 @@ export function fixtureIds(tenant: FixtureTenant): FixtureIds {
     budget: id(K.budget, 1),
     emptyBudget: id(K.budget, 2),
     rule: id(K.rule, 1),
-    npsSurveys: { full: `nps-${tenant}-full`, empty: `nps-${tenant}-empty`, noInvites: `nps-${tenant}-no-invites`, half: `nps-${tenant}-half` },
+    npsSurveys: {
+      full: `nps-${tenant}-full`,
+      empty: `nps-${tenant}-empty`,
+      noInvites: `nps-${tenant}-no-invites`,
+      half: `nps-${tenant}-half`,
+    },
     meetingTypes: range(MEETING_TYPE_ROWS.length).map((n) => `mt-${tenant}-${String(n).padStart(2, '0')}`),
   }
 }
@@ -130,7 +135,18 @@ const COMPANY_ROWS: Array<[string, string, string]> = [
  * Tickets: [title, status, priority, assignedTo, company index | null, isClosed, provider,
  * createdAt, updatedAt | null, daysOpen | null].
  */
-type TicketRow = [string, string | null, string | null, string | null, number | null, boolean, 'psa_a' | 'psa_b' | 'psa_c' | 'psa_d', string, string | null, number | null]
+type TicketRow = [
+  string,
+  string | null,
+  string | null,
+  string | null,
+  number | null,
+  boolean,
+  'psa_a' | 'psa_b' | 'psa_c' | 'psa_d',
+  string,
+  string | null,
+  number | null,
+]
 const TICKET_ROWS: TicketRow[] = [
   ['Printer jam', 'Open', 'High', 'Ada Lovelace', 0, false, 'psa_a', at(10, 9), at(11), 3],
   ['printer jam', 'open', 'high', 'ada lovelace', 1, false, 'psa_b', at(10, 9), at(11), 3],
@@ -157,7 +173,16 @@ const TICKET_ROWS: TicketRow[] = [
 ]
 
 /** Users: [fullName | null, email, status, isPrimaryAdmin, lastLogin | null, createdAt, role index | null, company index | null]. */
-type UserRow = [string | null, string, 'active' | 'disabled' | 'pending' | 'imported', boolean, string | null, string, number | null, number | null]
+type UserRow = [
+  string | null,
+  string,
+  'active' | 'disabled' | 'pending' | 'imported',
+  boolean,
+  string | null,
+  string,
+  number | null,
+  number | null,
+]
 const USER_ROWS: UserRow[] = [
   ['Ada Lovelace', 'ada@example.com', 'active', true, at(20), at(1), 0, 0],
   ['ada lovelace', 'ada2@example.com', 'active', false, at(20), at(1), 1, 0],
@@ -173,7 +198,16 @@ const USER_ROWS: UserRow[] = [
 ]
 
 /** Compliance templates: [title, priority | null, criticality | null, group index | null, approvalStatus, checkScope, createdAt, updatedAt]. */
-type TemplateRow = [string, string | null, number | null, number | null, 'draft' | 'pending_review' | 'approved' | 'rejected', 'company' | 'device' | 'location', string, string]
+type TemplateRow = [
+  string,
+  string | null,
+  number | null,
+  number | null,
+  'draft' | 'pending_review' | 'approved' | 'rejected',
+  'company' | 'device' | 'location',
+  string,
+  string,
+]
 const TEMPLATE_ROWS: TemplateRow[] = [
   ['Backups verified', 'High', 5, 0, 'approved', 'company', at(1), at(3)],
   ['backups verified', 'high', 5, 0, 'approved', 'device', at(1), at(3)],
@@ -219,7 +253,14 @@ const ENROLLMENT_ROWS: Array<[number, number, number | null, 'not_started' | 'in
 ]
 
 /** Line items of the fixture budget: [type, status, recurrence, quantity, unitPrice, createdAt]. Seeded out of order. */
-type LineItemRow = ['Software' | 'Hardware' | 'Labour' | 'Other' | 'Subscription', 'draft' | 'pending' | 'approved' | 'rejected', 'One-Time' | 'Monthly' | 'Annual', number, number, string]
+type LineItemRow = [
+  'Software' | 'Hardware' | 'Labour' | 'Other' | 'Subscription',
+  'draft' | 'pending' | 'approved' | 'rejected',
+  'One-Time' | 'Monthly' | 'Annual',
+  number,
+  number,
+  string,
+]
 const LINE_ITEM_ROWS: LineItemRow[] = [
   ['Subscription', 'approved', 'Monthly', 3, 10.005, at(3)],
   ['Software', 'approved', 'Annual', 2, 100.5, at(1)],
@@ -275,32 +316,34 @@ export function fixtureSeed(tenant: FixtureTenant): SeedData {
     createdAt,
     updatedAt,
   }))
-  const tickets = TICKET_ROWS.map(([title, status, priority, assignedTo, company, isClosed, provider, createdAt, updatedAt, daysOpen], i) => ({
-    id: ids.tickets[i]!,
-    ticketNumber: `${tenant.toUpperCase()}-${1001 + i}`,
-    title: `${title}${suffix}`,
-    description: i === 0 ? 'Paper stuck in tray 2' : null,
-    companyId: companyRef(tenant, company)?.id ?? null,
-    companyName: companyRef(tenant, company)?.name ?? null,
-    status,
-    isClosed,
-    priority,
-    assignedTo,
-    createdAt,
-    updatedAt,
-    daysOpen,
-    provider,
-    externalId: `ext-${tenant}-${i + 1}`,
-    source: 'sync',
-    notes:
-      i === 0
-        ? [
-            { id: `note-${tenant}-1`, text: 'First', isInternal: false, createdAt: at(10, 10), createdBy: 'Ada' },
-            { id: `note-${tenant}-3`, text: 'Third', isInternal: true, createdAt: at(10, 12), createdBy: 'Ada' },
-            { id: `note-${tenant}-2`, text: 'Second', isInternal: false, createdAt: at(10, 11), createdBy: null },
-          ]
-        : [],
-  }))
+  const tickets = TICKET_ROWS.map(
+    ([title, status, priority, assignedTo, company, isClosed, provider, createdAt, updatedAt, daysOpen], i) => ({
+      id: ids.tickets[i]!,
+      ticketNumber: `${tenant.toUpperCase()}-${1001 + i}`,
+      title: `${title}${suffix}`,
+      description: i === 0 ? 'Paper stuck in tray 2' : null,
+      companyId: companyRef(tenant, company)?.id ?? null,
+      companyName: companyRef(tenant, company)?.name ?? null,
+      status,
+      isClosed,
+      priority,
+      assignedTo,
+      createdAt,
+      updatedAt,
+      daysOpen,
+      provider,
+      externalId: `ext-${tenant}-${i + 1}`,
+      source: 'sync',
+      notes:
+        i === 0
+          ? [
+              { id: `note-${tenant}-1`, text: 'First', isInternal: false, createdAt: at(10, 10), createdBy: 'Ada' },
+              { id: `note-${tenant}-3`, text: 'Third', isInternal: true, createdAt: at(10, 12), createdBy: 'Ada' },
+              { id: `note-${tenant}-2`, text: 'Second', isInternal: false, createdAt: at(10, 11), createdBy: null },
+            ]
+          : [],
+    }),
+  )
   const roles = ['Admin', 'Technician'].map((name, i) => ({ id: ids.roles[i]!, name }))
   const users = USER_ROWS.map(([fullName, email, status, isPrimaryAdmin, lastLogin, createdAt, role, company], i) => ({
     id: ids.users[i]!,
@@ -315,19 +358,24 @@ export function fixtureSeed(tenant: FixtureTenant): SeedData {
     company: companyRef(tenant, company),
   }))
   const groups = ['Security', 'Operations'].map((name, i) => ({ id: ids.complianceGroups[i]!, name }))
-  const complianceTemplates = TEMPLATE_ROWS.map(([title, priority, criticality, group, approvalStatus, checkScope, createdAt, updatedAt], i) => ({
-    id: ids.complianceTemplates[i]!,
-    title: `${title}${suffix}`,
-    priority,
-    criticality,
-    groupId: group === null ? null : groups[group]!.id,
-    groupName: group === null ? null : groups[group]!.name,
-    approvalStatus,
-    checkScope,
-    createdAt,
-    updatedAt,
+  const complianceTemplates = TEMPLATE_ROWS.map(
+    ([title, priority, criticality, group, approvalStatus, checkScope, createdAt, updatedAt], i) => ({
+      id: ids.complianceTemplates[i]!,
+      title: `${title}${suffix}`,
+      priority,
+      criticality,
+      groupId: group === null ? null : groups[group]!.id,
+      groupName: group === null ? null : groups[group]!.name,
+      approvalStatus,
+      checkScope,
+      createdAt,
+      updatedAt,
+    }),
+  )
+  const reportTypes = ['Executive', 'Technical'].map((name, i) => ({
+    id: ids.reportTypes[i]!,
+    name: `${name}${suffix}`,
   }))
-  const reportTypes = ['Executive', 'Technical'].map((name, i) => ({ id: ids.reportTypes[i]!, name: `${name}${suffix}` }))
   const reportTemplates = REPORT_TEMPLATE_ROWS.map(([name, isShared, type, createdAt, updatedAt], i) => ({
     id: ids.reportTemplates[i]!,
     name: `${name}${suffix}`,
@@ -340,7 +388,13 @@ export function fixtureSeed(tenant: FixtureTenant): SeedData {
       i === 0
         ? {
             blocks: [{ id: 'b1', type: 'text', params: { text: 'Hello' }, layout: { x: 0, y: 0, w: 6, h: 2 } }],
-            metadata: { title: 'Quarterly', subtitle: null, showHeader: true, showFooter: false, showPageNumbers: true },
+            metadata: {
+              title: 'Quarterly',
+              subtitle: null,
+              showHeader: true,
+              showFooter: false,
+              showPageNumbers: true,
+            },
             pagePreset: 'a4',
             displaySettings: { pageSize: 'A4', orientation: 'portrait', margins: { top: 10 } },
           }
@@ -379,14 +433,50 @@ export function fixtureSeed(tenant: FixtureTenant): SeedData {
     updatedAt: at(2),
     // Seeded out of order: tasks come back oldest first, updates newest first.
     tasks: [
-      { id: fixtureId(tenant, K.goalTask, g * 10 + 2), title: 'Second task', isCompleted: false, description: null, dueDate: null, createdAt: at(3) },
-      { id: fixtureId(tenant, K.goalTask, g * 10 + 1), title: 'First task', isCompleted: true, description: null, dueDate: at(31), createdAt: at(2) },
-      { id: fixtureId(tenant, K.goalTask, g * 10 + 3), title: 'Third task', isCompleted: false, description: 'Last', dueDate: null, createdAt: at(4) },
+      {
+        id: fixtureId(tenant, K.goalTask, g * 10 + 2),
+        title: 'Second task',
+        isCompleted: false,
+        description: null,
+        dueDate: null,
+        createdAt: at(3),
+      },
+      {
+        id: fixtureId(tenant, K.goalTask, g * 10 + 1),
+        title: 'First task',
+        isCompleted: true,
+        description: null,
+        dueDate: at(31),
+        createdAt: at(2),
+      },
+      {
+        id: fixtureId(tenant, K.goalTask, g * 10 + 3),
+        title: 'Third task',
+        isCompleted: false,
+        description: 'Last',
+        dueDate: null,
+        createdAt: at(4),
+      },
     ],
     updates: [
-      { id: fixtureId(tenant, K.goalUpdate, g * 10 + 1), updateText: 'Oldest', progressPercentage: 10, createdAt: at(2) },
-      { id: fixtureId(tenant, K.goalUpdate, g * 10 + 3), updateText: 'Newest', progressPercentage: 30, createdAt: at(4) },
-      { id: fixtureId(tenant, K.goalUpdate, g * 10 + 2), updateText: 'Middle', progressPercentage: 20, createdAt: at(3) },
+      {
+        id: fixtureId(tenant, K.goalUpdate, g * 10 + 1),
+        updateText: 'Oldest',
+        progressPercentage: 10,
+        createdAt: at(2),
+      },
+      {
+        id: fixtureId(tenant, K.goalUpdate, g * 10 + 3),
+        updateText: 'Newest',
+        progressPercentage: 30,
+        createdAt: at(4),
+      },
+      {
+        id: fixtureId(tenant, K.goalUpdate, g * 10 + 2),
+        updateText: 'Middle',
+        progressPercentage: 20,
+        createdAt: at(3),
+      },
     ],
   }))
   const plannerItemTypes = ['Laptop refresh', 'Licence renewal'].map((name, i) => ({
@@ -448,7 +538,14 @@ export function fixtureSeed(tenant: FixtureTenant): SeedData {
       triggerType: 'date_threshold' as const,
       entityType: 'device' as const,
       triggerConfig: { days: 30 },
-      conditions: [{ id: 'g1', logic: 'AND', conditions: [{ id: 'c1', field: 'lastSeen', operator: 'olderThan', value: 30 }], groups: [] }],
+      conditions: [
+        {
+          id: 'g1',
+          logic: 'AND',
+          conditions: [{ id: 'c1', field: 'lastSeen', operator: 'olderThan', value: 30 }],
+          groups: [],
+        },
+      ],
       actions: [{ id: 'a1', actionType: 'notify', config: { to: 'ops' }, order: 0, requiresApproval: false }],
       aggregationConfig: null,
       createdBy: { id: ids.users[0]!, name: 'Ada Lovelace' },
@@ -501,7 +598,13 @@ export function fixtureSeed(tenant: FixtureTenant): SeedData {
         id: ids.complianceCheck,
         checkId: ids.complianceTemplates[0]!,
         title: `Backups verified${suffix}`,
-        status: { id: fixtureId(tenant, K.complianceCheck, 100), name: 'Passed', color: '#0a0', isPositive: true, isComplete: true },
+        status: {
+          id: fixtureId(tenant, K.complianceCheck, 100),
+          name: 'Passed',
+          color: '#0a0',
+          isPositive: true,
+          isComplete: true,
+        },
         flagged: false,
         companyId: ids.companies[0]!,
         companyName: companyRef(tenant, 0)!.name,

@@ -12,7 +12,10 @@ import { MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
  * A view of `store` whose `method` waits at a gate until `release()`; `reached` resolves when a
  * call arrives there. Lets a test hold one request in flight without timing guesses.
  */
-export function gatedStore(store: Store, method: keyof Store): { store: Store; reached: Promise<void>; release: () => void } {
+export function gatedStore(
+  store: Store,
+  method: keyof Store,
+): { store: Store; reached: Promise<void>; release: () => void } {
   let release!: () => void
   let arrive!: () => void
   const gate = new Promise<void>((resolve) => (release = resolve))
@@ -41,7 +44,8 @@ export function gatedStore(store: Store, method: keyof Store): { store: Store; r
 export function idempotency(ctx: ConformanceContext): void {
   describe('Idempotency-Key on line items', () => {
     const itemsPath = () => `/budgets/${ctx.a.ids.emptyBudget}/items`
-    const count = async (tenantId: string) => (await ctx.store.getBudget(tenantId, ctx.a.ids.emptyBudget))?.lineItemCount
+    const count = async (tenantId: string) =>
+      (await ctx.store.getBudget(tenantId, ctx.a.ids.emptyBudget))?.lineItemCount
 
     it('replays the first response to a repeat with the same key and body, adding one item only', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
@@ -86,23 +90,35 @@ export function idempotency(ctx: ConformanceContext): void {
 
     it('rejects a key of 256 characters and accepts one of 255', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
-      const long = await h.call('POST', itemsPath(), { body: MINIMAL_LINE_ITEM, headers: { 'idempotency-key': 'k'.repeat(256) } })
+      const long = await h.call('POST', itemsPath(), {
+        body: MINIMAL_LINE_ITEM,
+        headers: { 'idempotency-key': 'k'.repeat(256) },
+      })
       expect([long.status, long.body.code]).toEqual([400, 'VALIDATION_ERROR'])
       expect(await count(tenantId)).toBe(0)
-      const limit = await h.call('POST', itemsPath(), { body: MINIMAL_LINE_ITEM, headers: { 'idempotency-key': 'k'.repeat(255) } })
+      const limit = await h.call('POST', itemsPath(), {
+        body: MINIMAL_LINE_ITEM,
+        headers: { 'idempotency-key': 'k'.repeat(255) },
+      })
       expect(limit.status).toBe(201)
     })
 
     it('keeps nothing for a failed request: a retry with the same key runs again', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const headers = { 'idempotency-key': 'after-failure' }
-      const failed = await h.call('POST', itemsPath(), { body: { ...MINIMAL_LINE_ITEM, categoryId: '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f' }, headers })
+      const failed = await h.call('POST', itemsPath(), {
+        body: { ...MINIMAL_LINE_ITEM, categoryId: '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f' },
+        headers,
+      })
       expect(failed.status).toBe(400)
       expect(await count(tenantId)).toBe(0)
       const fixed = await h.call('POST', itemsPath(), { body: MINIMAL_LINE_ITEM, headers })
       expect(fixed.status).toBe(201)
       expect(fixed.headers.get('idempotent-replayed')).toBeNull()
-      const missing = await h.call('POST', `/budgets/0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f/items`, { body: MINIMAL_LINE_ITEM, headers: { 'idempotency-key': 'missing-budget' } })
+      const missing = await h.call('POST', `/budgets/0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f/items`, {
+        body: MINIMAL_LINE_ITEM,
+        headers: { 'idempotency-key': 'missing-budget' },
+      })
       expect(missing.status).toBe(404)
       expect(await count(tenantId)).toBe(1)
     })
@@ -121,8 +137,13 @@ export function idempotency(ctx: ConformanceContext): void {
 
     it('reserves through the store: a key reserved elsewhere with another fingerprint is 422', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
-      expect(await ctx.store.reserveIdempotencyKey(tenantId, 'held', 'some-other-request', new Date())).toEqual({ state: 'reserved' })
-      const result = await h.call('POST', itemsPath(), { body: MINIMAL_LINE_ITEM, headers: { 'idempotency-key': 'held' } })
+      expect(await ctx.store.reserveIdempotencyKey(tenantId, 'held', 'some-other-request', new Date())).toEqual({
+        state: 'reserved',
+      })
+      const result = await h.call('POST', itemsPath(), {
+        body: MINIMAL_LINE_ITEM,
+        headers: { 'idempotency-key': 'held' },
+      })
       expect(result.status).toBe(422)
       expect(await count(tenantId)).toBe(0)
     })

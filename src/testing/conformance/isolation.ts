@@ -9,7 +9,9 @@ import type { ConformanceContext } from './context.js'
 import { at, fixtureIds, MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
 import { hasIdParam } from './samples.js'
 
-const LIST_PATHS = operations.filter((operation) => operation.method === 'GET' && !hasIdParam(operation)).map((operation) => operation.path)
+const LIST_PATHS = operations
+  .filter((operation) => operation.method === 'GET' && !hasIdParam(operation))
+  .map((operation) => operation.path)
 
 /**
  * Registers the isolation and seeding tests.
@@ -73,10 +75,21 @@ export function isolation(ctx: ConformanceContext): void {
     it('does not let a rule or report of one tenant reference another tenant’s companies', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
       const rule = await h.call('POST', '/automation', {
-        body: { name: 'x', triggerType: 'scheduled', triggerConfig: {}, entityType: 'device', conditions: [], actions: [], scopeType: 'company', companyIds: [ctx.b.ids.companies[0]] },
+        body: {
+          name: 'x',
+          triggerType: 'scheduled',
+          triggerConfig: {},
+          entityType: 'device',
+          conditions: [],
+          actions: [],
+          scopeType: 'company',
+          companyIds: [ctx.b.ids.companies[0]],
+        },
       })
       expect(rule.status).toBe(400)
-      const report = await h.call('PATCH', `/reports/${ctx.a.ids.report}`, { body: { companyId: ctx.b.ids.companies[0] } })
+      const report = await h.call('PATCH', `/reports/${ctx.a.ids.report}`, {
+        body: { companyId: ctx.b.ids.companies[0] },
+      })
       expect(report.status).toBe(400)
     })
 
@@ -101,12 +114,22 @@ export function isolation(ctx: ConformanceContext): void {
       const { tenantId, h } = await ctx.fresh({ companies: [{ ...company, name: 'Old name', domain: 'old.example' }] })
       await ctx.store.seed(tenantId, { companies: [{ ...company, name: 'New name' }] })
       const { body } = await h.call('GET', '/companies')
-      expect(body.data).toEqual([{ ...company, name: 'New name', domain: null, employeeCount: null, industry: null, website: null }])
+      expect(body.data).toEqual([
+        { ...company, name: 'New name', domain: null, employeeCount: null, industry: null, website: null },
+      ])
     })
 
     it('replaces a ticket seeded again: its old ticket number no longer resolves', async () => {
       const ticket = { id: 't-1', title: 'Old', isClosed: false, provider: 'psa_a' as const, createdAt: at(1) }
-      const { tenantId, h } = await ctx.fresh({ tickets: [{ ...ticket, ticketNumber: 'OLD-1', notes: [{ id: 'n1', text: 'x', isInternal: false, createdAt: at(1), createdBy: null }] }] })
+      const { tenantId, h } = await ctx.fresh({
+        tickets: [
+          {
+            ...ticket,
+            ticketNumber: 'OLD-1',
+            notes: [{ id: 'n1', text: 'x', isInternal: false, createdAt: at(1), createdBy: null }],
+          },
+        ],
+      })
       await ctx.store.seed(tenantId, { tickets: [{ ...ticket, title: 'New', ticketNumber: 'NEW-1' }] })
       expect((await h.call('GET', '/tickets/OLD-1')).status).toBe(404)
       const byNumber = await h.call('GET', '/tickets/NEW-1?includeNotes=true')
@@ -125,7 +148,17 @@ export function isolation(ctx: ConformanceContext): void {
 
     it('adds to a tenant without touching records it does not name', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
-      await ctx.store.seed(tenantId, { companies: [{ id: '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f', name: 'Added', status: 'active', createdAt: at(9), updatedAt: at(9) }] })
+      await ctx.store.seed(tenantId, {
+        companies: [
+          {
+            id: '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f',
+            name: 'Added',
+            status: 'active',
+            createdAt: at(9),
+            updatedAt: at(9),
+          },
+        ],
+      })
       expect((await h.call('GET', '/companies')).body.pagination.totalCount).toBe(8)
       expect(await ctx.store.getBudget(tenantId, ctx.a.ids.budget)).not.toBeNull()
     })

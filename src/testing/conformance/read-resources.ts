@@ -18,21 +18,50 @@ export function readResources(ctx: ConformanceContext): void {
     it('returns a compliance template exactly as seeded', async () => {
       const seeded = fixtureSeed('a').complianceTemplates!.find((t) => t.id === ctx.a.ids.complianceTemplates[3])!
       const { body } = await ctx.a.h.call('GET', `/compliance/templates/${ctx.a.ids.complianceTemplates[3]}`)
-      expect(body.data).toEqual({ description: null, howToCheck: null, whyImportant: null, frequency: null, remediation: null, remediationImpact: null, references: null, ...seeded })
+      expect(body.data).toEqual({
+        description: null,
+        howToCheck: null,
+        whyImportant: null,
+        frequency: null,
+        remediation: null,
+        remediationImpact: null,
+        references: null,
+        ...seeded,
+      })
     })
 
     it('returns an assigned compliance check with its status object', async () => {
       const { body } = await ctx.a.h.call('GET', `/compliance/checks/${ctx.a.ids.complianceCheck}`)
-      expect(body.data).toMatchObject({ id: ctx.a.ids.complianceCheck, checkId: ctx.a.ids.complianceTemplates[0], title: 'Backups verified', flagged: false, dueDate: null, deviceId: null })
-      expect(body.data.status).toEqual({ id: expect.any(String), name: 'Passed', color: '#0a0', isPositive: true, isComplete: true })
+      expect(body.data).toMatchObject({
+        id: ctx.a.ids.complianceCheck,
+        checkId: ctx.a.ids.complianceTemplates[0],
+        title: 'Backups verified',
+        flagged: false,
+        dueDate: null,
+        deviceId: null,
+      })
+      expect(body.data.status).toEqual({
+        id: expect.any(String),
+        name: 'Passed',
+        color: '#0a0',
+        isPositive: true,
+        isComplete: true,
+      })
     })
 
     it('counts a course’s enrollments', async () => {
       const counts = []
-      for (const id of ctx.a.ids.courses) counts.push((await ctx.a.h.call('GET', `/training/courses/${id}`)).body.data.enrollmentCount)
+      for (const id of ctx.a.ids.courses)
+        counts.push((await ctx.a.h.call('GET', `/training/courses/${id}`)).body.data.enrollmentCount)
       expect(counts).toEqual([3, 2, 1])
       const { body } = await ctx.a.h.call('GET', `/training/courses/${ctx.a.ids.courses[0]}`)
-      expect(body.data).toMatchObject({ title: 'Security basics', isMandatory: true, company: { id: ctx.a.ids.companies[0], name: 'Acme' }, metadata: { level: 1 }, scormUrl: null })
+      expect(body.data).toMatchObject({
+        title: 'Security basics',
+        isMandatory: true,
+        company: { id: ctx.a.ids.companies[0], name: 'Acme' },
+        metadata: { level: 1 },
+        scormUrl: null,
+      })
     })
 
     it('DELETE removes an enrollment: message, then 404, gone from the list, enrollmentCount down', async () => {
@@ -58,10 +87,26 @@ export function readResources(ctx: ConformanceContext): void {
 
     it('returns a goal with tasks oldest first and updates newest first', async () => {
       const { body } = await ctx.a.h.call('GET', `/goals/${ctx.a.ids.goals[0]}`)
-      expect(body.data.tasks.map((t: { title: string }) => t.title)).toEqual(['First task', 'Second task', 'Third task'])
+      expect(body.data.tasks.map((t: { title: string }) => t.title)).toEqual([
+        'First task',
+        'Second task',
+        'Third task',
+      ])
       expect(body.data.updates.map((u: { updateText: string }) => u.updateText)).toEqual(['Newest', 'Middle', 'Oldest'])
-      expect(body.data.tasks[0]).toEqual({ id: expect.any(String), title: 'First task', description: null, isCompleted: true, dueDate: at(31), createdAt: at(2) })
-      expect(body.data).toMatchObject({ title: 'Goal 1', progressPercentage: 25, status: null, company: { id: ctx.a.ids.companies[0], name: 'Acme' } })
+      expect(body.data.tasks[0]).toEqual({
+        id: expect.any(String),
+        title: 'First task',
+        description: null,
+        isCompleted: true,
+        dueDate: at(31),
+        createdAt: at(2),
+      })
+      expect(body.data).toMatchObject({
+        title: 'Goal 1',
+        progressPercentage: 25,
+        status: null,
+        company: { id: ctx.a.ids.companies[0], name: 'Acme' },
+      })
     })
 
     it('finds a uuid-identified record by its id in upper case', async () => {
@@ -74,21 +119,60 @@ export function readResources(ctx: ConformanceContext): void {
       const get = async (id: string) => (await ctx.a.h.call('GET', `/surveys/nps/${id}`)).body.data
       const full = await get(ctx.a.ids.npsSurveys.full)
       expect([full.responseCount, full.inviteCount]).toEqual([7, 9])
-      expect(full.statistics).toEqual({ npsScore: 14, averageScore: 7.14, responseRate: 77.78, promotersCount: 3, passivesCount: 2, detractorsCount: 2 })
+      expect(full.statistics).toEqual({
+        npsScore: 14,
+        averageScore: 7.14,
+        responseRate: 77.78,
+        promotersCount: 3,
+        passivesCount: 2,
+        detractorsCount: 2,
+      })
       const half = await get(ctx.a.ids.npsSurveys.half)
-      expect(half.statistics).toEqual({ npsScore: 13, averageScore: 7.25, responseRate: 100, promotersCount: 3, passivesCount: 3, detractorsCount: 2 })
+      expect(half.statistics).toEqual({
+        npsScore: 13,
+        averageScore: 7.25,
+        responseRate: 100,
+        promotersCount: 3,
+        passivesCount: 3,
+        detractorsCount: 2,
+      })
     })
 
     it('answers zero NPS statistics without responses, and responseRate 0 without invites', async () => {
       const empty = (await ctx.a.h.call('GET', `/surveys/nps/${ctx.a.ids.npsSurveys.empty}`)).body.data
       expect(empty.responseCount).toBe(0)
-      expect(empty.statistics).toEqual({ npsScore: 0, averageScore: 0, responseRate: 0, promotersCount: 0, passivesCount: 0, detractorsCount: 0 })
+      expect(empty.statistics).toEqual({
+        npsScore: 0,
+        averageScore: 0,
+        responseRate: 0,
+        promotersCount: 0,
+        passivesCount: 0,
+        detractorsCount: 0,
+      })
       const uninvited = (await ctx.a.h.call('GET', `/surveys/nps/${ctx.a.ids.npsSurveys.noInvites}`)).body.data
-      expect(uninvited.statistics).toEqual({ npsScore: 0, averageScore: 6, responseRate: 0, promotersCount: 1, passivesCount: 0, detractorsCount: 1 })
+      expect(uninvited.statistics).toEqual({
+        npsScore: 0,
+        averageScore: 6,
+        responseRate: 0,
+        promotersCount: 1,
+        passivesCount: 0,
+        detractorsCount: 1,
+      })
     })
 
     it('ignores seeded NPS statistics and responseCount', async () => {
-      const survey = { ...fixtureSeed('a').npsSurveys![0]!, responseCount: 500, statistics: { npsScore: 99, averageScore: 1, responseRate: 1, promotersCount: 1, passivesCount: 1, detractorsCount: 1 } }
+      const survey = {
+        ...fixtureSeed('a').npsSurveys![0]!,
+        responseCount: 500,
+        statistics: {
+          npsScore: 99,
+          averageScore: 1,
+          responseRate: 1,
+          promotersCount: 1,
+          passivesCount: 1,
+          detractorsCount: 1,
+        },
+      }
       const { h } = await ctx.fresh({ npsSurveys: [survey] } as SeedData)
       const { body } = await h.call('GET', `/surveys/nps/${ctx.a.ids.npsSurveys.full}`)
       expect(body.data.responseCount).toBe(7)
@@ -100,7 +184,9 @@ export function readResources(ctx: ConformanceContext): void {
       const { h } = await ctx.fresh({ npsSurveys: [{ ...survey, inviteCount: 4 }] })
       const { status, body } = await h.call('GET', `/surveys/nps/${ctx.a.ids.npsSurveys.full}`)
       expect(status).toBe(200)
-      expect([body.data.responseCount, body.data.statistics.responseRate, body.data.statistics.npsScore]).toEqual([0, 0, 0])
+      expect([body.data.responseCount, body.data.statistics.responseRate, body.data.statistics.npsScore]).toEqual([
+        0, 0, 0,
+      ])
     })
 
     it('returns a report template with templateStructure only when includeStructure=true', async () => {
@@ -108,12 +194,26 @@ export function readResources(ctx: ConformanceContext): void {
       for (const query of ['', '?includeStructure=false']) {
         const { body } = await ctx.a.h.call('GET', `${path}${query}`)
         expect('templateStructure' in body.data, query).toBe(false)
-        expect(body.data).toMatchObject({ name: 'Quarterly review', isShared: true, reportTypeId: ctx.a.ids.reportTypes[0] })
+        expect(body.data).toMatchObject({
+          name: 'Quarterly review',
+          isShared: true,
+          reportTypeId: ctx.a.ids.reportTypes[0],
+        })
       }
       const { body } = await ctx.a.h.call('GET', `${path}?includeStructure=true`)
-      expect(body.data.templateStructure).toEqual(fixtureSeed('a').reportTemplates!.find((t) => t.id === ctx.a.ids.reportTemplates[0])!.templateStructure)
-      expect(body.data.templateStructure.blocks).toEqual([{ id: 'b1', type: 'text', params: { text: 'Hello' }, layout: { x: 0, y: 0, w: 6, h: 2 } }])
-      expect(body.data.templateStructure.metadata).toEqual({ title: 'Quarterly', subtitle: null, showHeader: true, showFooter: false, showPageNumbers: true })
+      expect(body.data.templateStructure).toEqual(
+        fixtureSeed('a').reportTemplates!.find((t) => t.id === ctx.a.ids.reportTemplates[0])!.templateStructure,
+      )
+      expect(body.data.templateStructure.blocks).toEqual([
+        { id: 'b1', type: 'text', params: { text: 'Hello' }, layout: { x: 0, y: 0, w: 6, h: 2 } },
+      ])
+      expect(body.data.templateStructure.metadata).toEqual({
+        title: 'Quarterly',
+        subtitle: null,
+        showHeader: true,
+        showFooter: false,
+        showPageNumbers: true,
+      })
       const bare = await ctx.a.h.call('GET', `/report-templates/${ctx.a.ids.reportTemplates[1]}?includeStructure=true`)
       expect(bare.body.data.templateStructure).toBeNull()
     })
@@ -125,7 +225,15 @@ export function readResources(ctx: ConformanceContext): void {
 
     it('returns a planner item type exactly as seeded', async () => {
       const { body } = await ctx.a.h.call('GET', `/planner/types/${ctx.a.ids.plannerTypes[0]}`)
-      expect(body.data).toEqual({ id: ctx.a.ids.plannerTypes[0], name: 'Laptop refresh', description: null, isSystem: true, budgetCategory: 'Hardware', createdAt: at(1), updatedAt: at(1) })
+      expect(body.data).toEqual({
+        id: ctx.a.ids.plannerTypes[0],
+        name: 'Laptop refresh',
+        description: null,
+        isSystem: true,
+        budgetCategory: 'Hardware',
+        createdAt: at(1),
+        updatedAt: at(1),
+      })
     })
 
     it('lists meeting types and companies in their seeded shapes', async () => {

@@ -35,7 +35,12 @@ function compare(a: Value, b: Value): number {
  * @example
  * sortRows(tickets, (t) => t.title as string, true)
  */
-export function sortRows<T extends Row>(rows: readonly T[], key: (row: T) => Value, descending: boolean, then: Array<(row: T) => Value> = []): T[] {
+export function sortRows<T extends Row>(
+  rows: readonly T[],
+  key: (row: T) => Value,
+  descending: boolean,
+  then: Array<(row: T) => Value> = [],
+): T[] {
   return [...rows].sort((p, q) => {
     const x = key(p)
     const y = key(q)
@@ -70,9 +75,17 @@ export function fold(text: string): string {
  * @example
  * const { ids, body } = await fetchAll(h, '/tickets', 'sortColumn=title')
  */
-export async function fetchAll(h: Harness, path: string, query = ''): Promise<{ status: number; ids: string[]; body: any }> {
+export async function fetchAll(
+  h: Harness,
+  path: string,
+  query = '',
+): Promise<{ status: number; ids: string[]; body: any }> {
   const result = await h.call('GET', `${path}?limit=100${query ? `&${query}` : ''}`)
-  return { status: result.status, ids: Array.isArray(result.body?.data) ? result.body.data.map((item: Row) => item.id) : [], body: result.body }
+  return {
+    status: result.status,
+    ids: Array.isArray(result.body?.data) ? result.body.data.map((item: Row) => item.id) : [],
+    body: result.body,
+  }
 }
 
 /**
@@ -82,7 +95,12 @@ export async function fetchAll(h: Harness, path: string, query = ''): Promise<{ 
  * @example
  * const walked = await walkPages(h, '/tickets', 'sortColumn=title', 3)
  */
-export async function walkPages(h: Harness, path: string, query: string, limit: number): Promise<{ ids: string[]; problems: string[] }> {
+export async function walkPages(
+  h: Harness,
+  path: string,
+  query: string,
+  limit: number,
+): Promise<{ ids: string[]; problems: string[] }> {
   const ids: string[] = []
   const problems: string[] = []
   for (let page = 1; page <= 1000; page++) {
@@ -93,8 +111,17 @@ export async function walkPages(h: Harness, path: string, query: string, limit: 
     }
     const { data, pagination } = result.body as { data: Row[]; pagination: Record<string, unknown> }
     const totalPages = Math.ceil((pagination.totalCount as number) / limit)
-    const expected = { page, limit, totalCount: pagination.totalCount, totalPages, hasNextPage: page < totalPages, hasPrevPage: page > 1 }
-    const same = Object.keys(pagination).length === 6 && Object.entries(expected).every(([key, value]) => pagination[key] === value)
+    const expected = {
+      page,
+      limit,
+      totalCount: pagination.totalCount,
+      totalPages,
+      hasNextPage: page < totalPages,
+      hasPrevPage: page > 1,
+    }
+    const same =
+      Object.keys(pagination).length === 6 &&
+      Object.entries(expected).every(([key, value]) => pagination[key] === value)
     if (!same) problems.push(`page ${page}: pagination ${JSON.stringify(pagination)}`)
     ids.push(...data.map((item) => item.id))
     if (page >= totalPages) break

@@ -20,7 +20,9 @@ export function reports(ctx: ConformanceContext): void {
     it('PATCH changes only the supplied fields, bumps version, sets ETag and derives the names', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const before = (await ctx.store.getReport(tenantId, ctx.a.ids.report))!
-      const result = await h.call('PATCH', `/reports/${ctx.a.ids.report}`, { body: { title: 'February', status: 'published', isShared: true } })
+      const result = await h.call('PATCH', `/reports/${ctx.a.ids.report}`, {
+        body: { title: 'February', status: 'published', isShared: true },
+      })
       expect(result.status).toBe(200)
       expect(result.headers.get('etag')).toBe('"2"')
       const { content: _content, ...fields } = before
@@ -36,16 +38,42 @@ export function reports(ctx: ConformanceContext): void {
       })
       expect(result.body.data.updatedAt > before.updatedAt).toBe(true)
       const after = await ctx.store.getReport(tenantId, ctx.a.ids.report)
-      expect(after).toEqual({ ...before, title: 'February', status: 'published', isShared: true, version: 2, updatedAt: result.body.data.updatedAt })
+      expect(after).toEqual({
+        ...before,
+        title: 'February',
+        status: 'published',
+        isShared: true,
+        version: 2,
+        updatedAt: result.body.data.updatedAt,
+      })
     })
 
     it('companyName and reportTypeName follow their ids and become null when cleared', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
       const path = `/reports/${ctx.a.ids.report}`
-      const moved = await h.call('PATCH', path, { body: { companyId: ctx.a.ids.companies[2], reportTypeId: ctx.a.ids.reportTypes[1] } })
-      expect(moved.body.data).toMatchObject({ companyId: ctx.a.ids.companies[2], companyName: 'Zeta', reportTypeId: ctx.a.ids.reportTypes[1], reportTypeName: 'Technical', version: 2 })
-      const cleared = await h.call('PATCH', path, { body: { companyId: null, reportTypeId: null, description: null, dateStart: null, dateEnd: null } })
-      expect(cleared.body.data).toMatchObject({ companyId: null, companyName: null, reportTypeId: null, reportTypeName: null, description: null, dateStart: null, dateEnd: null, version: 3 })
+      const moved = await h.call('PATCH', path, {
+        body: { companyId: ctx.a.ids.companies[2], reportTypeId: ctx.a.ids.reportTypes[1] },
+      })
+      expect(moved.body.data).toMatchObject({
+        companyId: ctx.a.ids.companies[2],
+        companyName: 'Zeta',
+        reportTypeId: ctx.a.ids.reportTypes[1],
+        reportTypeName: 'Technical',
+        version: 2,
+      })
+      const cleared = await h.call('PATCH', path, {
+        body: { companyId: null, reportTypeId: null, description: null, dateStart: null, dateEnd: null },
+      })
+      expect(cleared.body.data).toMatchObject({
+        companyId: null,
+        companyName: null,
+        reportTypeId: null,
+        reportTypeName: null,
+        description: null,
+        dateStart: null,
+        dateEnd: null,
+        version: 3,
+      })
       const untouched = await h.call('PATCH', path, { body: { title: 'Still cleared' } })
       expect(untouched.body.data).toMatchObject({ companyName: null, reportTypeName: null, version: 4 })
     })
@@ -65,8 +93,12 @@ export function reports(ctx: ConformanceContext): void {
       const stale = await h.call('PATCH', path, { body: { title: 'Lost' }, headers: { 'if-match': '"7"' } })
       expect([stale.status, stale.body.code]).toEqual([412, 'PRECONDITION_FAILED'])
       expect(await ctx.store.getReport(tenantId, ctx.a.ids.report)).toEqual(before)
-      expect((await h.call('PATCH', path, { body: { title: 'A' }, headers: { 'if-match': '"1"' } })).body.data.version).toBe(2)
-      expect((await h.call('PATCH', path, { body: { title: 'B' }, headers: { 'if-match': '2' } })).body.data.version).toBe(3)
+      expect(
+        (await h.call('PATCH', path, { body: { title: 'A' }, headers: { 'if-match': '"1"' } })).body.data.version,
+      ).toBe(2)
+      expect(
+        (await h.call('PATCH', path, { body: { title: 'B' }, headers: { 'if-match': '2' } })).body.data.version,
+      ).toBe(3)
       expect((await h.call('PATCH', path, { body: { title: 'C' }, headers: { 'if-match': '2' } })).status).toBe(412)
     })
 

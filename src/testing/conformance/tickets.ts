@@ -65,13 +65,22 @@ export function tickets(ctx: ConformanceContext): void {
     it('includes notes newest first with includeNotes=true (default limit 25)', async () => {
       const { body } = await ctx.a.h.call('GET', `/tickets/${ctx.a.ids.tickets[0]}?includeNotes=true`)
       expect(body.data.notes.map((n: { id: string }) => n.id)).toEqual(NOTE_IDS_NEWEST_FIRST)
-      expect(body.data.notes[0]).toEqual({ id: 'note-a-3', text: 'Third', isInternal: true, createdAt: at(10, 12), createdBy: 'Ada' })
+      expect(body.data.notes[0]).toEqual({
+        id: 'note-a-3',
+        text: 'Third',
+        isInternal: true,
+        createdAt: at(10, 12),
+        createdBy: 'Ada',
+      })
       expect(body.data.notes[1].createdBy).toBeNull()
     })
 
     it('limits notes to the newest notesLimit', async () => {
       for (const limit of [1, 2, 3, 100]) {
-        const { body } = await ctx.a.h.call('GET', `/tickets/${ctx.a.ids.ticketNumber}?includeNotes=true&notesLimit=${limit}`)
+        const { body } = await ctx.a.h.call(
+          'GET',
+          `/tickets/${ctx.a.ids.ticketNumber}?includeNotes=true&notesLimit=${limit}`,
+        )
         expect(body.data.notes.map((n: { id: string }) => n.id)).toEqual(NOTE_IDS_NEWEST_FIRST.slice(0, limit))
       }
     })
@@ -82,8 +91,26 @@ export function tickets(ctx: ConformanceContext): void {
     })
 
     it('applies the default notesLimit of 25', async () => {
-      const notes = Array.from({ length: 30 }, (_, i) => ({ id: `n${String(i).padStart(2, '0')}`, text: `note ${i}`, isInternal: false, createdAt: at(1, 0, i), createdBy: null }))
-      const { h } = await ctx.fresh({ tickets: [{ id: 't1', ticketNumber: '1', title: 'Many notes', isClosed: false, provider: 'psa_b', createdAt: at(1), notes }] })
+      const notes = Array.from({ length: 30 }, (_, i) => ({
+        id: `n${String(i).padStart(2, '0')}`,
+        text: `note ${i}`,
+        isInternal: false,
+        createdAt: at(1, 0, i),
+        createdBy: null,
+      }))
+      const { h } = await ctx.fresh({
+        tickets: [
+          {
+            id: 't1',
+            ticketNumber: '1',
+            title: 'Many notes',
+            isClosed: false,
+            provider: 'psa_b',
+            createdAt: at(1),
+            notes,
+          },
+        ],
+      })
       const { body } = await h.call('GET', '/tickets/t1?includeNotes=true')
       expect(body.data.notes).toHaveLength(25)
       expect(body.data.notes[0].id).toBe('n29')

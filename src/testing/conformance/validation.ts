@@ -22,7 +22,11 @@ const B = fixtureIds('b')
  * @example
  * expectValidationError(await h.call('GET', '/tickets?limit=101'), 'query', 'limit')
  */
-export function expectValidationError(result: CallResult, where: 'query' | 'body', field: string | readonly string[] | null): void {
+export function expectValidationError(
+  result: CallResult,
+  where: 'query' | 'body',
+  field: string | readonly string[] | null,
+): void {
   expect(result.status, JSON.stringify(result.body)).toBe(400)
   expect(result.body.code).toBe('VALIDATION_ERROR')
   const details = result.body.details as Array<Record<string, unknown>>
@@ -34,13 +38,18 @@ export function expectValidationError(result: CallResult, where: 'query' | 'body
   }
   if (field === null) return
   const fields = typeof field === 'string' ? [field] : field
-  expect(details.some((detail) => detail.in === where && fields.includes(detail.path as string)), JSON.stringify(details)).toBe(true)
+  expect(
+    details.some((detail) => detail.in === where && fields.includes(detail.path as string)),
+    JSON.stringify(details),
+  ).toBe(true)
 }
 
 type QueryCase = [path: string, query: string, field: string | string[] | null]
 
 /** Lists and what one past each of their bounds is. */
-const LIST_PATHS = operations.filter((operation) => operation.method === 'GET' && !hasIdParam(operation)).map((operation) => operation.path)
+const LIST_PATHS = operations
+  .filter((operation) => operation.method === 'GET' && !hasIdParam(operation))
+  .map((operation) => operation.path)
 
 const QUERY_REJECTED: QueryCase[] = [
   ...LIST_PATHS.flatMap((path): QueryCase[] => [
@@ -112,12 +121,14 @@ const QUERY_REJECTED: QueryCase[] = [
 ]
 
 const QUERY_ACCEPTED: Array<[path: string, query: string]> = [
-  ...LIST_PATHS.flatMap((path): Array<[string, string]> => [
-    [path, 'page=1'],
-    [path, 'limit=1'],
-    [path, 'limit=100'],
-    [path, 'page=2&limit=1'],
-  ]),
+  ...LIST_PATHS.flatMap(
+    (path): Array<[string, string]> => [
+      [path, 'page=1'],
+      [path, 'limit=1'],
+      [path, 'limit=100'],
+      [path, 'page=2&limit=1'],
+    ],
+  ),
   ['/tickets', `search=${chars(255)}`],
   ['/tickets', `status=${chars(100)}`],
   ['/tickets', `priority=${chars(100)}`],
@@ -132,8 +143,16 @@ const QUERY_ACCEPTED: Array<[path: string, query: string]> = [
 ]
 
 type BodyTarget = 'lineItem' | 'budget' | 'createRule' | 'rule' | 'report'
-const TARGETS: Record<BodyTarget, { method: string; path: (ids: FixtureIds) => string; success: number; base: Record<string, unknown> }> = {
-  lineItem: { method: 'POST', path: (ids) => `/budgets/${ids.budget}/items`, success: 201, base: { ...MINIMAL_LINE_ITEM } },
+const TARGETS: Record<
+  BodyTarget,
+  { method: string; path: (ids: FixtureIds) => string; success: number; base: Record<string, unknown> }
+> = {
+  lineItem: {
+    method: 'POST',
+    path: (ids) => `/budgets/${ids.budget}/items`,
+    success: 201,
+    base: { ...MINIMAL_LINE_ITEM },
+  },
   budget: { method: 'PATCH', path: (ids) => `/budgets/${ids.budget}`, success: 200, base: {} },
   createRule: { method: 'POST', path: () => '/automation', success: 201, base: { ...MINIMAL_RULE } },
   rule: { method: 'PATCH', path: (ids) => `/automation/${ids.rule}`, success: 200, base: {} },
@@ -146,12 +165,20 @@ function nestedGroups(depth: number): unknown[] {
   for (let level = 0; level < depth; level++) groups = [{ logic: 'AND', conditions: [], groups }]
   return groups
 }
-const conditions = (n: number) => [{ logic: 'OR', conditions: Array.from({ length: n }, (_, i) => ({ field: `f${i}`, operator: 'eq', value: i })) }]
+const conditions = (n: number) => [
+  { logic: 'OR', conditions: Array.from({ length: n }, (_, i) => ({ field: `f${i}`, operator: 'eq', value: i })) },
+]
 const actions = (n: number) => Array.from({ length: n }, (_, i) => ({ actionType: 'notify', config: { i } }))
-const without = (object: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(object).filter(([k]) => k !== key))
+const without = (object: Record<string, unknown>, key: string) =>
+  Object.fromEntries(Object.entries(object).filter(([k]) => k !== key))
 
 const A = fixtureIds('a')
-type BodyCase = [target: BodyTarget, label: string, body: (base: Record<string, unknown>) => unknown, field: string | string[] | null]
+type BodyCase = [
+  target: BodyTarget,
+  label: string,
+  body: (base: Record<string, unknown>) => unknown,
+  field: string | string[] | null,
+]
 const BODY_REJECTED: BodyCase[] = [
   ['lineItem', 'description empty', (b) => ({ ...b, description: '' }), 'description'],
   ['lineItem', 'description 1001 chars', (b) => ({ ...b, description: chars(1001) }), 'description'],
@@ -175,14 +202,39 @@ const BODY_REJECTED: BodyCase[] = [
   ['lineItem', 'type missing', (b) => without(b, 'type'), 'type'],
   ['lineItem', 'recurrence not an enum value', (b) => ({ ...b, recurrence: 'Weekly' }), 'recurrence'],
   ['lineItem', 'status not an enum value', (b) => ({ ...b, status: 'done' }), 'status'],
-  ['lineItem', 'linkedItemType not an enum value', (b) => ({ ...b, linkedItemId: UNKNOWN_UUID, linkedItemType: 'car' }), 'linkedItemType'],
-  ['lineItem', 'linkedItemId without linkedItemType', (b) => ({ ...b, linkedItemId: UNKNOWN_UUID }), ['linkedItemId', 'linkedItemType']],
-  ['lineItem', 'linkedItemType without linkedItemId', (b) => ({ ...b, linkedItemType: 'device' }), ['linkedItemId', 'linkedItemType']],
+  [
+    'lineItem',
+    'linkedItemType not an enum value',
+    (b) => ({ ...b, linkedItemId: UNKNOWN_UUID, linkedItemType: 'car' }),
+    'linkedItemType',
+  ],
+  [
+    'lineItem',
+    'linkedItemId without linkedItemType',
+    (b) => ({ ...b, linkedItemId: UNKNOWN_UUID }),
+    ['linkedItemId', 'linkedItemType'],
+  ],
+  [
+    'lineItem',
+    'linkedItemType without linkedItemId',
+    (b) => ({ ...b, linkedItemType: 'device' }),
+    ['linkedItemId', 'linkedItemType'],
+  ],
   ['lineItem', 'categoryId not a uuid', (b) => ({ ...b, categoryId: 'laptops' }), 'categoryId'],
   ['lineItem', 'categoryId of no planner item type', (b) => ({ ...b, categoryId: UNKNOWN_UUID }), 'categoryId'],
   ['lineItem', 'categoryId of another tenant', (b) => ({ ...b, categoryId: B.plannerTypes[0] }), 'categoryId'],
-  ['lineItem', 'linked goal that does not exist', (b) => ({ ...b, linkedItemId: UNKNOWN_UUID, linkedItemType: 'goal' }), 'linkedItemId'],
-  ['lineItem', 'linked goal of another tenant', (b) => ({ ...b, linkedItemId: B.goals[0], linkedItemType: 'goal' }), 'linkedItemId'],
+  [
+    'lineItem',
+    'linked goal that does not exist',
+    (b) => ({ ...b, linkedItemId: UNKNOWN_UUID, linkedItemType: 'goal' }),
+    'linkedItemId',
+  ],
+  [
+    'lineItem',
+    'linked goal of another tenant',
+    (b) => ({ ...b, linkedItemId: B.goals[0], linkedItemType: 'goal' }),
+    'linkedItemId',
+  ],
   ['lineItem', 'unknown field', (b) => ({ ...b, approvedBy: 'me' }), 'approvedBy'],
   ['lineItem', 'computed field annualisedCost', (b) => ({ ...b, annualisedCost: 1 }), 'annualisedCost'],
   ['lineItem', 'an array instead of an object', () => [], null],
@@ -217,17 +269,52 @@ const BODY_REJECTED: BodyCase[] = [
   ['createRule', 'entityType not an enum value', (b) => ({ ...b, entityType: 'car' }), 'entityType'],
   ['createRule', 'scopeType not an enum value', (b) => ({ ...b, scopeType: 'global' }), 'scopeType'],
   ['createRule', 'scopeType company without companyIds', (b) => ({ ...b, scopeType: 'company' }), 'companyIds'],
-  ['createRule', 'scopeType company with no company ids', (b) => ({ ...b, scopeType: 'company', companyIds: [] }), 'companyIds'],
-  ['createRule', 'scopeType tenant with companyIds', (b) => ({ ...b, scopeType: 'tenant', companyIds: [A.companies[0]] }), 'companyIds'],
+  [
+    'createRule',
+    'scopeType company with no company ids',
+    (b) => ({ ...b, scopeType: 'company', companyIds: [] }),
+    'companyIds',
+  ],
+  [
+    'createRule',
+    'scopeType tenant with companyIds',
+    (b) => ({ ...b, scopeType: 'tenant', companyIds: [A.companies[0]] }),
+    'companyIds',
+  ],
   ['createRule', 'scopeType omitted with companyIds', (b) => ({ ...b, companyIds: [A.companies[0]] }), 'companyIds'],
-  ['createRule', 'an unknown company id', (b) => ({ ...b, scopeType: 'company', companyIds: [A.companies[0], UNKNOWN_UUID] }), 'companyIds[1]'],
-  ['createRule', 'another tenant’s company id', (b) => ({ ...b, scopeType: 'company', companyIds: [B.companies[0]] }), 'companyIds[0]'],
-  ['createRule', 'a company id that is not a uuid', (b) => ({ ...b, scopeType: 'company', companyIds: ['acme'] }), 'companyIds[0]'],
+  [
+    'createRule',
+    'an unknown company id',
+    (b) => ({ ...b, scopeType: 'company', companyIds: [A.companies[0], UNKNOWN_UUID] }),
+    'companyIds[1]',
+  ],
+  [
+    'createRule',
+    'another tenant’s company id',
+    (b) => ({ ...b, scopeType: 'company', companyIds: [B.companies[0]] }),
+    'companyIds[0]',
+  ],
+  [
+    'createRule',
+    'a company id that is not a uuid',
+    (b) => ({ ...b, scopeType: 'company', companyIds: ['acme'] }),
+    'companyIds[0]',
+  ],
   ['createRule', 'conditions nested 6 deep', (b) => ({ ...b, conditions: nestedGroups(6) }), 'conditions'],
   ['createRule', '201 conditions', (b) => ({ ...b, conditions: conditions(201) }), 'conditions'],
   ['createRule', '51 actions', (b) => ({ ...b, actions: actions(51) }), 'actions'],
-  ['createRule', 'condition logic not AND or OR', (b) => ({ ...b, conditions: [{ logic: 'XOR' }] }), 'conditions[0].logic'],
-  ['createRule', 'a condition without a field', (b) => ({ ...b, conditions: [{ logic: 'AND', conditions: [{ operator: 'eq' }] }] }), 'conditions[0].conditions[0].field'],
+  [
+    'createRule',
+    'condition logic not AND or OR',
+    (b) => ({ ...b, conditions: [{ logic: 'XOR' }] }),
+    'conditions[0].logic',
+  ],
+  [
+    'createRule',
+    'a condition without a field',
+    (b) => ({ ...b, conditions: [{ logic: 'AND', conditions: [{ operator: 'eq' }] }] }),
+    'conditions[0].conditions[0].field',
+  ],
   ['createRule', 'an action without actionType', (b) => ({ ...b, actions: [{ config: {} }] }), 'actions[0].actionType'],
   ['createRule', 'unknown field version', (b) => ({ ...b, version: 7 }), 'version'],
   ['rule', 'empty body', () => ({}), null],
@@ -256,23 +343,53 @@ const BODY_REJECTED: BodyCase[] = [
   ['report', 'reportTypeId of no report type', () => ({ reportTypeId: UNKNOWN_UUID }), 'reportTypeId'],
   ['report', 'reportTypeId of another tenant', () => ({ reportTypeId: B.reportTypes[0] }), 'reportTypeId'],
   ['report', 'dateStart not a date', () => ({ dateStart: 'soon' }), 'dateStart'],
-  ['report', 'dateStart after dateEnd', () => ({ dateStart: '2024-02-01', dateEnd: '2024-01-01' }), ['dateStart', 'dateEnd', '']],
+  [
+    'report',
+    'dateStart after dateEnd',
+    () => ({ dateStart: '2024-02-01', dateEnd: '2024-01-01' }),
+    ['dateStart', 'dateEnd', ''],
+  ],
   ['report', 'content not an object', () => ({ content: 'text' }), 'content'],
   ['report', 'computed field companyName', () => ({ companyName: 'Acme' }), 'companyName'],
   ['report', 'unknown field version', () => ({ version: 2 }), 'version'],
 ]
 
-type AcceptedCase = [target: BodyTarget, label: string, body: (base: Record<string, unknown>) => unknown, check?: (data: any) => void]
+type AcceptedCase = [
+  target: BodyTarget,
+  label: string,
+  body: (base: Record<string, unknown>) => unknown,
+  check?: (data: any) => void,
+]
 const BODY_ACCEPTED: AcceptedCase[] = [
   ['lineItem', 'description of 1 char', (b) => ({ ...b, description: 'x' })],
-  ['lineItem', 'description of 1000 chars', (b) => ({ ...b, description: chars(1000) }), (d) => expect(d.description).toHaveLength(1000)],
+  [
+    'lineItem',
+    'description of 1000 chars',
+    (b) => ({ ...b, description: chars(1000) }),
+    (d) => expect(d.description).toHaveLength(1000),
+  ],
   ['lineItem', 'notes of 5000 chars', (b) => ({ ...b, notes: chars(5000) }), (d) => expect(d.notes).toHaveLength(5000)],
   ['lineItem', 'termMonths 1', (b) => ({ ...b, termMonths: 1 }), (d) => expect(d.termMonths).toBe(1)],
   ['lineItem', 'termMonths 120', (b) => ({ ...b, termMonths: 120 }), (d) => expect(d.termMonths).toBe(120)],
-  ['lineItem', 'quantity 0', (b) => ({ ...b, quantity: 0 }), (d) => expect([d.quantity, d.annualisedCost]).toEqual([0, 0])],
+  [
+    'lineItem',
+    'quantity 0',
+    (b) => ({ ...b, quantity: 0 }),
+    (d) => expect([d.quantity, d.annualisedCost]).toEqual([0, 0]),
+  ],
   ['lineItem', 'unitPrice 0', (b) => ({ ...b, unitPrice: 0 }), (d) => expect(d.unitPrice).toBe(0)],
-  ['lineItem', 'currency in lower case (stored upper-case)', (b) => ({ ...b, currency: 'eur' }), (d) => expect(d.currency).toBe('EUR')],
-  ['lineItem', 'categoryId of a planner item type', (b) => ({ ...b, categoryId: A.plannerTypes[1] }), (d) => expect(d.category).toEqual({ id: A.plannerTypes[1], name: 'Licence renewal' })],
+  [
+    'lineItem',
+    'currency in lower case (stored upper-case)',
+    (b) => ({ ...b, currency: 'eur' }),
+    (d) => expect(d.currency).toBe('EUR'),
+  ],
+  [
+    'lineItem',
+    'categoryId of a planner item type',
+    (b) => ({ ...b, categoryId: A.plannerTypes[1] }),
+    (d) => expect(d.category).toEqual({ id: A.plannerTypes[1], name: 'Licence renewal' }),
+  ],
   [
     'lineItem',
     'linked goal of the tenant (name is its title)',
@@ -291,34 +408,88 @@ const BODY_ACCEPTED: AcceptedCase[] = [
   ['budget', 'fiscalYear 2100', () => ({ fiscalYear: 2100 }), (d) => expect(d.fiscalYear).toBe(2100)],
   ['budget', 'notes of 10000 chars', () => ({ notes: chars(10000) }), (d) => expect(d.notes).toHaveLength(10000)],
   ['budget', 'notes null (clears)', () => ({ notes: null }), (d) => expect(d.notes).toBeNull()],
-  ['budget', 'currency in lower case (stored upper-case)', () => ({ currency: 'gbp' }), (d) => expect(d.currency).toBe('GBP')],
+  [
+    'budget',
+    'currency in lower case (stored upper-case)',
+    () => ({ currency: 'gbp' }),
+    (d) => expect(d.currency).toBe('GBP'),
+  ],
   ['createRule', 'name of 1 char', (b) => ({ ...b, name: 'x' })],
   ['createRule', 'name of 200 chars', (b) => ({ ...b, name: chars(200) }), (d) => expect(d.name).toHaveLength(200)],
-  ['createRule', 'description of 1000 chars', (b) => ({ ...b, description: chars(1000) }), (d) => expect(d.description).toHaveLength(1000)],
+  [
+    'createRule',
+    'description of 1000 chars',
+    (b) => ({ ...b, description: chars(1000) }),
+    (d) => expect(d.description).toHaveLength(1000),
+  ],
   ['createRule', 'priority 0', (b) => ({ ...b, priority: 0 }), (d) => expect(d.priority).toBe(0)],
   ['createRule', 'priority 100', (b) => ({ ...b, priority: 100 }), (d) => expect(d.priority).toBe(100)],
   ['createRule', 'conditions nested 5 deep', (b) => ({ ...b, conditions: nestedGroups(5) })],
-  ['createRule', '200 conditions', (b) => ({ ...b, conditions: conditions(200) }), (d) => expect(d.conditions[0].conditions).toHaveLength(200)],
+  [
+    'createRule',
+    '200 conditions',
+    (b) => ({ ...b, conditions: conditions(200) }),
+    (d) => expect(d.conditions[0].conditions).toHaveLength(200),
+  ],
   ['createRule', '50 actions', (b) => ({ ...b, actions: actions(50) }), (d) => expect(d.actions).toHaveLength(50)],
-  ['createRule', 'logic OR', (b) => ({ ...b, conditions: [{ logic: 'OR' }] }), (d) => expect(d.conditions[0].logic).toBe('OR')],
+  [
+    'createRule',
+    'logic OR',
+    (b) => ({ ...b, conditions: [{ logic: 'OR' }] }),
+    (d) => expect(d.conditions[0].logic).toBe('OR'),
+  ],
   [
     'createRule',
     'scopeType company with company ids of the tenant',
     (b) => ({ ...b, scopeType: 'company', companyIds: [A.companies[2], A.companies[0]] }),
-    (d) => expect(d.companies).toEqual([{ id: A.companies[2], name: 'Zeta' }, { id: A.companies[0], name: 'Acme' }]),
+    (d) =>
+      expect(d.companies).toEqual([
+        { id: A.companies[2], name: 'Zeta' },
+        { id: A.companies[0], name: 'Acme' },
+      ]),
   ],
   ['rule', 'name of 200 chars', () => ({ name: chars(200) }), (d) => expect(d.name).toHaveLength(200)],
   ['rule', 'priority 0', () => ({ priority: 0 }), (d) => expect(d.priority).toBe(0)],
   ['rule', 'priority 100', () => ({ priority: 100 }), (d) => expect(d.priority).toBe(100)],
-  ['rule', 'scopeType tenant with companyIds []', () => ({ scopeType: 'tenant', companyIds: [] }), (d) => expect([d.scopeType, d.companyIds, d.companies]).toEqual(['tenant', [], []])],
+  [
+    'rule',
+    'scopeType tenant with companyIds []',
+    () => ({ scopeType: 'tenant', companyIds: [] }),
+    (d) => expect([d.scopeType, d.companyIds, d.companies]).toEqual(['tenant', [], []]),
+  ],
   ['report', 'title of 1 char', () => ({ title: 'x' }), (d) => expect(d.title).toBe('x')],
   ['report', 'title of 500 chars', () => ({ title: chars(500) }), (d) => expect(d.title).toHaveLength(500)],
-  ['report', 'description of 2000 chars', () => ({ description: chars(2000) }), (d) => expect(d.description).toHaveLength(2000)],
+  [
+    'report',
+    'description of 2000 chars',
+    () => ({ description: chars(2000) }),
+    (d) => expect(d.description).toHaveLength(2000),
+  ],
   ['report', 'description null (clears)', () => ({ description: null }), (d) => expect(d.description).toBeNull()],
-  ['report', 'companyId null (clears)', () => ({ companyId: null }), (d) => expect([d.companyId, d.companyName]).toEqual([null, null])],
-  ['report', 'reportTypeId null (clears)', () => ({ reportTypeId: null }), (d) => expect([d.reportTypeId, d.reportTypeName]).toEqual([null, null])],
-  ['report', 'dateStart and dateEnd null (clear)', () => ({ dateStart: null, dateEnd: null }), (d) => expect([d.dateStart, d.dateEnd]).toEqual([null, null])],
-  ['report', 'dateStart equal to dateEnd', () => ({ dateStart: '2024-03-01', dateEnd: '2024-03-01' }), (d) => expect([d.dateStart, d.dateEnd]).toEqual(['2024-03-01', '2024-03-01'])],
+  [
+    'report',
+    'companyId null (clears)',
+    () => ({ companyId: null }),
+    (d) => expect([d.companyId, d.companyName]).toEqual([null, null]),
+  ],
+  [
+    'report',
+    'reportTypeId null (clears)',
+    () => ({ reportTypeId: null }),
+    (d) => expect([d.reportTypeId, d.reportTypeName]).toEqual([null, null]),
+  ],
+  [
+    'report',
+    'dateStart and dateEnd null (clear)',
+    () => ({ dateStart: null, dateEnd: null }),
+    (d) => expect([d.dateStart, d.dateEnd]).toEqual([null, null]),
+  ],
+  [
+    'report',
+    'dateStart equal to dateEnd',
+    () => ({ dateStart: '2024-03-01', dateEnd: '2024-03-01' }),
+    (d) => expect([d.dateStart, d.dateEnd]).toEqual(['2024-03-01', '2024-03-01']),
+  ],
 ]
 
 /**
@@ -328,7 +499,8 @@ const BODY_ACCEPTED: AcceptedCase[] = [
  * validation(ctx)
  */
 export function validation(ctx: ConformanceContext): void {
-  const send = (h: Harness, target: BodyTarget, body: unknown) => h.call(TARGETS[target].method, TARGETS[target].path(A), { body })
+  const send = (h: Harness, target: BodyTarget, body: unknown) =>
+    h.call(TARGETS[target].method, TARGETS[target].path(A), { body })
 
   describe('validation: query parameters', () => {
     for (const [path, query, field] of QUERY_REJECTED) {
@@ -346,7 +518,11 @@ export function validation(ctx: ConformanceContext): void {
       it(`rejects an unknown query parameter on ${operation.method} ${operation.path}`, async () => {
         const { h } = operation.method === 'GET' ? { h: ctx.a.h } : await ctx.fresh(writableSeed('a'))
         const path = samplePath(operation, A)
-        const result = await h.call(operation.method, `${path}${path.includes('?') ? '&' : '?'}bogus=1`, sampleBody(operation))
+        const result = await h.call(
+          operation.method,
+          `${path}${path.includes('?') ? '&' : '?'}bogus=1`,
+          sampleBody(operation),
+        )
         expectValidationError(result, 'query', 'bogus')
       })
     }
