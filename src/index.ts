@@ -36,6 +36,7 @@ export {
   type RateLimitRule,
   type Scope,
 } from './http/auth.js'
+export { InvalidPrincipalError, PrincipalSchema, RateLimitRuleSchema } from './http/principal.js'
 export {
   memoryRateLimiter,
   type MemoryRateLimiterOptions,
@@ -45,6 +46,7 @@ export {
 export {
   ApiError,
   ERROR_STATUS,
+  isErrorCode,
   StoreUnavailableError,
   type ErrorBody,
   type ErrorCode,

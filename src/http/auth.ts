@@ -1,4 +1,7 @@
 import { ApiError } from './errors.js'
+import { checkPrincipal, type Principal } from './principal.js'
+
+export type { Principal, RateLimitRule } from './principal.js'
 
 /**
  * Every scope a key can be granted. `X.write` also grants `X.read`.
@@ -25,26 +28,6 @@ export const SCOPES = [
 
 /** A scope, e.g. `'tickets.read'`. */
 export type Scope = (typeof SCOPES)[number]
-
-/** A per-key rate limit rule: at most `limit` requests per `windowMs`. */
-export interface RateLimitRule {
-  limit: number
-  windowMs: number
-}
-
-/** Who is calling: what `keyResolver` returns for a valid key. */
-export interface Principal {
-  /** The one tenant this key sees. */
-  tenantId: string
-  /** The key's id: the rate limit is counted per key id. */
-  keyId: string
-  /** Granted scopes; unknown strings are ignored. */
-  scopes: readonly string[]
-  /** Becomes `createdBy` / `updatedBy` of what this key writes. */
-  actor: { id: string; name: string }
-  /** Overrides the rate limiter's own rule for this key. */
-  rateLimit?: RateLimitRule
-}
 
 /**
  * Resolves a bearer token to a principal, or `null` for an unknown or revoked key.
@@ -74,6 +57,8 @@ export function bearerToken(header: string | null): string | null {
  * hasScope(['reports.write'], 'reports.read') // true
  */
 export function hasScope(granted: readonly string[], required: Scope): boolean {
+  // Only an array: on a string, `includes` would be a substring match ('tickets.readXX').
+  if (!Array.isArray(granted)) return false
   if (granted.includes(required)) return true
   return required.endsWith('.read') && granted.includes(`${required.slice(0, -'.read'.length)}.write`)
 }
@@ -84,8 +69,8 @@ export function hasScope(granted: readonly string[], required: Scope): boolean {
  */
 export async function authenticate(request: Request, keyResolver: KeyResolver): Promise<Principal> {
   const token = bearerToken(request.headers.get('authorization'))
-  const principal = token === null ? null : await keyResolver(token, request)
-  if (principal === null || principal === undefined) {
+  const principal = token === null ? null : checkPrincipal(await keyResolver(token, request))
+  if (principal === null) {
     throw new ApiError('UNAUTHORIZED', 'A valid API key is required: send Authorization: Bearer <key>', undefined, {
       'www-authenticate': token === null ? 'Bearer realm="api"' : 'Bearer realm="api", error="invalid_token"',
     })

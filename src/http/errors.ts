@@ -47,8 +47,18 @@ export interface ErrorBody {
 }
 
 /**
- * An error that becomes an Error-shape response. Throw it from anywhere in the pipeline or an
- * operation; anything else thrown becomes a 500 `INTERNAL_ERROR` and goes to `onError`.
+ * Marks an {@link ApiError}. A registry symbol, so that an error thrown by one copy of the package
+ * (a host's keyResolver built against the CJS build, say) is recognised by another (the ESM build
+ * serving the API), where `instanceof` would fail.
+ */
+const API_ERROR = Symbol.for('tenant-public-api.api-error')
+
+/**
+ * An error that becomes an Error-shape response. Throw it from anywhere in the pipeline, an
+ * operation, a `keyResolver` or a custom store: its code, message, details and headers reach the
+ * client as they are, so never put a secret or an internal detail in them. A code that is not in
+ * {@link ERROR_STATUS} is a host bug: it is answered as any unexpected error (500 `INTERNAL_ERROR`,
+ * the error to `onError`). Anything else thrown becomes that same 500.
  *
  * @example
  * throw new ApiError('NOT_FOUND', 'Budget not found')
@@ -63,10 +73,27 @@ export class ApiError extends Error {
     super(message)
     this.name = 'ApiError'
     this.code = code
-    this.status = ERROR_STATUS[code]
+    // Not `ERROR_STATUS[code]` blindly: an unknown code (from untyped host code) must not become status undefined.
+    this.status = isErrorCode(code) ? ERROR_STATUS[code] : 500
     this.details = details
     this.headers = headers
   }
+
+  /** Recognises an ApiError from any copy of the package (ESM and CJS builds loaded side by side). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[API_ERROR] === true
+  }
+}
+Object.defineProperty(ApiError.prototype, API_ERROR, { value: true })
+
+/**
+ * True for the codes of {@link ERROR_STATUS}.
+ *
+ * @example
+ * isErrorCode('NOT_FOUND') // true
+ */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code)
 }
 
 /**
@@ -91,4 +118,11 @@ export class StoreUnavailableError extends Error {
     super('The data store is unavailable', { cause })
     this.name = 'StoreUnavailableError'
   }
+
+  /** Recognised across copies of the package, like {@link ApiError}. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[STORE_UNAVAILABLE] === true
+  }
 }
+const STORE_UNAVAILABLE = Symbol.for('tenant-public-api.store-unavailable-error')
+Object.defineProperty(StoreUnavailableError.prototype, STORE_UNAVAILABLE, { value: true })

@@ -7,7 +7,7 @@ import * as v from 'valibot'
 import type { Store } from '../stores/store.js'
 import { authenticate, requireScope, type KeyResolver } from './auth.js'
 import { assertSafeJson, parseJson, readBodyText, requireJsonContentType } from './body.js'
-import { ApiError, StoreUnavailableError, validationError } from './errors.js'
+import { ApiError, isErrorCode, StoreUnavailableError, validationError } from './errors.js'
 import { withIdempotency } from './idempotency.js'
 import type { AnyOperation, OperationResult } from './operation.js'
 import { rateLimitHeaders, retryAfterSeconds, type RateLimiter, type RateLimitResult } from './rate-limit.js'
@@ -114,7 +114,8 @@ export async function runOperation(
 
 /** The Error-shape response for anything thrown; unexpected errors go to `onError` and say nothing. */
 export function errorToResponse(error: unknown, request: Request, state: RequestState, config: PipelineConfig): Reply {
-  if (error instanceof ApiError) {
+  // An ApiError with a code outside the table is a host bug (untyped code): a 500 like any other.
+  if (error instanceof ApiError && isErrorCode(error.code)) {
     return errorReply(error.status, error.code, error.message, state.requestId, error.details, error.headers)
   }
   // A client that hung up mid-request is not a fault of ours: nobody reads the answer, nothing to log.
@@ -146,6 +147,8 @@ export function finishResponse(response: Reply | Response, request: Request, sta
   if (response instanceof Reply) {
     const headers = response.headers
     headers['x-request-id'] = state.requestId
+    // Bodies echo client input (a 404 names the path): no browser may sniff them into HTML.
+    headers['x-content-type-options'] = 'nosniff'
     if (state.rateLimit !== undefined) {
       Object.assign(headers, rateLimitHeaders(state.rateLimit))
       headers['cache-control'] = 'no-store'
@@ -154,6 +157,7 @@ export function finishResponse(response: Reply | Response, request: Request, sta
   }
   // Responses built elsewhere (openapi.json, the docs page) are rare: mutate their headers in place.
   response.headers.set('x-request-id', state.requestId)
+  response.headers.set('x-content-type-options', 'nosniff')
   if (head && response.body !== null) return new Response(null, { status: response.status, headers: response.headers })
   return response
 }
@@ -172,7 +176,13 @@ export function methodNotAllowed(request: Request, allowed: readonly string[], s
   )
 }
 
+/** How much of an unknown path a 404 repeats. */
+const MAX_ECHOED_PATH = 200
+
 /** 404 for a path no route matches. */
 export function routeNotFound(request: Request, state: RequestState): Reply {
-  return errorReply(404, 'NOT_FOUND', `No route matches ${request.method} ${state.url.pathname}`, state.requestId)
+  const path = state.url.pathname
+  // The echo is bounded: a Fetch handler may be handed a URL of any length.
+  const shown = path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}…` : path
+  return errorReply(404, 'NOT_FOUND', `No route matches ${request.method} ${shown}`, state.requestId)
 }
