@@ -5,10 +5,10 @@
  * @example
  * import { createServer } from 'node:http'
  * import { createPublicApi, createMemoryStore } from 'tenant-public-api'
- * import { toNodeHandler } from 'tenant-public-api/node'
+ * import { nodeServerOptions, toNodeHandler } from 'tenant-public-api/node'
  *
  * const api = createPublicApi({ store: createMemoryStore(), keyResolver })
- * createServer(toNodeHandler(api)).listen(3000)
+ * createServer(nodeServerOptions, toNodeHandler(api)).listen(3000)
  */
 import type { PublicApiHandler } from '../src/create-public-api.js'
 import {
@@ -30,6 +30,30 @@ export {
   type NodeOutgoing,
 } from './node-bridge.js'
 
+/**
+ * Server timeouts for a public API, to pass to `http.createServer` / `https.createServer`. Node's
+ * defaults let a client take 60 s to send its headers and 300 s to send a request, and check for
+ * that only every 30 s, so slow-header clients can hold many sockets open for minutes.
+ *
+ * - `headersTimeout`: 10 s to send the request line and headers;
+ * - `requestTimeout`: 30 s to send the whole request (at 1 MiB, the default `maxBodyBytes`, a
+ *   35 KB/s client still makes it);
+ * - `keepAliveTimeout`: 5 s idle between requests on a kept-alive connection (Node's default);
+ * - `connectionsCheckingInterval`: the two timeouts above are enforced every second.
+ *
+ * @example
+ * import { createServer } from 'node:http'
+ * import { nodeServerOptions, toNodeHandler } from 'tenant-public-api/node'
+ *
+ * createServer(nodeServerOptions, toNodeHandler(api)).listen(3000)
+ */
+export const nodeServerOptions = Object.freeze({
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 1_000,
+})
+
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions extends NodeBridgeOptions {
   /** Receives a failure of the mount itself (the API answers its own errors). Default: `console.error`. */
@@ -44,9 +68,9 @@ export interface NodeHandlerOptions extends NodeBridgeOptions {
  *
  * @example
  * import { createServer } from 'node:http'
- * import { toNodeHandler } from 'tenant-public-api/node'
+ * import { nodeServerOptions, toNodeHandler } from 'tenant-public-api/node'
  *
- * createServer(toNodeHandler(api, { trustProxy: true })).listen(3000)
+ * createServer(nodeServerOptions, toNodeHandler(api, { trustProxy: true })).listen(3000)
  */
 export function toNodeHandler(
   api: PublicApiHandler,

@@ -1,7 +1,9 @@
 // Run from the repository root: npx tsx examples/express/server.ts
+import { createServer } from 'node:http'
 import express from 'express'
 import { createMemoryStore, createPublicApi } from 'tenant-public-api'
 import { toExpressMiddleware } from 'tenant-public-api/express'
+import { nodeServerOptions } from 'tenant-public-api/node'
 import { createDemoData, DEMO_API_KEY, DEMO_TENANT_ID, demoKeyResolver } from 'tenant-public-api/testing'
 
 const store = createMemoryStore()
@@ -16,6 +18,7 @@ app.use(toExpressMiddleware(api))
 app.get('/', (_req, res) => void res.send('The host app; the API is under /api/public/v1'))
 
 const port = Number(process.env.PORT ?? 3000)
-app.listen(port, '127.0.0.1', () =>
+// Bounded header and request times (Node's defaults let a slow client hold a socket for minutes).
+createServer(nodeServerOptions, app).listen(port, '127.0.0.1', () =>
   console.log(`Express: http://127.0.0.1:${port}/api/public/v1/tickets  (Authorization: Bearer ${DEMO_API_KEY})`),
 )

@@ -9,7 +9,7 @@ import { createServer } from 'node:http'
 import { dirname } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { createMemoryStore, createPublicApi, type Store } from 'tenant-public-api'
-import { toNodeHandler } from 'tenant-public-api/node'
+import { nodeServerOptions, toNodeHandler } from 'tenant-public-api/node'
 import { createPostgresStore } from 'tenant-public-api/postgres'
 import { createSqliteStore } from 'tenant-public-api/sqlite'
 import { createDemoData, DEMO_API_KEY, DEMO_TENANT_ID, demoKeyResolver } from 'tenant-public-api/testing'
@@ -35,7 +35,8 @@ if (existing.totalCount === 0) {
 }
 
 const api = createPublicApi({ store, keyResolver: demoKeyResolver() })
-const server = createServer(toNodeHandler(api))
+// Bounded header and request times: a slow client cannot hold sockets open for minutes.
+const server = createServer(nodeServerOptions, toNodeHandler(api))
 server.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1', () => {
   const { address, port } = server.address() as AddressInfo
   const base = `http://${address}:${port}/api/public/v1`

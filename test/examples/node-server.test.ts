@@ -5,6 +5,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 
@@ -95,6 +96,24 @@ describe('examples/node-server (npm start)', () => {
       pagination: { totalCount: number }
     }
     expect(tickets.pagination.totalCount).toBe(10_000)
+
+    // A client that never finishes its headers is cut off after nodeServerOptions.headersTimeout
+    // (10 s, checked every second), not after Node's default 60 s.
+    const { hostname, port } = new URL(base)
+    const socket = connect(Number(port), hostname)
+    socket.on('error', () => undefined)
+    await new Promise((resolve) => socket.once('connect', resolve))
+    const started = Date.now()
+    socket.write('GET /api/public/v1/tickets HTTP/1.1\r\nHost: x\r\nX-Slow: ')
+    const dripping = setInterval(() => socket.write('a'), 1_000)
+    let answer = ''
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()))
+    await new Promise((resolve) => socket.once('close', resolve))
+    clearInterval(dripping)
+    const closedAfter = Date.now() - started
+    expect(answer).toMatch(/^HTTP\/1\.1 408/)
+    expect(closedAfter).toBeGreaterThanOrEqual(9_000)
+    expect(closedAfter).toBeLessThan(20_000)
     await stop(child)
   }, 120_000)
 })
