@@ -1,5 +1,5 @@
 /**
- * The request pipeline, in the order of decisions §3: request id → cookie → route → authentication
+ * The request pipeline, in the order of checks of docs/api-behaviour.md: request id → cookie → route → authentication
  * → scope → rate limit → content type and size → JSON → validation → the operation. The router
  * (router.ts) calls these; nothing here knows about itty-router.
  */

@@ -315,7 +315,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
               headers: { 'X-Request-Id': REQUEST_ID },
               content: { 'application/json': { schema: { type: 'object' } } },
             },
-            // The cookie check comes before routing (decisions §3), so even this public route can refuse a request.
+            // The cookie check comes before routing (docs/api-behaviour.md), so even this public route can refuse one.
             '400': {
               description: 'Error: COOKIES_NOT_ALLOWED.',
               headers: { 'X-Request-Id': REQUEST_ID },

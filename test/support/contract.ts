@@ -103,7 +103,7 @@ export function assertMatchesContract(result: ObservedResponse): void {
     result.body !== undefined &&
     (result.body as { code?: unknown }).code === 'COOKIES_NOT_ALLOWED'
   ) {
-    // Refused before routing, whatever the path or method (decisions §3).
+    // Refused before routing, whatever the path or method (the order of checks).
     validate('error', { $ref: 'openapi#/components/schemas/Error' }, result.body, where)
     assertErrorRequestId(result, where)
     return

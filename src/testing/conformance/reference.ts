@@ -1,5 +1,5 @@
 /**
- * An independent statement of the contract's ordering and matching rules (decisions §4), used to
+ * An independent statement of the contract's ordering and matching rules (docs/api-behaviour.md, Lists), used to
  * compute what a list must answer from the fixtures. Deliberately written apart from
  * `src/domain/ordering.ts`, so that a bug there cannot hide itself.
  */

@@ -3,13 +3,13 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { expect, it, vi } from 'vitest'
 
-it('the client example of the README runs as printed', async () => {
-  const notes = readFileSync('README.md', 'utf8')
+it('the client example of docs/client-and-testing.md runs as printed', async () => {
+  const notes = readFileSync('docs/client-and-testing.md', 'utf8')
   const block = /<!-- client-example -->\s*```ts\n([\s\S]*?)```/.exec(notes)?.[1]
   expect(block, 'the client-example block').toBeDefined()
   expect(block!.trim().split('\n').length).toBeLessThanOrEqual(25)
   mkdirSync('test-output', { recursive: true })
-  const file = resolve('test-output/readme-client-example.ts')
+  const file = resolve('test-output/docs-client-example.ts')
   writeFileSync(file, `${block!}\nexport {}\n`)
   const log = vi.spyOn(console, 'log').mockImplementation(() => {})
   try {

@@ -1,0 +1,55 @@
+/**
+ * The docs stay true: the reference is the registry's, the README states the command CI runs and
+ * stays a short door, and every relative link between the docs resolves.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { operations } from 'tenant-public-api'
+import { REFERENCE_PATH, renderReference, withReference } from '../../scripts/generate-reference.js'
+
+const root = resolve(import.meta.dirname, '../..')
+const readme = readFileSync(join(root, 'README.md'), 'utf8')
+
+/** Every Markdown file of the repository that a maintainer reads. */
+function markdownFiles(): string[] {
+  const docs = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md'))
+  const others = ['README.md', 'ARCHITECTURE.md', 'bench/README.md'].filter((name) => existsSync(join(root, name)))
+  return [...others, ...docs.map((name) => `docs/${name}`)]
+}
+
+describe('docs', () => {
+  it('docs/reference.md carries the reference generated from the registry (`npm run reference` after a change)', () => {
+    const reference = readFileSync(REFERENCE_PATH, 'utf8')
+    expect(reference).toBe(withReference(reference))
+  })
+
+  it('the reference documents every operation', () => {
+    const reference = renderReference()
+    for (const op of operations)
+      expect(reference).toContain(`\`${op.method} /api/public/v1${op.path.replace(/:(\w+)/g, '{$1}')}\``)
+  })
+
+  it('the README states the test command that CI runs, and stays a door (at most 300 lines)', () => {
+    const ci = readFileSync(join(root, '.ci/run'), 'utf8')
+    expect(ci).toMatch(/^npm test$/m)
+    expect(readme).toMatch(/^npm test\b/m)
+    expect(readme.split('\n').length).toBeLessThanOrEqual(300)
+  })
+
+  it('every relative link between the docs resolves', () => {
+    const broken: string[] = []
+    for (const file of markdownFiles()) {
+      const text = readFileSync(join(root, file), 'utf8')
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (target === undefined || /^[a-z]+:/i.test(target)) continue
+        if (!existsSync(resolve(root, dirname(file), target))) broken.push(`${file} -> ${target}`)
+      }
+    }
+    expect(broken).toEqual([])
+  })
+
+  it('no doc or source cites the contract files outside the repository', () => {
+    for (const file of markdownFiles()) expect(readFileSync(join(root, file), 'utf8'), file).not.toMatch(/\.\.\/shared/)
+  })
+})
