@@ -77,15 +77,11 @@ export interface Engine {
   isUnavailable(error: unknown): boolean
 }
 
-const SQLITE_BUSY_CODES = new Set([
-  'SQLITE_BUSY',
-  'SQLITE_BUSY_SNAPSHOT',
-  'SQLITE_BUSY_TIMEOUT',
-  'SQLITE_LOCKED',
-  'SQLITE_CANTOPEN',
-  'SQLITE_IOERR',
-  'SQLITE_FULL',
-])
+/**
+ * SQLite result codes (extended ones included: `SQLITE_BUSY_TIMEOUT`, `SQLITE_IOERR_SHORT_READ`...) of a
+ * database that is locked by another connection or cannot be read or written now.
+ */
+const SQLITE_UNAVAILABLE_PREFIXES = ['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_FULL']
 
 /**
  * SQLite (better-sqlite3, or any Kysely SQLite dialect).
@@ -135,7 +131,11 @@ export const sqliteEngine: Engine = {
   },
   isUnavailable: (error) => {
     const code = (error as { code?: unknown } | null)?.code
-    return typeof code === 'string' && (SQLITE_BUSY_CODES.has(code) || code.startsWith('SQLITE_IOERR'))
+    // SQLITE_PROTOCOL: WAL's lock protocol lost a race with another connection; it passes.
+    return (
+      typeof code === 'string' &&
+      (code === 'SQLITE_PROTOCOL' || SQLITE_UNAVAILABLE_PREFIXES.some((prefix) => code.startsWith(prefix)))
+    )
   },
 }
 
@@ -209,15 +209,34 @@ export const postgresEngine: Engine = {
   bulkLoad: { before: [], after: [] },
   // LIKE's default escape character is the backslash; pg_trgm's GIN index serves it for 3+ characters.
   contains: (column, term) => sql<boolean>`${sql.ref(column)} LIKE ${`%${escapeLike(term)}%`}`,
-  isUnavailable: (error) => {
-    const e = error as { code?: unknown; message?: unknown } | null
-    if (e === null || typeof e !== 'object') return false
-    if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || isUnavailableSqlState(e.code))) return true
-    const message = typeof e.message === 'string' ? e.message : ''
-    return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable|connect ECONNREFUSED|Query read timeout/i.test(
-      message,
-    )
-  },
+  isUnavailable: (error) => isUnavailablePostgres(error, 0),
+}
+
+/**
+ * Messages of pg and pg-pool when a connection cannot be made, was lost, or gave no answer in time
+ * (query_timeout, a pool's connect timeout, the client's own connect timeout).
+ */
+const POSTGRES_UNAVAILABLE_MESSAGE = new RegExp(
+  [
+    'Connection terminated',
+    'timeout exceeded when trying to connect',
+    'Client has encountered a connection error',
+    'Connection ended',
+    'not queryable',
+    'connect ECONNREFUSED',
+    'Query read timeout',
+    '^timeout expired$',
+  ].join('|'),
+  'i',
+)
+
+/** The error, or what it wraps (pg-pool's connect timeout wraps the socket's error), means 503. */
+function isUnavailablePostgres(error: unknown, depth: number): boolean {
+  const e = error as { code?: unknown; message?: unknown; cause?: unknown } | null
+  if (e === null || typeof e !== 'object') return false
+  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || isUnavailableSqlState(e.code))) return true
+  if (typeof e.message === 'string' && POSTGRES_UNAVAILABLE_MESSAGE.test(e.message)) return true
+  return depth < 4 && e.cause !== undefined && isUnavailablePostgres(e.cause, depth + 1)
 }
 
 /** Escapes `%`, `_` and `\` so that a term matches itself inside `LIKE ... ESCAPE '\'`. */

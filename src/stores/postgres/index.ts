@@ -3,8 +3,8 @@
  * when a `connectionString` is given; `{ pool }` takes your pg Pool, `{ dialect }` any Kysely
  * Postgres dialect (for example one over PGlite).
  */
-import { Kysely, PostgresDialect, type Dialect } from 'kysely'
-import type { Pool, PoolClient } from 'pg'
+import { Kysely, PostgresDialect, type Dialect, type PostgresPool, type PostgresPoolClient } from 'kysely'
+import type { Pool, PoolClient, QueryResult } from 'pg'
 import { postgresEngine } from '../kysely/engine.js'
 import { createKyselyStore, type SqlStore } from '../kysely/kysely-store.js'
 
@@ -19,12 +19,35 @@ export type PostgresStoreSource =
       schema?: string
       /** Pool size. Default 10. */
       max?: number
-      /** Give up connecting after this long (→ 503). Default 5,000 ms. */
+      /** Longest wait for a connection, be it a free pool slot or a new connection (→ 503). Default 5,000 ms. */
       connectionTimeoutMs?: number
-      /** Cancel a statement after this long (→ 503). Default 30,000 ms. */
+      /**
+       * The server cancels a statement after this long (→ 503; the connection is kept). Default 30,000 ms,
+       * or `queryTimeoutMs` if that is smaller; 0 leaves the server's setting.
+       */
       statementTimeoutMs?: number
+      /**
+       * The client gives up on a statement after this long (→ 503) and closes its connection, which may
+       * be silently dead; the pool opens a new one. Unlike the statement timeout, this bounds a request
+       * when nothing comes back at all. Default `statementTimeoutMs` + 1,000 ms (none when that is 0); 0 turns
+       * it off.
+       */
+      queryTimeoutMs?: number
+      /**
+       * Idle time before a connection's TCP keep-alive probes start (Node then probes every second, 10
+       * times), so an idle connection whose peer is gone is dropped after about this + 10 s. Default 10,000 ms.
+       */
+      keepAliveDelayMs?: number
     }
-  | { pool: Pool; schema?: string }
+  | {
+      /** Your pool: keep-alive, the statement timeout and the pool's own connect timeout are its settings. */
+      pool: Pool
+      schema?: string
+      /** As for a connection string; default 31,000 ms. */
+      queryTimeoutMs?: number
+      /** Longest wait for `pool.connect()` (→ 503). Default 5,000 ms. */
+      connectionTimeoutMs?: number
+    }
   | { dialect: Dialect; schema?: string }
 
 /** Options of {@link createPostgresStore}. */
@@ -34,6 +57,17 @@ export interface PostgresStoreOptions {
   /** Called with errors of idle or checked-out connections (they are survived, not thrown). Default: ignore. */
   onConnectionError?: (error: Error) => void
 }
+
+const DEFAULT_CONNECTION_TIMEOUT_MS = 5000
+const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000
+/**
+ * How long the client waits past the server's statement timeout: a slow statement on a live server is
+ * cancelled by the server first (the connection is kept), and only a silent connection is cut.
+ */
+const CLIENT_TIMEOUT_MARGIN_MS = 1000
+const DEFAULT_KEEP_ALIVE_DELAY_MS = 10_000
+/** setTimeout fires at once for delays beyond 2^31 - 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647
 
 /**
  * Listens for `error` on the pool and on every client it connects: pg emits it when the server
@@ -45,9 +79,132 @@ function guardPool(pool: Pool, onError: (error: Error) => void): void {
   pool.on('connect', (client: PoolClient) => client.on('error', onError))
 }
 
+/** An error that the engine maps to 503 by its socket-style `code`. */
+function connectionError(message: string, code: 'ETIMEDOUT' | 'ECONNABORTED', cause?: unknown): Error {
+  return Object.assign(new Error(message, cause === undefined ? undefined : { cause }), { code })
+}
+
+/** The server's own answer to a statement (pg's DatabaseError): the connection is still in step after it. */
+function answeredByServer(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'severity' in error &&
+    typeof (error as { code?: unknown }).code === 'string'
+  )
+}
+
+/**
+ * A pooled client as Kysely sees it. A statement with no answer after `queryTimeoutMs` is given up
+ * (→ 503) together with its connection: silence may mean a dead peer (a failover, a NAT that forgot
+ * the connection), and pg would put the client back in the pool, where every later statement queues
+ * behind the lost one. Any failure that is not the server's own answer is treated the same. An
+ * abandoned client refuses further statements at once (Kysely's ROLLBACK after a failed
+ * transaction would wait again) and is released as broken, so the pool destroys it and connects anew.
+ */
+class GuardedClient {
+  #abandoned = false
+  #reason: unknown
+
+  constructor(
+    private readonly client: PoolClient,
+    private readonly queryTimeoutMs: number,
+  ) {}
+
+  query(text: string, parameters: readonly unknown[]): Promise<QueryResult> {
+    if (this.#abandoned) {
+      return Promise.reject(
+        connectionError('Connection abandoned after an earlier failure', 'ECONNABORTED', this.#reason),
+      )
+    }
+    const pending = this.client.query(text, parameters as unknown[])
+    return new Promise((resolve, reject) => {
+      const timer =
+        this.queryTimeoutMs > 0
+          ? setTimeout(() => {
+              this.#abandon(connectionError(`No answer to a statement within ${this.queryTimeoutMs} ms`, 'ETIMEDOUT'))
+              reject(this.#reason)
+            }, this.queryTimeoutMs)
+          : undefined
+      // After a timeout these settle nothing; they still catch the rejection that ending the connection causes.
+      pending.then(
+        (result) => {
+          clearTimeout(timer)
+          resolve(result)
+        },
+        (error: unknown) => {
+          clearTimeout(timer)
+          if (!answeredByServer(error)) this.#abandon(error)
+          reject(error)
+        },
+      )
+    })
+  }
+
+  release(): void {
+    const broken = this.#abandoned
+    this.#abandoned = false
+    this.#reason = undefined
+    // `true`: the pool ends this connection (destroying the socket if a statement is still out) and forgets it.
+    this.client.release(broken)
+  }
+
+  #abandon(reason: unknown): void {
+    if (this.#abandoned) return
+    this.#abandoned = true
+    this.#reason = reason
+  }
+}
+
+/** `pool.connect()` given up after `ms` (→ 503); a client that comes later goes straight back to the pool. */
+function connectWithin(pool: Pool, ms: number): Promise<PoolClient> {
+  return new Promise((resolve, reject) => {
+    let late = false
+    const timer = setTimeout(() => {
+      late = true
+      reject(connectionError(`timeout exceeded when trying to connect (${ms} ms)`, 'ETIMEDOUT'))
+    }, ms)
+    pool.connect().then(
+      (client) => {
+        clearTimeout(timer)
+        if (late) client.release()
+        else resolve(client)
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        reject(error)
+      },
+    )
+  })
+}
+
+/** The pool as Kysely sees it: every checkout guarded, and `connect()` bounded when `acquireTimeoutMs` is given. */
+function guardedPool(pool: Pool, limits: { queryTimeoutMs: number; acquireTimeoutMs?: number }): PostgresPool {
+  // One guard per client (Kysely keeps one connection object per client it is handed).
+  const guards = new WeakMap<PoolClient, GuardedClient>()
+  const { acquireTimeoutMs } = limits
+  return {
+    async connect() {
+      const client = await (acquireTimeoutMs === undefined ? pool.connect() : connectWithin(pool, acquireTimeoutMs))
+      let guard = guards.get(client)
+      if (guard === undefined) guards.set(client, (guard = new GuardedClient(client, limits.queryTimeoutMs)))
+      // Kysely's other `query` overload takes a cursor, used only by a dialect given `cursor`: this one is not.
+      return guard as unknown as PostgresPoolClient
+    },
+    end: () => pool.end(),
+  }
+}
+
+/** A duration option: a whole number of milliseconds, at least 0, at most what a timer can wait. */
+function ms(value: number | undefined, fallback: number): number {
+  const n = value === undefined || !Number.isFinite(value) ? fallback : Math.floor(value)
+  return Math.min(Math.max(0, n), MAX_TIMER_MS)
+}
+
 /**
  * A store in a Postgres database. Strings order by code point (`COLLATE "C"`), search uses
- * pg_trgm when it can be installed, and an unreachable server answers 503 until it is back.
+ * pg_trgm when it can be installed, and an unreachable or silent server answers 503 within the
+ * connection and query timeouts until it is back.
  *
  * @example
  * const store = await createPostgresStore({ connectionString: process.env.DATABASE_URL!, schema: 'public_api' })
@@ -63,21 +220,36 @@ export async function createPostgresStore(
     dialect = source.dialect
   } else if ('pool' in source) {
     guardPool(source.pool, onError)
-    dialect = new PostgresDialect({ pool: source.pool })
+    const pool = guardedPool(source.pool, {
+      queryTimeoutMs: ms(source.queryTimeoutMs, DEFAULT_STATEMENT_TIMEOUT_MS + CLIENT_TIMEOUT_MARGIN_MS),
+      acquireTimeoutMs: ms(source.connectionTimeoutMs, DEFAULT_CONNECTION_TIMEOUT_MS),
+    })
+    dialect = new PostgresDialect({ pool })
   } else {
     const pg = await import('pg')
     const PoolClass = (pg.default?.Pool ?? pg.Pool) as typeof Pool
+    const queryTimeoutOption = source.queryTimeoutMs === undefined ? undefined : ms(source.queryTimeoutMs, 0)
+    // A server timeout past the client's would leave an abandoned statement running on the server.
+    const statementTimeoutMs = ms(
+      source.statementTimeoutMs,
+      queryTimeoutOption ? Math.min(DEFAULT_STATEMENT_TIMEOUT_MS, queryTimeoutOption) : DEFAULT_STATEMENT_TIMEOUT_MS,
+    )
+    // No statement timeout (0): none on the client either, unless one is asked for.
+    const queryTimeoutMs =
+      queryTimeoutOption ?? (statementTimeoutMs > 0 ? ms(statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS, 0) : 0)
     const pool = new PoolClass({
       connectionString: source.connectionString,
       max: source.max ?? 10,
-      connectionTimeoutMillis: source.connectionTimeoutMs ?? 5000,
-      statement_timeout: source.statementTimeoutMs ?? 30_000,
-      query_timeout: (source.statementTimeoutMs ?? 30_000) + 5000,
+      // pg-pool bounds both the wait for a free slot and a new connection's handshake with it.
+      connectionTimeoutMillis: ms(source.connectionTimeoutMs, DEFAULT_CONNECTION_TIMEOUT_MS),
+      statement_timeout: statementTimeoutMs,
       idle_in_transaction_session_timeout: 60_000,
       keepAlive: true,
+      // Without a delay the OS default applies (often 2 hours), far too late to notice a dead peer.
+      keepAliveInitialDelayMillis: ms(source.keepAliveDelayMs, DEFAULT_KEEP_ALIVE_DELAY_MS),
     })
     guardPool(pool, onError)
-    dialect = new PostgresDialect({ pool })
+    dialect = new PostgresDialect({ pool: guardedPool(pool, { queryTimeoutMs }) })
   }
   const db = new Kysely<unknown>({ dialect, plugins: [...postgresEngine.plugins] })
   return createKyselyStore(db, postgresEngine, {
