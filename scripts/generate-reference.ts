@@ -72,9 +72,8 @@ export function renderReference(): string {
 
   out.push('| # | Method | Path | Scope | Success | Summary |', '|---|---|---|---|---|---|')
   operations.forEach((op, i) => {
-    out.push(
-      `| ${i + 1} | ${op.method} | \`/api/public/v1${op.path.replace(/:(\w+)/g, '{$1}')}\` | \`${op.scope}\` | ${op.successStatus} | ${op.summary} |`,
-    )
+    const path = `/api/public/v1${op.path.replace(/:(\w+)/g, '{$1}')}`
+    out.push(`| ${i + 1} | ${op.method} | \`${path}\` | \`${op.scope}\` | ${op.successStatus} | ${op.summary} |`)
   })
   out.push('')
 
@@ -83,20 +82,16 @@ export function renderReference(): string {
     for (const op of ops) {
       const path = `/api/public/v1${op.path.replace(/:(\w+)/g, '{$1}')}`
       const spec = doc.paths[path][op.method.toLowerCase()] as Json
-      out.push(
-        `#### \`${op.method} ${path}\``,
-        '',
-        `${op.summary}. Scope \`${op.scope}\`${op.scope.endsWith('.read') ? ` (or \`${op.scope.replace('.read', '.write')}\`)` : ''}.${op.description ? ` ${op.description}` : ''}`,
-        '',
-      )
+      const orWrite = op.scope.endsWith('.read') ? ` (or \`${op.scope.replace('.read', '.write')}\`)` : ''
+      const description = op.description ? ` ${op.description}` : ''
+      out.push(`#### \`${op.method} ${path}\``, '', `${op.summary}. Scope \`${op.scope}\`${orWrite}.${description}`, '')
       const params = (spec.parameters as Json[]).filter((p) => p.in !== 'header')
       if (params.length > 0) {
         out.push('| Parameter | In | Type and limits | Default | Meaning |', '|---|---|---|---|---|')
         for (const p of params) {
           const fallback = p.schema.default !== undefined ? `\`${String(p.schema.default)}\`` : ''
-          out.push(
-            `| \`${p.name}\` | ${p.in} | ${cell(describe(p.schema))} | ${fallback} | ${cell(p.description ?? (p.in === 'path' ? 'The resource id; a malformed id is answered 404.' : ''))} |`,
-          )
+          const meaning = p.description ?? (p.in === 'path' ? 'The resource id; a malformed id is answered 404.' : '')
+          out.push(`| \`${p.name}\` | ${p.in} | ${cell(describe(p.schema))} | ${fallback} | ${cell(meaning)} |`)
         }
         out.push('')
       }

@@ -6,7 +6,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/.tools"
 bin="$tools/node_modules/.bin"
-if [ ! -x "$bin/bun" ] || [ ! -x "$bin/deno" ] || ! "$bin/bun" --version >/dev/null 2>&1 || ! "$bin/deno" --version >/dev/null 2>&1; then
+if [ ! -x "$bin/bun" ] || [ ! -x "$bin/deno" ] \
+  || ! "$bin/bun" --version >/dev/null 2>&1 || ! "$bin/deno" --version >/dev/null 2>&1; then
   mkdir -p "$tools"
   npm install --prefix "$tools" --no-save --no-package-lock --no-audit --no-fund --loglevel=error bun deno >&2
 fi

@@ -1,10 +1,14 @@
-// Run from the repository root: npm run build && deno run --allow-net --allow-env --allow-read --config examples/deno/deno.json examples/deno/server.ts
+// Run from the repository root:
+//   npm run build && deno run --allow-net --allow-env --allow-read \
+//     --config examples/deno/deno.json examples/deno/server.ts
 import { createMemoryStore, createPublicApi } from 'tenant-public-api'
 import { serveWithDeno } from 'tenant-public-api/deno'
 import { createDemoData, DEMO_API_KEY, DEMO_TENANT_ID, demoKeyResolver } from 'tenant-public-api/testing'
 
 const store = createMemoryStore()
-// Postgres instead: import { createPostgresStore } from 'tenant-public-api/postgres'; const store = createPostgresStore({ connectionString: Deno.env.get('DATABASE_URL') })
+// Postgres instead:
+//   import { createPostgresStore } from 'tenant-public-api/postgres'
+//   const store = createPostgresStore({ connectionString: Deno.env.get('DATABASE_URL') })
 await store.seed(DEMO_TENANT_ID, createDemoData())
 
 const api = createPublicApi({ store, keyResolver: demoKeyResolver() })

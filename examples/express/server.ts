@@ -7,8 +7,12 @@ import { nodeServerOptions } from 'tenant-public-api/node'
 import { createDemoData, DEMO_API_KEY, DEMO_TENANT_ID, demoKeyResolver } from 'tenant-public-api/testing'
 
 const store = createMemoryStore()
-// Postgres instead: import { createPostgresStore } from 'tenant-public-api/postgres'; const store = createPostgresStore({ connectionString: process.env.DATABASE_URL })
-// SQLite instead: import { createSqliteStore } from 'tenant-public-api/sqlite'; const store = createSqliteStore({ filename: 'demo.db' })
+// Postgres instead:
+//   import { createPostgresStore } from 'tenant-public-api/postgres'
+//   const store = createPostgresStore({ connectionString: process.env.DATABASE_URL })
+// SQLite instead:
+//   import { createSqliteStore } from 'tenant-public-api/sqlite'
+//   const store = createSqliteStore({ filename: 'demo.db' })
 await store.seed(DEMO_TENANT_ID, createDemoData())
 const api = createPublicApi({ store, keyResolver: demoKeyResolver() })
 

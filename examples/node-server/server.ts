@@ -52,7 +52,9 @@ server.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1',
     `curl -s ${auth} '${base}/tickets/${encodeURIComponent(ticket.ticketNumber)}?includeNotes=true&notesLimit=3'`,
   )
   console.log(
-    `curl -s ${auth} -H 'Content-Type: application/json' -X POST '${base}/budgets/${budget.id}/items' -d '{"type":"Software","description":"Endpoint protection","unitPrice":4.5,"quantity":40,"recurrence":"Monthly"}'`,
+    `curl -s ${auth} -H 'Content-Type: application/json' -X POST '${base}/budgets/${budget.id}/items' ` +
+      `-d '{"type":"Software","description":"Endpoint protection",` +
+      `"unitPrice":4.5,"quantity":40,"recurrence":"Monthly"}'`,
   )
 })
 

@@ -19,11 +19,17 @@ export interface ClientOptions {
   apiKey: string
   /** Where the API is mounted on `baseUrl`. Default `/api/public/v1`. */
   basePath?: string
-  /** The `fetch` to use. Default: the global one. Pass `(input, init) => api(new Request(input, init))` to call a handler in-process. */
+  /**
+   * The `fetch` to use. Default: the global one. Pass `(input, init) => api(new Request(input, init))`
+   * to call a handler in-process.
+   */
   fetch?: FetchLike
   /** Retries after a 429, a 503 or a network error (see {@link isRetrySafe}). Default 2; 0 turns retrying off. */
   retries?: number
-  /** The longest wait before a retry. A `Retry-After` longer than this is not waited for: the error is thrown. Default 30 000 ms. */
+  /**
+   * The longest wait before a retry. A `Retry-After` longer than this is not waited for: the error is
+   * thrown. Default 30 000 ms.
+   */
   maxRetryDelayMs?: number
   /** Headers sent with every request (a `User-Agent`, say). */
   headers?: Record<string, string>
@@ -118,7 +124,12 @@ function queryString(query: Record<string, unknown> | undefined): string {
  *
  * const client = createClient({ baseUrl: 'https://portal.example.com', apiKey: process.env.API_KEY! })
  * const { data: tickets, pagination } = await client.listTickets({ isClosed: false, limit: 10 })
- * const { data: item } = await client.createBudgetLineItem(budgetId, { type: 'Software', description: 'IDE seats', unitPrice: 49, quantity: 10 })
+ * const { data: item } = await client.createBudgetLineItem(budgetId, {
+ *   type: 'Software',
+ *   description: 'IDE seats',
+ *   unitPrice: 49,
+ *   quantity: 10,
+ * })
  * for await (const user of client.paginate.listUsers({ status: 'active' })) console.log(user.email)
  */
 export function createClient(options: ClientOptions): Client {

@@ -1,7 +1,10 @@
 /** The error the client throws for every non-2xx answer. */
 import type { ErrorCode } from '../http/errors.js'
 
-/** A `code` of the API, or `UNEXPECTED_RESPONSE` when the answer was not the API's Error shape (a proxy's 502 page, say). */
+/**
+ * A `code` of the API, or `UNEXPECTED_RESPONSE` when the answer was not the API's Error shape (a
+ * proxy's 502 page, say).
+ */
 export type ApiErrorCode = ErrorCode | 'UNEXPECTED_RESPONSE'
 
 /**

@@ -44,7 +44,10 @@ export interface RequestOptions {
 
 /** `Idempotency-Key` for operations that accept one. */
 export interface IdempotencyOptions {
-  /** Reuse one key to make a later, separate call a replay of an earlier one. Default: a new UUID per call, reused across that call's retries. */
+  /**
+   * Reuse one key to make a later, separate call a replay of an earlier one. Default: a new UUID per
+   * call, reused across that call's retries.
+   */
   idempotencyKey?: string
 }
 

@@ -66,7 +66,9 @@ function count(name: string, value: number | undefined, fallback: number, min: n
  * // A million tickets, seeded in slices so only one slice is ever materialised.
  * const data = createDemoData({ tickets: 1_000_000 })
  * await store.seed(DEMO_TENANT_ID, { ...data, tickets: [] })
- * for (let i = 0; i < data.tickets.length; i += 10_000) await store.seed(DEMO_TENANT_ID, { tickets: data.tickets.slice(i, i + 10_000) })
+ * for (let i = 0; i < data.tickets.length; i += 10_000) {
+ *   await store.seed(DEMO_TENANT_ID, { tickets: data.tickets.slice(i, i + 10_000) })
+ * }
  */
 export function createDemoData(options: DemoDataOptions = {}): DemoData {
   const seed = count('seed', options.seed, DEFAULT_DEMO_SEED, 0, 0xffffffff)

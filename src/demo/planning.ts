@@ -1,4 +1,7 @@
-/** The demo tenant's planning records: planner item types, goals (with tasks and updates) and budgets (with line items). */
+/**
+ * The demo tenant's planning records: planner item types, goals (with tasks and updates) and budgets
+ * (with line items).
+ */
 import type { BudgetLineItem } from '../resources/budgets/schema.js'
 import { LINE_ITEM_TYPES } from '../resources/budgets/schema.js'
 import type { Goal } from '../resources/goals/schema.js'

@@ -67,7 +67,10 @@ const hex8 = (w: number): string => hex(w, 3) + hex(w, 2) + hex(w, 1) + hex(w, 0
 export function uuidFromWords(w0: number, w1: number, w2: number, w3: number): string {
   const version = ((w1 & 0xffff0fff) | 0x00004000) >>> 0
   const variant = ((w2 & 0x3fffffff) | 0x80000000) >>> 0
-  return `${hex8(w0)}-${hex(version, 3)}${hex(version, 2)}-${hex(version, 1)}${hex(version, 0)}-${hex(variant, 3)}${hex(variant, 2)}-${hex(variant, 1)}${hex(variant, 0)}${hex8(w3)}`
+  return (
+    `${hex8(w0)}-${hex(version, 3)}${hex(version, 2)}-${hex(version, 1)}${hex(version, 0)}-` +
+    `${hex(variant, 3)}${hex(variant, 2)}-${hex(variant, 1)}${hex(variant, 0)}${hex8(w3)}`
+  )
 }
 
 /**

@@ -601,7 +601,8 @@ export function makeComplianceChecks(
     if (!company.active || approved.length === 0 || !rng.chance(0.7)) continue
     const runId = rng.uuid()
     const runStart = between(rng, daysAgo(120), daysAgo(10))
-    const runName = `${new Date(runStart).getUTCFullYear()} Q${Math.floor(new Date(runStart).getUTCMonth() / 3) + 1} Security Baseline`
+    const quarter = Math.floor(new Date(runStart).getUTCMonth() / 3) + 1
+    const runName = `${new Date(runStart).getUTCFullYear()} Q${quarter} Security Baseline`
     const prefix = company.name
       .replace(/[^A-Za-z ]/g, '')
       .split(/\s+/)

@@ -53,7 +53,10 @@ const DAY = 24 * HOUR
 
 /** The demo's "now": every timestamp is relative to it, never to the clock. A Monday morning (UTC). */
 export const DEMO_NOW = Date.UTC(2025, 8, 29, 13, 0, 0)
-/** Tickets are created in business hours (13:00–23:00 UTC, i.e. 9–7 US Eastern) on the 520 weekdays before {@link DEMO_NOW}. */
+/**
+ * Tickets are created in business hours (13:00–23:00 UTC, i.e. 9–7 US Eastern) on the 520 weekdays
+ * before {@link DEMO_NOW}.
+ */
 const FIRST_MONDAY = Date.UTC(2023, 9, 2)
 const WEEKDAYS = 520
 const BUSINESS_START = 13 * HOUR

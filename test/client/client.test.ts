@@ -192,7 +192,7 @@ describe('retries', () => {
     expect(seen).toHaveLength(1)
   })
 
-  it('reuses one generated Idempotency-Key across the retries of a line item creation, so it is created once', async () => {
+  it('reuses one generated Idempotency-Key across retries of a line item creation, so it is created once', async () => {
     const s = await setup()
     let calls = 0
     const fetch = async (input: string, init: RequestInit) => {

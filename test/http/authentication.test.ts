@@ -117,8 +117,14 @@ describe('authentication', () => {
       await h.call('GET', '/tickets?page=0'), // 400
       await h.call('GET', '/tickets', { key: testKey(TENANT, ['goals.read']) }), // 403
       await h.call('GET', `/goals/00000000-0000-4000-8000-00000000dead`), // 404
-      await h.call('PATCH', `/automation/${IDS.rule}`, { body: { priority: 2 }, headers: { 'if-match': '"99"' } }), // 412
-      await h.call('POST', '/automation', { rawBody: '{', headers: { 'content-type': 'application/json' } }), // 400 INVALID_JSON
+      await h.call('PATCH', `/automation/${IDS.rule}`, {
+        body: { priority: 2 },
+        headers: { 'if-match': '"99"' },
+      }), // 412
+      await h.call('POST', '/automation', {
+        rawBody: '{',
+        headers: { 'content-type': 'application/json' },
+      }), // 400 INVALID_JSON
       await h.call('POST', '/automation', { rawBody: '{}', headers: { 'content-type': 'text/plain' } }), // 415
     ]
     expect(results.map((r) => r.status)).toEqual([200, 400, 403, 404, 412, 400, 415])

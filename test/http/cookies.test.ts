@@ -18,7 +18,7 @@ describe('cookies', () => {
     expect(await snapshot(store)).toEqual(before)
   })
 
-  it('is refused before authentication, scope and rate limiting: no key, a bad key, no X-RateLimit-* headers', async () => {
+  it('is refused before authentication, scope and rate limiting: no or bad key, no X-RateLimit-* headers', async () => {
     const { h } = await setup()
     for (const key of [null, 'not-a-key', 'test:tenant-a:goals.read']) {
       const result = await h.call('GET', '/tickets', { key, headers: { cookie: 'a=1' } })

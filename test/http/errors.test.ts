@@ -30,7 +30,7 @@ afterEach(() => {
 })
 
 describe('500 INTERNAL_ERROR', () => {
-  it('on every operation, a store error says nothing of its cause; onError gets the error and the request id', async () => {
+  it('on every operation, a store error says nothing of its cause; onError gets the error and request id', async () => {
     for (const operation of operations) {
       const cause = sqlError()
       const { h, errors } = await setup({ store: failingStore(createMemoryStore(), () => cause), seed: false })

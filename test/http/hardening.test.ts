@@ -84,7 +84,7 @@ describe('principals are validated at the boundary', () => {
 describe('an ApiError with a code outside the table', () => {
   const unknownCode = () => new ApiError('TEAPOT' as ErrorCode, 'I am a teapot', { secret: 'x' })
 
-  it('thrown by a keyResolver or a store is a 500 INTERNAL_ERROR with its request id, reported to onError', async () => {
+  it('thrown by a keyResolver or store is a 500 INTERNAL_ERROR with its request id, reported to onError', async () => {
     const fromResolver = await setup({
       keyResolver: () => {
         throw unknownCode()
@@ -144,7 +144,9 @@ describe('an ApiError with a code outside the table', () => {
   it('a known code thrown by a keyResolver reaches the client as written (its message is public)', async () => {
     const { h, errors } = await setup({
       keyResolver: () => {
-        throw new ApiError('UNAUTHORIZED', 'This key was revoked', undefined, { 'www-authenticate': 'Bearer error="invalid_token"' })
+        throw new ApiError('UNAUTHORIZED', 'This key was revoked', undefined, {
+          'www-authenticate': 'Bearer error="invalid_token"',
+        })
       },
     })
     const result = await h.call('GET', '/tickets')

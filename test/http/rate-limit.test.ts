@@ -4,7 +4,7 @@ import { testKey, testKeyResolver } from 'tenant-public-api/testing'
 import { IDS, setup, snapshot, TENANT } from './fixture.js'
 
 describe('rate limiting', () => {
-  it('429 RATE_LIMITED with Retry-After (whole seconds >= 1) once the limit is spent; Remaining counts down', async () => {
+  it('429 RATE_LIMITED with Retry-After (whole seconds >= 1) past the limit; Remaining counts down', async () => {
     const { h } = await setup({ rateLimiter: memoryRateLimiter({ limit: 3, windowMs: 60_000 }) })
     const remaining = []
     for (let i = 0; i < 3; i++) {

@@ -57,7 +57,7 @@ describe('routing', () => {
     }
   })
 
-  it('answers 405 METHOD_NOT_ALLOWED with Allow for every registry path and every other method, before authentication', async () => {
+  it('answers 405 METHOD_NOT_ALLOWED with Allow to each other method on each path, before authentication', async () => {
     const { h } = await setup()
     let checked = 0
     for (const [path, allowed] of allowedByPath()) {

@@ -9,7 +9,7 @@ function granting(scope: Scope): Scope[] {
 }
 
 describe('scopes', () => {
-  it('every operation answers 403 INSUFFICIENT_SCOPE with requiredScopes to a key holding every other scope', async () => {
+  it('every operation answers 403 INSUFFICIENT_SCOPE with requiredScopes to a key with every other scope', async () => {
     const { h, store } = await setup()
     const before = await snapshot(store)
     for (const operation of operations) {

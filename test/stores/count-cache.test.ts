@@ -77,7 +77,7 @@ async function countingSqliteStore(): Promise<{ store: Store; statements: () => 
 }
 
 describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
-  it('a page in the steady state is one statement: the page, read only while the counted generation is current', async () => {
+  it('a steady-state page is one statement: the page, read only while the counted generation is current', async () => {
     const { store, statements } = kind === 'sqlite' ? await countingSqliteStore() : await createCountingPostgresStore()
     await store.seed('tenant-e', { tickets: [ticket(1), ticket(2), ticket(3)] })
     for (const filter of [{}, { status: 'open' }, { search: 'printer' }]) {

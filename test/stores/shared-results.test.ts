@@ -39,7 +39,7 @@ describe.each(stores)('%s store results', (_name, create) => {
 })
 
 describe('reply bodies', () => {
-  it('are byte for byte the same on every store (the SQL stores reuse the stored JSON text), and canonical JSON', async () => {
+  it('are byte-identical on every store (the SQL stores reuse the stored JSON text), and canonical JSON', async () => {
     const data = createDemoData({ tickets: 60 })
     const paths = [
       '/tickets?limit=25',
@@ -80,7 +80,7 @@ describe('reply bodies', () => {
 })
 
 describe("the SQL stores' parsed-doc cache", () => {
-  it('never confuses two records whose stored text starts alike (keyed by the start, confirmed by the whole text)', async () => {
+  it('never confuses two records whose stored text starts alike (keyed by prefix, checked on full text)', async () => {
     const [template] = createDemoData({ tickets: 1 }).tickets
     // Ids longer than the cache key, differing only at the end: their documents share the first 64+ characters.
     const prefix = 'shared-prefix-'.repeat(6)

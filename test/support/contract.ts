@@ -148,7 +148,8 @@ function assertUndocumentedAnswer(result: ObservedResponse, onPath: Route[], whe
   }
   if (result.status !== 405 || code !== 'METHOD_NOT_ALLOWED')
     throw new Error(
-      `${where}: an undocumented method on a documented path must be 405 METHOD_NOT_ALLOWED, got ${result.status} ${code}`,
+      `${where}: an undocumented method on a documented path must be 405 METHOD_NOT_ALLOWED, ` +
+        `got ${result.status} ${code}`,
     )
   assertAllow(result, onPath, where)
 }
@@ -175,7 +176,8 @@ function assertErrorRequestId(result: ObservedResponse, where: string): void {
   const body = result.body as { requestId?: unknown }
   if (body.requestId !== result.headers.get('x-request-id'))
     throw new Error(
-      `${where}: body requestId ${String(body.requestId)} differs from X-Request-Id ${result.headers.get('x-request-id')}`,
+      `${where}: body requestId ${String(body.requestId)} differs from ` +
+        `X-Request-Id ${result.headers.get('x-request-id')}`,
     )
 }
 
@@ -217,7 +219,8 @@ function validate(key: string, schema: object, value: unknown, where: string): v
   }
   if (!check(value)) {
     throw new Error(
-      `${where}: does not match the OpenAPI document: ${ajv.errorsText(check.errors)}\n${JSON.stringify(value)?.slice(0, 500)}`,
+      `${where}: does not match the OpenAPI document: ${ajv.errorsText(check.errors)}\n` +
+        `${JSON.stringify(value)?.slice(0, 500)}`,
     )
   }
 }

@@ -29,7 +29,7 @@ const SEEDED_ITEMS_OLDEST_FIRST: Array<[number, number]> = [
  */
 export function budgets(ctx: ConformanceContext): void {
   describe('budgets and line items', () => {
-    it('computes annualisedCost, totals without rejected items, grandTotal and lineItemCount; items oldest first', async () => {
+    it('computes annualisedCost, totals without rejected items, grandTotal, lineItemCount; oldest first', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
       const { status, body } = await h.call('PATCH', `/budgets/${ctx.a.ids.budget}`, {
         body: { status: 'PendingApproval' },

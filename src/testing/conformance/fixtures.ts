@@ -172,7 +172,10 @@ const TICKET_ROWS: TicketRow[] = [
   ['Mail delay', 'Open', 'Medium', 'Ada Lovelace', 3, false, 'psa_b', at(7), at(14), 12],
 ]
 
-/** Users: [fullName | null, email, status, isPrimaryAdmin, lastLogin | null, createdAt, role index | null, company index | null]. */
+/**
+ * Users: [fullName | null, email, status, isPrimaryAdmin, lastLogin | null, createdAt, role index | null,
+ * company index | null].
+ */
 type UserRow = [
   string | null,
   string,
@@ -197,7 +200,10 @@ const USER_ROWS: UserRow[] = [
   ['Grace Hopper', 'GRACE@EXAMPLE.COM', 'active', false, at(16), at(5), 1, 2],
 ]
 
-/** Compliance templates: [title, priority | null, criticality | null, group index | null, approvalStatus, checkScope, createdAt, updatedAt]. */
+/**
+ * Compliance templates: [title, priority | null, criticality | null, group index | null, approvalStatus,
+ * checkScope, createdAt, updatedAt].
+ */
 type TemplateRow = [
   string,
   string | null,
@@ -252,7 +258,10 @@ const ENROLLMENT_ROWS: Array<[number, number, number | null, 'not_started' | 'in
   [2, 4, 2, 'not_started', at(6)],
 ]
 
-/** Line items of the fixture budget: [type, status, recurrence, quantity, unitPrice, createdAt]. Seeded out of order. */
+/**
+ * Line items of the fixture budget: [type, status, recurrence, quantity, unitPrice, createdAt]. Seeded
+ * out of order.
+ */
 type LineItemRow = [
   'Software' | 'Hardware' | 'Labour' | 'Other' | 'Subscription',
   'draft' | 'pending' | 'approved' | 'rejected',

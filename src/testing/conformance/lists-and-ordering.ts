@@ -118,6 +118,7 @@ interface FilterCase {
 }
 
 const ticketTitle = (row: Row) => row.title as string
+const orderWord = (descending: boolean) => (descending ? 'descending' : 'ascending')
 const FILTERS: Record<
   string,
   {
@@ -339,7 +340,7 @@ export function listsAndOrdering(ctx: ConformanceContext): void {
   describe('lists: ordering', () => {
     for (const list of SORTABLE) {
       describe(list.name, () => {
-        it(`orders by ${list.defaultSort.value} ${list.defaultSort.descending ? 'descending' : 'ascending'} by default`, async () => {
+        it(`orders by ${list.defaultSort.value} ${orderWord(list.defaultSort.descending)} by default`, async () => {
           const expected = sortRows(list.rows(), list.sorts[list.defaultSort.value]!, list.defaultSort.descending)
           const { status, ids } = await fetchAll(ctx.a.h, list.path)
           expect(status).toBe(200)
@@ -348,7 +349,8 @@ export function listsAndOrdering(ctx: ConformanceContext): void {
 
         for (const [value, key] of Object.entries(list.sorts)) {
           for (const descending of [false, true]) {
-            it(`orders by ${value} ${descending ? 'descending' : 'ascending'} (nulls last, ties by id), and pages of 3 neither overlap nor skip`, async () => {
+            const title = `orders by ${value} ${orderWord(descending)} (nulls last, ties by id)`
+            it(`${title}, and pages of 3 neither overlap nor skip`, async () => {
               const query = `${list.sortParam}=${value}&${list.direction(descending)}`
               const expected = sortRows(list.rows(), key, descending).map((row) => row.id)
               const all = await fetchAll(ctx.a.h, list.path, query)

@@ -173,6 +173,9 @@ const without = (object: Record<string, unknown>, key: string) =>
   Object.fromEntries(Object.entries(object).filter(([k]) => k !== key))
 
 const A = fixtureIds('a')
+/** A body target's method and path, its id shown as `{id}`: `PATCH /budgets/{id}`. */
+const route = (target: BodyTarget) =>
+  `${TARGETS[target].method} ${TARGETS[target].path(A).replace(/[0-9a-f-]{36}/, '{id}')}`
 type BodyCase = [
   target: BodyTarget,
   label: string,
@@ -533,7 +536,7 @@ export function validation(ctx: ConformanceContext): void {
     let rejecting: { tenantId: string; h: Harness } | undefined
     const rejectingTenant = async () => (rejecting ??= await ctx.fresh(writableSeed('a')))
     for (const [target, label, body, field] of BODY_REJECTED) {
-      it(`${TARGETS[target].method} ${TARGETS[target].path(A).replace(/[0-9a-f-]{36}/, '{id}')} rejects ${label}`, async () => {
+      it(`${route(target)} rejects ${label}`, async () => {
         const { h } = await rejectingTenant()
         expectValidationError(await send(h, target, body(TARGETS[target].base)), 'body', field)
       })
@@ -551,7 +554,7 @@ export function validation(ctx: ConformanceContext): void {
       expect(await read(tenantId)).toEqual(await read(pristine))
     })
     for (const [target, label, body, check] of BODY_ACCEPTED) {
-      it(`${TARGETS[target].method} ${TARGETS[target].path(A).replace(/[0-9a-f-]{36}/, '{id}')} accepts ${label}`, async () => {
+      it(`${route(target)} accepts ${label}`, async () => {
         const { h } = await ctx.fresh(writableSeed('a'))
         const result = await send(h, target, body(TARGETS[target].base))
         expect(result.status, JSON.stringify(result.body).slice(0, 500)).toBe(TARGETS[target].success)
