@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs Debian's chromium for the reference page's browser test (test/docs). Idempotent: does
-# nothing when /usr/bin/chromium is already there.
+# Installs Debian's chromium for the reference page's browser test (test/docs). Optional: without a
+# system Chromium the test runs the headless one inside the @sparticuz/chromium devDependency
+# (test/support/chromium.ts). CI installs it so that the page is checked on the distribution's current
+# full Chromium too. Idempotent: does nothing when /usr/bin/chromium is already there.
 set -euo pipefail
 if [ -x /usr/bin/chromium ]; then
   exit 0
