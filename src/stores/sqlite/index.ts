@@ -5,6 +5,7 @@
  */
 import { Kysely, SqliteDialect, type Dialect, type SqliteDatabase, type SqliteStatement } from 'kysely'
 import type BetterSqlite3 from 'better-sqlite3'
+import { StoreUnavailableError } from '../../http/errors.js'
 import { sqliteEngine } from '../kysely/engine.js'
 import { createKyselyStore, type SqlStore } from '../kysely/kysely-store.js'
 
@@ -13,11 +14,14 @@ export type { SqlStore } from '../kysely/kysely-store.js'
 
 /** Where the SQLite database is. */
 export type SqliteStoreSource =
-  /** A file (created if missing); `:memory:` for a private in-memory database. */
+  /**
+   * A file (created if missing); `:memory:` for a private in-memory database. `busyTimeoutMs`: how long
+   * a statement waits for another connection's lock before it answers 503. Default 5,000 ms.
+   */
   | { filename: string; busyTimeoutMs?: number }
-  /** An open better-sqlite3 database. */
+  /** An open better-sqlite3 database (its busy timeout becomes `busyTimeoutMs`). */
   | { database: BetterSqlite3.Database; busyTimeoutMs?: number }
-  /** Any Kysely SQLite dialect. */
+  /** Any Kysely SQLite dialect: busy waiting is the dialect's. */
   | { dialect: Dialect }
 
 /** Options of {@link createSqliteStore}. */
@@ -28,8 +32,9 @@ export interface SqliteStoreOptions {
 
 /**
  * A store in a SQLite database, in WAL mode with a busy timeout (default 5 s), so that several
- * processes can share the file; write transactions start with `BEGIN IMMEDIATE`. A new database
- * gets 16 KiB pages.
+ * processes can share the file; write transactions start with `BEGIN IMMEDIATE`. A statement that
+ * cannot get a lock within the busy timeout answers 503, and so do the statements queued behind it
+ * while the lock stays taken, instead of waiting again one after another. A new database gets 16 KiB pages.
  *
  * @example
  * const store = await createSqliteStore({ filename: './data.db' })
@@ -52,23 +57,84 @@ export async function createSqliteStore(
       const Database = (module.default ?? module) as unknown as typeof BetterSqlite3
       database = owned = new Database(source.filename)
     }
-    // 16 KiB pages for a new database (an existing one keeps its own): a million-ticket load builds
-    // its 21 indexes from table scans, which run about a fifth faster over bigger pages.
-    database.pragma('page_size = 16384')
-    database.pragma('journal_mode = WAL')
-    database.pragma(`busy_timeout = ${Math.max(0, Math.floor(source.busyTimeoutMs ?? 5000))}`)
-    database.pragma('synchronous = NORMAL')
-    database.pragma('foreign_keys = ON')
-    dialect = new SqliteDialect({ database: withStatementCache(database) })
+    const requested =
+      source.busyTimeoutMs !== undefined && Number.isFinite(source.busyTimeoutMs) ? source.busyTimeoutMs : 5000
+    const busyTimeoutMs = Math.min(Math.max(0, Math.floor(requested)), MAX_BUSY_TIMEOUT_MS)
+    try {
+      // The busy timeout first: switching to WAL waits for other connections' locks like any statement.
+      database.pragma(`busy_timeout = ${busyTimeoutMs}`)
+      // 16 KiB pages for a new database (an existing one keeps its own): a million-ticket load builds
+      // its 21 indexes from table scans, which run about a fifth faster over bigger pages.
+      database.pragma('page_size = 16384')
+      database.pragma('journal_mode = WAL')
+      database.pragma('synchronous = NORMAL')
+      database.pragma('foreign_keys = ON')
+    } catch (error) {
+      owned?.close()
+      throw sqliteEngine.isUnavailable(error) ? new StoreUnavailableError(error) : error
+    }
+    dialect = new SqliteDialect({ database: withStatementCache(database, new BusyGate(database, busyTimeoutMs)) })
   }
-  void owned // closed by db.destroy() (the dialect closes the handle it was given)
-  return createKyselyStore(new Kysely<unknown>({ dialect, plugins: [...sqliteEngine.plugins] }), sqliteEngine, {
-    migrate: options.migrate ?? true,
-  })
+  // Once the store exists, db.destroy() closes the handle (the dialect closes the one it was given).
+  try {
+    return await createKyselyStore(new Kysely<unknown>({ dialect, plugins: [...sqliteEngine.plugins] }), sqliteEngine, {
+      migrate: options.migrate ?? true,
+    })
+  } catch (error) {
+    owned?.close() // the migrations failed (a locked file: 503): no store, so no one else would close it
+    throw error
+  }
 }
 
 /** Prepared statements kept per SQL text: the store's statements are few, and pages differ only in their OFFSET. */
 const MAX_CACHED_STATEMENTS = 256
+/** SQLite keeps the busy timeout in a C int of milliseconds. */
+const MAX_BUSY_TIMEOUT_MS = 2_147_483_647
+
+/**
+ * Lets statements wait out another connection's lock at most once per `busyTimeoutMs`. better-sqlite3
+ * waits synchronously, one statement after another: without this, each request queued behind a wait
+ * that ran out would wait the whole timeout again (ten requests, ten timeouts, the event loop blocked
+ * throughout). After a wait runs out, statements fail at once (SQLITE_BUSY → 503) until a write
+ * succeeds or `busyTimeoutMs` has passed; then the next one waits again. Reads in WAL mode are not
+ * held up by a writer, so their success says nothing about the lock.
+ */
+class BusyGate {
+  /** While set (a `performance.now()` time), the busy timeout is 0. */
+  #failFastUntil = 0
+
+  constructor(
+    private readonly database: BetterSqlite3.Database,
+    private readonly busyTimeoutMs: number,
+  ) {}
+
+  /** Before a statement: its start time. */
+  before(): number {
+    const now = performance.now()
+    if (this.#failFastUntil !== 0 && now >= this.#failFastUntil) this.#waitAgain()
+    return now
+  }
+
+  succeeded(wrote: boolean): void {
+    if (wrote && this.#failFastUntil !== 0) this.#waitAgain()
+  }
+
+  /** After a statement threw `error`; returns it. */
+  failed(error: unknown, start: number): unknown {
+    // Half the timeout at least: the statement did wait (SQLite also says BUSY at once, e.g. for a stale snapshot).
+    const waited = performance.now() - start >= this.busyTimeoutMs / 2
+    if (this.#failFastUntil === 0 && this.busyTimeoutMs > 0 && waited && sqliteEngine.isUnavailable(error)) {
+      this.#failFastUntil = performance.now() + this.busyTimeoutMs
+      this.database.pragma('busy_timeout = 0')
+    }
+    return error
+  }
+
+  #waitAgain(): void {
+    this.#failFastUntil = 0
+    this.database.pragma(`busy_timeout = ${this.busyTimeoutMs}`)
+  }
+}
 
 /**
  * The handle as Kysely's dialect sees it, with `prepare` answered from a cache: Kysely prepares
@@ -76,7 +142,7 @@ const MAX_CACHED_STATEMENTS = 256
  * better-sqlite3 statements run to completion synchronously, so one may serve every query of its
  * text; SQLite re-prepares them itself after a schema change. Closing the handle finalises them.
  */
-function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
+function withStatementCache(database: BetterSqlite3.Database, gate: BusyGate): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>()
   return {
     close: () => database.close(),
@@ -86,11 +152,41 @@ function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
         // Most recently used last, so the oldest is dropped first.
         statements.delete(text)
       } else {
-        statement = database.prepare(text)
+        statement = gated(database.prepare(text), gate)
         if (statements.size >= MAX_CACHED_STATEMENTS) statements.delete(statements.keys().next().value!)
       }
       statements.set(text, statement)
       return statement
     },
+  }
+}
+
+/** A prepared statement whose runs go through `gate` (Kysely iterates only for streams, which the store never uses). */
+function gated(statement: BetterSqlite3.Statement, gate: BusyGate): SqliteStatement {
+  // BEGIN IMMEDIATE counts as a write (it takes the write lock); BEGIN, COMMIT and plain reads do not.
+  const writes = !statement.readonly
+  return {
+    reader: statement.reader,
+    all(parameters) {
+      const start = gate.before()
+      try {
+        const rows = statement.all(parameters)
+        gate.succeeded(writes)
+        return rows
+      } catch (error) {
+        throw gate.failed(error, start)
+      }
+    },
+    run(parameters) {
+      const start = gate.before()
+      try {
+        const result = statement.run(parameters)
+        gate.succeeded(writes)
+        return result
+      } catch (error) {
+        throw gate.failed(error, start)
+      }
+    },
+    iterate: (parameters) => statement.iterate(parameters),
   }
 }
