@@ -1,10 +1,8 @@
-import { ApiError, validationError } from './errors.js'
+import { ApiError, validationError, type ValidationIssue } from './errors.js'
+import { clipText, FORBIDDEN_KEYS, formatPath, isUnsafeText, listProblems } from './validation.js'
 
 /** Deeper bodies are refused before validation, so that no schema recursion can overflow the stack. */
 export const MAX_BODY_DEPTH = 64
-
-/** Keys refused anywhere in a body or query: they could reach an object's prototype. */
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
 /** 415 unless the request declares a JSON body (`application/json`, any parameters). */
 export function requireJsonContentType(request: Request): void {
@@ -67,7 +65,8 @@ export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch (error) {
-    throw new ApiError('INVALID_JSON', `The request body is not valid JSON: ${(error as Error).message}`)
+    // Clipped: an engine's message may quote the input.
+    throw new ApiError('INVALID_JSON', `The request body is not valid JSON: ${clipText((error as Error).message)}`)
   }
 }
 
@@ -78,41 +77,57 @@ export function parseJson(text: string): unknown {
  * Iterative, so depth cannot overflow it.
  */
 export function assertSafeJson(root: unknown, where: 'query' | 'body'): void {
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: '', depth: 0 }]
-  while (stack.length > 0) {
-    const { value, path, depth } = stack.pop()!
+  // Paths are built only for the value refused: a node knows its parent and its key.
+  const refuse = (node: SafetyNode, message: string): never => {
+    const problem: ValidationIssue = { in: where, path: pathOf(node), message }
+    throw validationError(listProblems([problem]).issues)
+  }
+  // Scalars are checked where they stand; only objects and arrays wait on the stack.
+  const stack: SafetyNode[] = []
+  const visit = (value: unknown, parent: SafetyNode | undefined, key: string | number, depth: number): void => {
     if (typeof value === 'string') {
-      if (value.includes('\u0000') || !value.isWellFormed()) {
-        throw validationError([
-          { in: where, path, message: 'Strings must be well-formed Unicode without NUL characters' },
-        ])
-      }
-      continue
+      if (isUnsafeText(value)) refuse({ value, parent, key, depth }, UNSAFE_TEXT)
+    } else if (typeof value === 'number') {
+      // `1e309` parses to Infinity, which no schema of `unknown` would catch and JSON cannot carry back
+      // out (it becomes null).
+      if (!Number.isFinite(value)) refuse({ value, parent, key, depth }, 'Numbers must be finite')
+    } else if (typeof value === 'object' && value !== null) {
+      if (depth >= MAX_BODY_DEPTH)
+        refuse({ value, parent, key, depth }, `Nesting deeper than ${MAX_BODY_DEPTH} levels is not allowed`)
+      stack.push({ value, parent, key, depth })
     }
-    if (typeof value === 'number' && !Number.isFinite(value)) {
-      // `1e309` parses to Infinity, which no schema of `unknown` would catch and JSON cannot carry back out (it becomes null).
-      throw validationError([{ in: where, path, message: 'Numbers must be finite' }])
-    }
-    if (value === null || typeof value !== 'object') continue
-    if (depth >= MAX_BODY_DEPTH) {
-      throw validationError([
-        { in: where, path, message: `Nesting deeper than ${MAX_BODY_DEPTH} levels is not allowed` },
-      ])
-    }
+  }
+  visit(root, undefined, '', 0)
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    const value = node.value as object
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) stack.push({ value: value[i], path: `${path}[${i}]`, depth: depth + 1 })
+      for (let i = 0; i < value.length; i++) visit(value[i], node, i, node.depth + 1)
       continue
     }
     for (const key of Object.keys(value)) {
-      const child = (value as Record<string, unknown>)[key]
-      const childPath = path === '' ? key : `${path}.${key}`
       // valibot's `record` silently drops these three keys (its own pollution guard), so accepting
       // them would lose data without a word: refuse them anywhere instead.
-      if (FORBIDDEN_KEYS.has(key)) {
-        throw validationError([{ in: where, path: childPath, message: 'This key is not allowed' }])
-      }
-      stack.push({ value: key, path: childPath, depth: depth + 1 })
-      stack.push({ value: child, path: childPath, depth: depth + 1 })
+      if (FORBIDDEN_KEYS.has(key))
+        refuse({ value: key, parent: node, key, depth: node.depth + 1 }, 'This key is not allowed')
+      if (isUnsafeText(key)) refuse({ value: key, parent: node, key, depth: node.depth + 1 }, UNSAFE_TEXT)
+      visit((value as Record<string, unknown>)[key], node, key, node.depth + 1)
     }
   }
+}
+
+const UNSAFE_TEXT = 'Strings must be well-formed Unicode without NUL characters'
+
+interface SafetyNode {
+  value: unknown
+  parent: SafetyNode | undefined
+  key: string | number
+  depth: number
+}
+
+/** `conditions[0].field` for a node of {@link assertSafeJson}. */
+function pathOf(node: SafetyNode): string {
+  const keys: Array<string | number> = []
+  for (let at: SafetyNode | undefined = node; at?.parent !== undefined; at = at.parent) keys.push(at.key)
+  return formatPath(keys.reverse())
 }

@@ -354,7 +354,10 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
             requestId: { type: 'string', description: 'Equals the X-Request-Id header.' },
             details: {
               description:
-                'VALIDATION_ERROR: an array of { in, path, message }; INSUFFICIENT_SCOPE: { requiredScopes }.',
+                'VALIDATION_ERROR: an array of { in, path, message }: at most 100 problems (fewer when their ' +
+                'paths and messages are long), then, when more were found, one entry with an empty path that ' +
+                'counts them ("and N more problems"); each path and message is cut to 256 bytes. ' +
+                'INSUFFICIENT_SCOPE: { requiredScopes }.',
             },
           },
         },

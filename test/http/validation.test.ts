@@ -1,5 +1,8 @@
+import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
-import { IDS, setup, snapshot } from './fixture.js'
+import { TicketListQuerySchema } from 'tenant-public-api'
+import { checkInput, checkQuery, clipText, validationIssues } from '../../src/http/validation.js'
+import { errorBody, IDS, raw, setup, snapshot } from './fixture.js'
 
 const RULE = `/automation/${IDS.rule}`
 const BUDGET = `/budgets/${IDS.budget}`
@@ -177,7 +180,8 @@ describe('hostile values', () => {
       [
         'POST',
         '/automation',
-        `{"name":"R","triggerType":"scheduled","triggerConfig":{},"entityType":"ticket","conditions":[],"actions":[{"actionType":"x","config":{"constructor":{"prototype":{"polluted":true}}}}]}`,
+        '{"name":"R","triggerType":"scheduled","triggerConfig":{},"entityType":"ticket","conditions":[],' +
+          '"actions":[{"actionType":"x","config":{"constructor":{"prototype":{"polluted":true}}}}]}',
       ],
     ] as const) {
       const result = await h.call(method, path, { rawBody, headers: json })
@@ -361,5 +365,217 @@ describe('hostile values', () => {
     expect(result.status).toBe(400)
     expect(result.body.details).toEqual([{ in: 'body', path: 'title', message: expect.any(String) }])
     expect(await snapshot(store)).toEqual(before)
+  })
+})
+
+describe('bounded validation', () => {
+  /** POSTs `rawBody` to /automation and reads the answer's bytes as well as its JSON. */
+  async function postRule(rawBody: string) {
+    const { api, key } = await setup()
+    const response = await api(
+      raw('/automation', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: rawBody,
+      }),
+    )
+    const bytes = (await response.clone().arrayBuffer()).byteLength
+    return { status: response.status, bytes, body: await errorBody(response) }
+  }
+  const ruleWith = (field: string, list: string) => {
+    const { [field]: _dropped, ...rest } = newRule as Record<string, unknown>
+    return `${JSON.stringify(rest).slice(0, -1)},"${field}":${list}}`
+  }
+  const repeated = (item: string, n: number) => `[${new Array(n).fill(item).join(',')}]`
+
+  it.each([
+    ['conditions', repeated('0', 500_000), 'A rule may have at most 200 condition groups'],
+    ['actions', repeated('0', 500_000), 'A rule may have at most 50 actions'],
+    ['companyIds', repeated('""', 333_000), 'Invalid length: Expected <=1000 but received 333000'],
+  ])('a 1 MB body whose %s is one long array of junk is one small 400 naming the cap', async (field, list, message) => {
+    const rawBody = ruleWith(field, list)
+    expect(rawBody.length).toBeGreaterThan(950_000)
+    const result = await postRule(rawBody)
+    expect(result.status).toBe(400)
+    expect(result.bytes).toBeLessThanOrEqual(64 * 1024)
+    expect(result.body.details).toEqual([{ in: 'body', path: field, message }])
+  })
+
+  it('caps are checked before elements: 51 junk actions are one problem, not 51', async () => {
+    const { h } = await setup()
+    const result = await h.call('POST', '/automation', { body: { ...newRule, actions: new Array(51).fill(0) } })
+    expect(result.status).toBe(400)
+    expect(result.body.details).toEqual([
+      { in: 'body', path: 'actions', message: 'A rule may have at most 50 actions' },
+    ])
+  })
+
+  it('condition groups count against a cap of 200 in all, nested ones included', async () => {
+    const { h } = await setup()
+    const group = { logic: 'AND' }
+    const ok = await h.call('POST', '/automation', {
+      body: { ...newRule, conditions: [{ logic: 'OR', groups: new Array(199).fill(group) }] },
+    })
+    expect(ok.status).toBe(201)
+    for (const conditions of [new Array(201).fill(group), [{ logic: 'OR', groups: new Array(200).fill(group) }]]) {
+      const result = await h.call('POST', '/automation', { body: { ...newRule, conditions } })
+      expect(result.status).toBe(400)
+      expect(result.body.details).toEqual([
+        { in: 'body', path: 'conditions', message: 'A rule may have at most 200 condition groups' },
+      ])
+    }
+  })
+
+  it('junk conditions spread over groups within the group cap count against the 200 conditions', async () => {
+    const { h } = await setup()
+    const conditions = new Array(150).fill({ logic: 'AND', conditions: new Array(1000).fill(0) })
+    const result = await h.call('POST', '/automation', { body: { ...newRule, conditions } })
+    expect(result.status).toBe(400)
+    expect(result.body.details).toEqual([
+      { in: 'body', path: 'conditions', message: 'A rule may have at most 200 conditions' },
+    ])
+  })
+
+  it('more than 100 problems: 100 are listed, then one entry says how many more', async () => {
+    const { h } = await setup()
+    const result = await h.call('PATCH', RULE, { body: { companyIds: new Array(150).fill('x') } })
+    expect(result.status).toBe(400)
+    const details = result.body.details as Array<{ in: string; path: string; message: string }>
+    expect(details).toHaveLength(101)
+    expect(details[0]).toEqual({ in: 'body', path: 'companyIds[0]', message: 'Must be a UUID' })
+    expect(details[99]).toEqual({ in: 'body', path: 'companyIds[99]', message: 'Must be a UUID' })
+    expect(details[100]).toEqual({ in: 'body', path: '', message: 'and 50 more problems (at most 100 are listed)' })
+  })
+
+  it('more than 100 unknown query parameters are capped the same way', async () => {
+    const { h } = await setup()
+    const query = Array.from({ length: 250 }, (_, i) => `p${i}=1`).join('&')
+    const result = await h.call('GET', `/tickets?${query}`)
+    expect(result.status).toBe(400)
+    expect(result.body.details).toHaveLength(101)
+    expect(result.body.details[0]).toEqual({ in: 'query', path: 'p0', message: 'Unknown query parameter' })
+    expect(result.body.details[100]).toEqual({
+      in: 'query',
+      path: '',
+      message: 'and 150 more problems (at most 100 are listed)',
+    })
+  })
+
+  it('every unknown query parameter is reported, not just the first', async () => {
+    const { h } = await setup()
+    const result = await h.call('GET', '/tickets?bogus=1&limit=5&other=2')
+    expect(result.status).toBe(400)
+    expect(result.body.details).toEqual([
+      { in: 'query', path: 'bogus', message: 'Unknown query parameter' },
+      { in: 'query', path: 'other', message: 'Unknown query parameter' },
+    ])
+  })
+
+  it('every unknown body field is reported, at any depth, with the other problems', async () => {
+    const { h } = await setup()
+    const result = await h.call('POST', '/automation', {
+      body: { ...newRule, name: '', extra: 1, more: 2, actions: [{ actionType: 'notify', a: 1, b: 2 }] },
+    })
+    expect(result.status).toBe(400)
+    expect(result.body.details).toEqual(
+      expect.arrayContaining([
+        { in: 'body', path: 'name', message: expect.any(String) },
+        { in: 'body', path: 'extra', message: 'Unknown field' },
+        { in: 'body', path: 'more', message: 'Unknown field' },
+        { in: 'body', path: 'actions[0].a', message: 'Unknown field' },
+        { in: 'body', path: 'actions[0].b', message: 'Unknown field' },
+      ]),
+    )
+    expect(result.body.details).toHaveLength(5)
+  })
+
+  it('a key named like an Object method is an unknown field, not silently dropped', async () => {
+    const { h } = await setup()
+    const result = await h.call('PATCH', BUDGET, { body: { title: 'x', toString: 1 } })
+    expect(result.status).toBe(400)
+    expect(result.body.details).toEqual([{ in: 'body', path: 'toString', message: 'Unknown field' }])
+  })
+
+  it('echoed keys and values are cut to 256 bytes of JSON', async () => {
+    const { h } = await setup()
+    const longKey = '\u0001'.repeat(10_000)
+    const body = await h.call('PATCH', RULE, { body: { [longKey]: 1, scopeType: 'x'.repeat(100_000) } })
+    expect(body.status).toBe(400)
+    for (const detail of body.body.details) {
+      expect(JSON.stringify(detail.path).length).toBeLessThanOrEqual(258)
+      expect(Buffer.byteLength(JSON.stringify(detail.message))).toBeLessThanOrEqual(258)
+    }
+    expect(body.body.details.map((d: { path: string }) => d.path)).toContain('scopeType')
+    expect(body.body.details.find((d: { path: string }) => d.path.startsWith('\u0001')).path).toMatch(/…$/)
+    const query = await h.call('GET', `/tickets?${'a'.repeat(20_000)}=1&search=${'b'.repeat(20_000)}`)
+    expect(query.status).toBe(400)
+    expect(query.body.details).toHaveLength(2)
+    for (const detail of query.body.details) expect(detail.path.length + detail.message.length).toBeLessThanOrEqual(512)
+  })
+
+  it('a refused key deep in free-form JSON is echoed clipped', async () => {
+    const { h } = await setup()
+    const key = 'k'.repeat(50_000)
+    const result = await h.call('PATCH', RULE, {
+      rawBody: `{"triggerConfig":{"${key}":{"a":"\\u0000"}}}`,
+      headers: json,
+    })
+    expect(result.status).toBe(400)
+    expect(result.body.details).toHaveLength(1)
+    expect(result.body.details[0].path).toMatch(/^triggerConfig\.k+…$/)
+    expect(result.body.details[0].path.length).toBeLessThanOrEqual(256)
+  })
+})
+
+describe('validation helpers', () => {
+  const unknownKeys = (prefix: string, n: number) =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, '1']))
+
+  it('validationIssues lists the problems of query and body together, capped once', () => {
+    const query = checkInput(v.strictObject({}), unknownKeys('q', 80), 'query')
+    const body = checkInput(v.strictObject({}), unknownKeys('b', 80), 'body')
+    const issues = validationIssues(query, body)
+    expect(issues).toHaveLength(101)
+    expect(issues[79]).toEqual({ in: 'query', path: 'q79', message: 'Unknown query parameter' })
+    expect(issues[80]).toEqual({ in: 'body', path: 'b0', message: 'Unknown field' })
+    expect(issues[100]).toEqual({ in: 'body', path: '', message: 'and 60 more problems (at most 100 are listed)' })
+  })
+
+  it('validationIssues counts what each part had already left unlisted', () => {
+    const query = checkInput(v.strictObject({}), unknownKeys('q', 150), 'query')
+    const body = checkInput(v.strictObject({}), unknownKeys('b', 10), 'body')
+    const issues = validationIssues(query, body, { ok: true, value: {} })
+    expect(issues).toHaveLength(101)
+    expect(issues.every((issue, i) => i === 100 || issue.in === 'query')).toBe(true)
+    expect(issues[100]).toEqual({ in: 'body', path: '', message: 'and 60 more problems (at most 100 are listed)' })
+    expect(validationIssues({ ok: true, value: 1 })).toEqual([])
+  })
+
+  it('checkQuery reports malformed, repeated, NUL, unknown and out-of-range parameters together', () => {
+    const url = new URL('http://x/?%FF=1&page=1&page=2&search=a%00b&bogus=1&limit=500&constructor=1')
+    const checked = checkQuery(url, TicketListQuerySchema)
+    expect(checked.ok).toBe(false)
+    expect(checked.ok ? [] : checked.issues).toEqual([
+      { in: 'query', path: '%FF', message: 'The parameter name is not valid percent-encoded UTF-8' },
+      { in: 'query', path: 'page', message: 'A query parameter may be given only once' },
+      { in: 'query', path: 'search', message: 'Strings must be well-formed Unicode without NUL characters' },
+      { in: 'query', path: 'constructor', message: 'This key is not allowed' },
+      { in: 'query', path: 'bogus', message: 'Unknown query parameter' },
+      { in: 'query', path: 'limit', message: 'Must be at most 100' },
+    ])
+    const fine = checkQuery(new URL('http://x/?limit=5'), TicketListQuerySchema)
+    expect(fine.ok && (fine.value as { limit: number }).limit).toBe(5)
+  })
+
+  it('clipText cuts to 256 bytes of JSON, never inside a surrogate pair', () => {
+    expect(clipText('short')).toBe('short')
+    for (const unit of ['x', '\u0001', '"', 'é', '€', '😀', '\ud800']) {
+      const clipped = clipText(unit.repeat(1000))
+      expect(clipped.endsWith('…')).toBe(true)
+      expect(Buffer.byteLength(JSON.stringify(clipped)) - 2).toBeLessThanOrEqual(256)
+      expect(clipped.slice(0, -1).isWellFormed() || unit === '\ud800').toBe(true)
+    }
+    const exact = 'x'.repeat(256)
+    expect(clipText(exact)).toBe(exact)
   })
 })

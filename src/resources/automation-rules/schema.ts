@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { precheck } from '../../http/validation.js'
 import { DateTimeSchema, FiniteNumberSchema, JsonObjectSchema, NamedRefSchema, UuidSchema } from '../shared/schemas.js'
 
 /**
@@ -41,12 +42,13 @@ export const SCOPE_TYPES = ['tenant', 'company'] as const
 export const CONDITION_LOGIC = ['AND', 'OR'] as const
 
 /**
- * Bounds on a rule's structure (decisions §5).
+ * Bounds on a rule's structure. Each is checked on the raw body before any group, condition or
+ * action in it is validated, so an oversized rule costs one cheap count, not one error per element.
  *
  * @example
  * RULE_LIMITS // the bound the schema enforces
  */
-export const RULE_LIMITS = { maxGroupDepth: 5, maxConditions: 200, maxActions: 50 } as const
+export const RULE_LIMITS = { maxGroupDepth: 5, maxGroups: 200, maxConditions: 200, maxActions: 50 } as const
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(100))
 
@@ -66,7 +68,10 @@ export interface ConditionGroupInput {
   groups: ConditionGroupInput[]
 }
 
-/** A condition group as a client writes it (ids, `conditions` and `groups` may be left out): the typed client's input type. */
+/**
+ * A condition group as a client writes it (ids, `conditions` and `groups` may be left out): the
+ * typed client's input type.
+ */
 export interface ConditionGroupWriteInput {
   id?: string | undefined
   logic: (typeof CONDITION_LOGIC)[number]
@@ -118,16 +123,27 @@ export const AggregationConfigSchema = v.strictObject({
 })
 export type AggregationConfig = v.InferOutput<typeof AggregationConfigSchema>
 
-/** Depth of the deepest group (top-level groups are depth 1) and the number of conditions. */
-function measure(groups: readonly ConditionGroupInput[], depth = 1): { depth: number; conditions: number } {
-  let out = { depth: groups.length > 0 ? depth : 0, conditions: 0 }
-  for (const group of groups) {
-    const inner = measure(group.groups, depth + 1)
-    out = {
-      depth: Math.max(out.depth, inner.depth),
-      conditions: out.conditions + group.conditions.length + inner.conditions,
+/**
+ * Depth of the deepest group (top-level groups are depth 1), and how many groups and conditions
+ * there are, read from unparsed JSON (anything that is not a group is still counted where it
+ * stands). Stops once past a limit, so it costs at most a few hundred steps whatever the input.
+ */
+function measure(groups: unknown): { depth: number; groups: number; conditions: number } {
+  const out = { depth: 0, groups: 0, conditions: 0 }
+  const visit = (list: unknown, depth: number): void => {
+    if (!Array.isArray(list) || list.length === 0) return
+    out.depth = Math.max(out.depth, depth)
+    out.groups += list.length
+    if (out.groups > RULE_LIMITS.maxGroups || depth > RULE_LIMITS.maxGroupDepth) return
+    for (const group of list) {
+      if (typeof group !== 'object' || group === null) continue
+      const { conditions, groups: inner } = group as { conditions?: unknown; groups?: unknown }
+      if (Array.isArray(conditions)) out.conditions += conditions.length
+      visit(inner, depth + 1)
+      if (out.groups > RULE_LIMITS.maxGroups) return
     }
   }
+  visit(groups, 1)
   return out
 }
 
@@ -143,11 +159,15 @@ const ruleFields = {
   entityType: v.picklist(ENTITY_TYPES),
   conditions: v.pipe(
     v.array(ConditionGroupInputSchema),
-    v.check(
+    precheck(
+      (groups) => measure(groups).groups <= RULE_LIMITS.maxGroups,
+      `A rule may have at most ${RULE_LIMITS.maxGroups} condition groups`,
+    ),
+    precheck(
       (groups) => measure(groups).depth <= RULE_LIMITS.maxGroupDepth,
       `Condition groups may nest at most ${RULE_LIMITS.maxGroupDepth} deep`,
     ),
-    v.check(
+    precheck(
       (groups) => measure(groups).conditions <= RULE_LIMITS.maxConditions,
       `A rule may have at most ${RULE_LIMITS.maxConditions} conditions`,
     ),
