@@ -10,25 +10,13 @@
  */
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type * as v from 'valibot'
 import { createMemoryStore, createPublicApi, memoryRateLimiter, operations, type AnyOperation } from 'tenant-public-api'
 import { createHarness, testKey, testKeyResolver, type CallResult, type Harness } from 'tenant-public-api/testing'
 import { assertMatchesContract } from '../support/contract.js'
 import { concretePath, IDS, sampleOf, seedData, snapshot, TENANT } from '../http/fixture.js'
+import { keysOf, percentEncode } from './support.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120)
-
-/** Keys of a (possibly piped) strict-object schema. */
-function keysOf(schema: v.GenericSchema | undefined): string[] {
-  let current = schema as { entries?: Record<string, unknown>; pipe?: unknown[] } | undefined
-  while (current !== undefined && current.entries === undefined && Array.isArray(current.pipe))
-    current = current.pipe[0] as typeof current
-  return Object.keys(current?.entries ?? {})
-}
-
-/** Bytes as `%XX`, so that any string (lone surrogates become U+FFFD) can go into a URL. */
-const percentEncode = (text: string) =>
-  Array.from(new TextEncoder().encode(text), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('')
 
 const RAW_QUERY_TOKENS = [
   '%FF',
