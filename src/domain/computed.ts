@@ -1,5 +1,6 @@
 /**
- * The computed fields of decisions §6, in one place so that every store computes them alike.
+ * The computed fields of the contract (docs/contract.md: budget totals, annualised costs, NPS
+ * statistics, pagination), in one place so that every store computes them alike.
  */
 import type { BudgetLineItem, BudgetTotals } from '../resources/budgets/schema.js'
 import type { NpsStatistics } from '../resources/nps-surveys/schema.js'

@@ -1,7 +1,8 @@
 /**
- * The ordering and matching rules of decisions §4, for stores that sort in JavaScript: strings by
- * Unicode code point (what SQLite's BINARY and Postgres's `COLLATE "C"` do on UTF-8), nulls last
- * in both directions, ties by `id` ascending; search and filters compare JavaScript-lower-cased text.
+ * The ordering and matching rules of the contract (docs/contract.md), for stores that sort in
+ * JavaScript: strings by Unicode code point (what SQLite's BINARY and Postgres's `COLLATE "C"` do
+ * on UTF-8), nulls last in both directions, ties by `id` ascending; search and filters compare
+ * JavaScript-lower-cased text.
  */
 
 /**
@@ -59,6 +60,35 @@ export function orderBy<T extends { id: string }>(
     if (then) {
       const c = compareValues(then(a), then(b))
       if (c !== 0) return c
+    }
+    return compareCodePoints(a.id, b.id)
+  }
+}
+
+/**
+ * A comparator on several keys in turn, each ascending or descending with nulls last, then ties
+ * by `id` ascending.
+ *
+ * @example
+ * const byIndexThenName = orderByKeys<MeetingType>([
+ *   { key: (m) => m.orderIndex, descending: false },
+ *   { key: (m) => m.name, descending: false },
+ * ])
+ */
+export function orderByKeys<T extends { id: string }>(
+  keys: readonly { key: (record: T) => Sortable; descending: boolean }[],
+): (a: T, b: T) => number {
+  return (a, b) => {
+    for (const { key, descending } of keys) {
+      const x = key(a)
+      const y = key(b)
+      const xNull = x === null || x === undefined
+      const yNull = y === null || y === undefined
+      if (xNull !== yNull) return xNull ? 1 : -1
+      if (!xNull) {
+        const c = compareValues(x, y)
+        if (c !== 0) return descending ? -c : c
+      }
     }
     return compareCodePoints(a.id, b.id)
   }

@@ -1,4 +1,4 @@
-/** Completes what a client may leave out of a rule's conditions and actions (decisions §5). */
+/** Completes what a client may leave out of a rule's conditions and actions (docs/contract.md, automation rules). */
 import type {
   Action,
   ConditionGroup,

@@ -1,0 +1,227 @@
+/**
+ * What a stored collection is, stated once for every store: its table, the columns kept beside
+ * each record's JSON document, and how lists sort, filter and search it. The memory store derives
+ * its comparators and predicates from a spec, the SQL store its rows, WHERE and ORDER BY clauses;
+ * the migrations test checks every spec against the migrated database. This file depends on no
+ * store and no HTTP code, so both may depend on it.
+ */
+import { foldCase } from '../domain/ordering.js'
+
+/** A column's SQL type, mapped to each engine's own by the migrations. */
+export type ColumnType = 'text' | 'real' | 'integer' | 'boolean' | 'bigint'
+
+/** A value a column holds, as read from a record. */
+export type ColumnValue = string | number | boolean | null
+
+/** A column copied from each record, for lists to filter, sort or search on. */
+export interface ColumnSpec<D> {
+  /** The SQL column. */
+  readonly name: string
+  readonly type: ColumnType
+  readonly nullable: boolean
+  /** The record's value (what the SQL row holds and what the memory store compares). */
+  readonly read: (record: D) => ColumnValue
+  /** The record field this column copies, when it copies one: sorts name fields. */
+  readonly field: string | undefined
+  /** A case-folded copy is kept too, in `<name>_f`, for case-insensitive equality and search. */
+  readonly folded: boolean
+}
+
+/** A key column after `tenant_id`: its value is given by the store (`id` by the record). */
+export interface KeyColumnSpec {
+  readonly name: string
+  readonly type: ColumnType
+}
+
+/**
+ * How a filter compares its column: `equals` (a boolean column compares booleans), `equalsFolded`
+ * (the folded copy with the folded value: case-insensitive equality), `atLeast` (>=), `atMost` (<=).
+ * A null column never matches.
+ */
+export type FilterOp = 'equals' | 'equalsFolded' | 'atLeast' | 'atMost'
+
+/** A list query parameter and the column it filters. */
+export interface FilterSpec {
+  readonly column: string
+  readonly op: FilterOp
+  /**
+   * True for a filter of low selectivity (a boolean, a short enum) that has no index of its own:
+   * rows are tested one by one along the sort's index. Every other filter column is indexed.
+   */
+  readonly scan?: boolean
+}
+
+/** Search: a case-insensitive substring of any of these columns' folded copies. */
+export interface SearchSpec {
+  readonly columns: readonly string[]
+  /** Served by a trigram index (SQLite FTS5, Postgres pg_trgm) rather than a scan of the tenant's rows. */
+  readonly trigram: boolean
+}
+
+/** One term of an order; ties are always broken by `id` ascending after the last term. */
+export interface OrderTerm {
+  readonly column: string
+  readonly descending: boolean
+}
+
+/** A part of the record kept in its own column as JSON text (read whole, never compared). */
+export interface PartSpec<S> {
+  readonly read: (record: S) => unknown
+}
+
+/**
+ * An index: its columns in order, `'<column> DESC'` for a descending one. Every index of a tenant's
+ * records leads with `tenant_id`.
+ */
+export type IndexSpec = readonly string[]
+
+/**
+ * A stored collection. `D` is the record as its document holds it (what reads return), `S` the
+ * record as seeded when parts of it are kept elsewhere (a ticket's notes, a template's structure).
+ */
+export interface CollectionSpec<D, S = D> {
+  /** The collection's name: its key in seed data. */
+  readonly name: string
+  readonly table: string
+  /** The key after `tenant_id`. */
+  readonly key: readonly KeyColumnSpec[]
+  /** Columns copied from the document, in order; folded copies follow them in the same order. */
+  readonly columns: readonly ColumnSpec<D>[]
+  /** The document of a seeded record (the record itself unless parts are kept apart). */
+  readonly document: (record: S) => D
+  /** Columns holding parts of the seeded record as JSON text, by column name. */
+  readonly parts: Readonly<Record<string, PartSpec<S>>>
+  /** API sort name → column. */
+  readonly sorts: Readonly<Record<string, string>>
+  /** List query parameter → the filter it applies. */
+  readonly filters: Readonly<Record<string, FilterSpec>>
+  readonly search: SearchSpec | null
+  /** The fixed order of a list without sorts (empty when the list has sorts, or no list). */
+  readonly order: readonly OrderTerm[]
+  /** Every index: an ascending and a descending one per sort column (ties by id), then the others. */
+  readonly indexes: readonly IndexSpec[]
+}
+
+/** What {@link defineCollection} takes: the spec, with defaults, and sorts naming fields. */
+export interface CollectionInput<D, S = D> {
+  name: string
+  table: string
+  /** Default: `id` (text), read from the record. */
+  key?: readonly KeyColumnSpec[]
+  columns?: readonly ColumnSpec<D>[]
+  document?: (record: S) => D
+  parts?: Record<string, PartSpec<S>>
+  /** API sort name → the record field it orders by (the resource's sort constant); each field a column's. */
+  sorts?: Readonly<Record<string, string>>
+  filters?: Record<string, FilterSpec>
+  search?: SearchSpec
+  order?: readonly OrderTerm[]
+  /** The indexes besides those of the sorts, which are added. */
+  indexes?: readonly IndexSpec[]
+}
+
+/** The key of most collections: the record's `id`. */
+export const ID_KEY: readonly KeyColumnSpec[] = [{ name: 'id', type: 'text' }]
+
+/**
+ * A column copied from a record field, or computed by `read` when `field` names none.
+ *
+ * @example
+ * column('created_at', 'text', { field: 'createdAt' })
+ * column('role_id', 'text', { nullable: true, read: (u: User) => u.role?.id ?? null })
+ */
+export function column<D>(
+  name: string,
+  type: ColumnType,
+  options: { field?: keyof D & string; read?: (record: D) => ColumnValue; nullable?: boolean; folded?: boolean },
+): ColumnSpec<D> {
+  const { field } = options
+  const read = options.read ?? (field !== undefined ? (record: D) => record[field] as ColumnValue : undefined)
+  if (read === undefined) throw new TypeError(`Column ${name} needs a field or a read function`)
+  return { name, type, nullable: options.nullable ?? false, read, field, folded: options.folded ?? false }
+}
+
+/**
+ * Completes and checks a spec: sorts name record fields and become columns, each with an ascending
+ * and a descending index (ties by id); every column a sort, filter, search or order names must
+ * exist (folded where compared folded).
+ *
+ * @example
+ * export const companies = defineCollection<Company>({
+ *   name: 'companies',
+ *   table: 'companies',
+ *   columns: [column('name', 'text', { field: 'name' })],
+ *   sorts: COMPANY_SORT, // { name: 'name', ... }: API sort name → field
+ * })
+ */
+export function defineCollection<D, S = D>(input: CollectionInput<D, S>): CollectionSpec<D, S> {
+  const columns = input.columns ?? []
+  const byName = new Map(columns.map((c) => [c.name, c]))
+  const need = (name: string, folded = false): string => {
+    const found = byName.get(name)
+    if (found === undefined) throw new TypeError(`${input.name}: no column ${name}`)
+    if (folded && !found.folded) throw new TypeError(`${input.name}: column ${name} keeps no folded copy`)
+    return name
+  }
+  const sorts: Record<string, string> = {}
+  for (const [api, field] of Object.entries(input.sorts ?? {})) {
+    const found = columns.find((c) => c.field === field)
+    if (found === undefined)
+      throw new TypeError(`${input.name}: sort ${api} orders by ${field}, which no column copies`)
+    sorts[api] = found.name
+  }
+  for (const filter of Object.values(input.filters ?? {})) need(filter.column, filter.op === 'equalsFolded')
+  for (const name of input.search?.columns ?? []) need(name, true)
+  for (const term of input.order ?? []) need(term.column)
+  return {
+    name: input.name,
+    table: input.table,
+    key: input.key ?? ID_KEY,
+    columns,
+    document: input.document ?? ((record: S) => record as unknown as D),
+    parts: input.parts ?? {},
+    sorts,
+    filters: input.filters ?? {},
+    search: input.search ?? null,
+    order: input.order ?? [],
+    indexes: [
+      ...[...new Set(Object.values(sorts))].flatMap((c) => [
+        ['tenant_id', c, 'id'],
+        ['tenant_id', `${c} DESC`, 'id'],
+      ]),
+      ...(input.indexes ?? []),
+    ],
+  }
+}
+
+/**
+ * The column `name` of `spec`; throws when there is none.
+ *
+ * @example
+ * columnOf(tickets, 'created_at').read(ticket)
+ */
+export function columnOf<D>(spec: Pick<CollectionSpec<D, unknown>, 'name' | 'columns'>, name: string): ColumnSpec<D> {
+  const found = spec.columns.find((c) => c.name === name)
+  if (found === undefined) throw new TypeError(`${spec.name}: no column ${name}`)
+  return found
+}
+
+/**
+ * The SQL name of a column's folded copy.
+ *
+ * @example
+ * foldedName('title') // 'title_f'
+ */
+export function foldedName(column: string): string {
+  return `${column}_f`
+}
+
+/**
+ * The folded copy of a column's value, as stored beside it.
+ *
+ * @example
+ * foldedValue('VPN Drops') // 'vpn drops'
+ */
+export function foldedValue(value: ColumnValue): string | null {
+  return value === null ? null : foldCase(String(value))
+}

@@ -1,0 +1,58 @@
+/**
+ * The model: every stored collection, stated once (see `collection.ts`). Stores derive their rows,
+ * comparators, filters and searches from these specs; nothing here depends on a store or on HTTP.
+ */
+import { automationRules } from './automation-rules.js'
+import { budgetLineItems, budgets } from './budgets.js'
+import { meetingTypes } from './calendar.js'
+import { companies } from './companies.js'
+import { complianceChecks, complianceTemplates } from './compliance.js'
+import { goals } from './goals.js'
+import { npsSurveys } from './nps-surveys.js'
+import { plannerItemTypes } from './planner.js'
+import { reportTemplates } from './report-templates.js'
+import { reportTypes, reports } from './reports.js'
+import { tickets } from './tickets.js'
+import { trainingCourses, trainingEnrollments } from './training.js'
+import { users } from './users.js'
+
+export * from './collection.js'
+export { automationRules } from './automation-rules.js'
+export { budgetLineItems, budgets, type BudgetRecord } from './budgets.js'
+export { meetingTypes } from './calendar.js'
+export { companies } from './companies.js'
+export { complianceChecks, complianceTemplates } from './compliance.js'
+export { goals } from './goals.js'
+export { npsSurveys } from './nps-surveys.js'
+export { plannerItemTypes } from './planner.js'
+export { reportTemplates } from './report-templates.js'
+export { reportTypes, reports } from './reports.js'
+export { tickets, type TicketRecord } from './tickets.js'
+export { trainingCourses, trainingEnrollments, type TrainingCourseRecord } from './training.js'
+export { users } from './users.js'
+
+/**
+ * Every stored collection.
+ *
+ * @example
+ * for (const spec of COLLECTIONS) console.log(spec.table)
+ */
+export const COLLECTIONS = [
+  tickets,
+  budgets,
+  budgetLineItems,
+  automationRules,
+  reports,
+  reportTypes,
+  reportTemplates,
+  complianceTemplates,
+  complianceChecks,
+  trainingCourses,
+  trainingEnrollments,
+  users,
+  companies,
+  meetingTypes,
+  goals,
+  npsSurveys,
+  plannerItemTypes,
+] as const
