@@ -13,7 +13,7 @@ import type { AnyOperation, OperationResult } from './operation.js'
 import { rateLimitHeaders, retryAfterSeconds, type RateLimiter, type RateLimitResult } from './rate-limit.js'
 import { resolveRequestId } from './request-id.js'
 import { errorReply, jsonReply, Reply } from './responses.js'
-import { checkInput, queryRecord } from './validation.js'
+import { checkInput, checkQuery, validationIssues } from './validation.js'
 
 /** Everything the pipeline needs, fixed when the API is created. */
 export interface PipelineConfig {
@@ -42,8 +42,6 @@ export function refuseCookies(request: Request): void {
     throw new ApiError('COOKIES_NOT_ALLOWED', 'This API is stateless: requests must not carry cookies')
   }
 }
-
-const EMPTY_QUERY = v.strictObject({})
 
 /** Path parameters, decoded and validated: anything malformed is answered as an unknown id. */
 function pathParams(operation: AnyOperation, raw: Record<string, string>): unknown {
@@ -84,11 +82,10 @@ export async function runOperation(
     json = parseJson(await readBodyText(request, config.maxBodyBytes))
     assertSafeJson(json, 'body')
   }
-  const rawQuery = queryRecord(state.url)
-  assertSafeJson(rawQuery, 'query')
-  const query = checkInput(operation.query ?? EMPTY_QUERY, rawQuery, 'query')
+  // Query and body problems are reported together, capped together.
+  const query = checkQuery(state.url, operation.query)
   const body = checkInput(operation.body, json, 'body')
-  const issues = [...(query.ok ? [] : query.issues), ...(body.ok ? [] : body.issues)]
+  const issues = validationIssues(query, body)
   if (issues.length > 0) throw validationError(issues)
   const params = pathParams(operation, rawParams)
 

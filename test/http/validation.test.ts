@@ -461,6 +461,18 @@ describe('bounded validation', () => {
     })
   })
 
+  it('query and body problems of one request are capped together at 100 (then the count of the rest)', async () => {
+    const { h } = await setup()
+    const query = Array.from({ length: 80 }, (_, i) => `q${i}=1`).join('&')
+    const body = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`b${i}`, 1]))
+    const result = await h.call('POST', `/automation?${query}`, { body })
+    expect(result.status).toBe(400)
+    const details = result.body.details as Array<{ in: string; path: string; message: string }>
+    expect(details).toHaveLength(101)
+    expect(details.filter((d) => d.in === 'query' && d.path !== '')).toHaveLength(80)
+    expect(details.at(-1)?.message).toMatch(/^and \d+ more problems \(at most 100 are listed\)$/)
+  })
+
   it('every unknown query parameter is reported, not just the first', async () => {
     const { h } = await setup()
     const result = await h.call('GET', '/tickets?bogus=1&limit=5&other=2')
