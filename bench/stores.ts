@@ -17,7 +17,7 @@ import pg from 'pg'
 import { createPublicApi } from '../src/create-public-api.js'
 import type { SeedData } from '../src/stores/seed.js'
 import type { Store } from '../src/stores/store.js'
-import { TICKET_SORT_SQL } from '../src/stores/kysely/migrations.js'
+import { tickets as ticketCollection } from '../src/model/tickets.js'
 import { createPostgresStore } from '../src/stores/postgres/index.js'
 import { createSqliteStore } from '../src/stores/sqlite/index.js'
 import { testKey, testKeyResolver } from '../src/testing/keys.js'
@@ -126,7 +126,7 @@ interface Case {
   target: number
 }
 
-const ORDER: Record<string, string> = TICKET_SORT_SQL
+const ORDER: Record<string, string> = ticketCollection.sorts
 
 function cases(schema: string): Case[] {
   const q = (table: string) => ({ sqlite: `"${table}"`, postgres: `"${schema}"."${table}"` })

@@ -9,7 +9,10 @@
  * - **Dates**: ISO 8601 text (`toISOString()`, as `normalizeSeed` and the core write them) on
  *   both: text order is time order, and equality with the in-memory store is exact.
  * - **Collation**: strings order by code point. SQLite's BINARY collation does that on UTF-8;
- *   Postgres columns are declared `COLLATE "C"`. Nulls last, ties by id: `NULLS LAST` on both.
+ *   Postgres columns are declared `COLLATE "C"`. Nulls last, ties by id: `NULLS LAST` on both, on
+ *   every descending term and nullable column (an ascending NOT NULL term needs none).
+ * - **Schema**: the column types below describe each engine; a migration writes its own DDL out
+ *   (see `migrations/`) and the migrations test checks the model's columns against these types.
  * - **Search**: folded copies of searched columns are computed in JS (`foldCase`), so matching
  *   is exact on both. SQLite: an FTS5 trigram index for terms of 3+ characters, `instr` below
  *   that. Postgres: `LIKE` with `%`, `_` and `\` escaped, served by a `pg_trgm` GIN index.
@@ -67,7 +70,10 @@ export interface Engine {
   nowMs(): RawBuilder<number>
   /** Runs `fn` in a write transaction (SQLite: `BEGIN IMMEDIATE` on one reserved connection). */
   writeTransaction<T>(db: Kysely<unknown>, fn: (tx: Kysely<unknown>) => Promise<T>): Promise<T>
-  /** Statements around a bulk load inside its transaction (SQLite: a big page cache while many index pages are touched). */
+  /**
+   * Statements around a bulk load inside its transaction (SQLite: a big page cache while many index
+   * pages are touched).
+   */
   readonly bulkLoad: { before: string[]; after: string[] }
   /** Appended to a SELECT that is followed by a write in the same transaction. */
   readonly forUpdate: string
@@ -125,7 +131,8 @@ export const sqliteEngine: Engine = {
     // The trigram index needs 3 characters (code points); shorter terms scan with instr, which is
     // exact and needs no escaping.
     if (fts !== undefined && [...term].length >= 3) {
-      return sql<boolean>`rowid IN (SELECT rowid FROM ${sql.raw(fts.table)} WHERE ${sql.raw(fts.column)} MATCH ${ftsPhrase(term)})`
+      const match = sql`${sql.raw(fts.column)} MATCH ${ftsPhrase(term)}`
+      return sql<boolean>`rowid IN (SELECT rowid FROM ${sql.raw(fts.table)} WHERE ${match})`
     }
     return sql<boolean>`instr(${sql.ref(column)}, ${term}) > 0`
   },

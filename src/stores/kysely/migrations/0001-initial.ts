@@ -1,24 +1,26 @@
 /**
- * The SQL stores' schema, as Kysely migrations kept in code (no files to ship or find). Every
- * statement is idempotent (`IF NOT EXISTS`), so a migration interrupted half-way, or run by two
- * processes at once on SQLite (where Kysely takes no migration lock), simply runs again.
+ * Migration 0001, frozen: the schema as release 0.1.0 created it. Never edit a shipped migration
+ * (databases that ran it would never see the edit, new ones would differ from them): add the next
+ * one to `index.ts`. This file reads nothing that may change later (not the model, not the
+ * engines): its tables, types and indexes are written out here.
  *
+ * Every statement is idempotent (`IF NOT EXISTS`), so a migration interrupted half-way, or run by
+ * two processes at once on SQLite (where Kysely takes no migration lock), simply runs again.
  * Tables hold one row per record: `tenant_id`, `id`, the record's JSON (`doc`) and, beside it,
  * copies of the fields that lists filter, sort or search on, with indexes that lead with the tenant.
  */
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
-import type { Engine } from './engine.js'
+import { sql, type Kysely } from 'kysely'
+import type { EngineName } from '../engine.js'
 
 /** Names a table (or index) of the store, schema-qualified on Postgres when a schema is set. */
 export type TableNamer = (name: string) => string
 
-/** Quotes an identifier. */
-export function quote(identifier: string): string {
+function quote(identifier: string): string {
   return `"${identifier.replaceAll('"', '""')}"`
 }
 
-/** The sort columns of the ticket list; each gets an ascending and a descending index. */
-export const TICKET_SORT_SQL = {
+/** The ticket list's sort columns in 0.1.0; each gets an ascending and a descending index. */
+const TICKET_SORT_SQL = {
   created_date: 'created_at',
   updated_date: 'updated_at',
   title: 'title',
@@ -165,34 +167,36 @@ const TABLES: TableSpec[] = [
   },
 ]
 
-function columnType(engine: Engine, code: string): string {
-  const base = { T: engine.textType, R: engine.realType, I: 'integer', B: engine.booleanType, L: engine.bigintType }[
-    code.replace('!', '')
-  ]
+/** The engines' column types as this migration wrote them (copied here: engines may change, this may not). */
+const TYPES: Record<EngineName, Record<string, string>> = {
+  sqlite: { T: 'TEXT', R: 'REAL', I: 'integer', B: 'INTEGER', L: 'INTEGER' },
+  postgres: { T: 'text COLLATE "C"', R: 'double precision', I: 'integer', B: 'boolean', L: 'bigint' },
+}
+
+function columnType(engine: EngineName, code: string): string {
+  const base = TYPES[engine][code.replace('!', '')]
   if (base === undefined) throw new Error(`Unknown column type ${code}`)
   return code.endsWith('!') ? `${base} NOT NULL` : base
 }
 
-function indexColumn(engine: Engine, column: string): string {
+function indexColumn(engine: EngineName, column: string): string {
   const [name = '', direction] = column.split(' ')
   // Postgres puts nulls first in a descending index; the API wants them last both ways.
-  if (engine.name === 'postgres' && name !== 'id' && name !== 'tenant_id')
+  if (engine === 'postgres' && name !== 'id' && name !== 'tenant_id')
     return `${quote(name)} ${direction ?? 'ASC'} NULLS LAST`
   return direction ? `${quote(name)} ${direction}` : quote(name)
 }
 
 function indexStatement(
-  engine: Engine,
+  engine: EngineName,
   table: TableNamer,
   indexPrefix: string,
   spec: TableSpec,
   index: string[],
 ): { name: string; create: string } {
   const name = `${indexPrefix}${spec.name}_${index.map((c) => c.replace(' DESC', '_desc')).join('_')}`
-  return {
-    name,
-    create: `CREATE INDEX IF NOT EXISTS ${quote(name)} ON ${table(spec.name)} (${index.map((c) => indexColumn(engine, c)).join(', ')})`,
-  }
+  const columns = index.map((c) => indexColumn(engine, c)).join(', ')
+  return { name, create: `CREATE INDEX IF NOT EXISTS ${quote(name)} ON ${table(spec.name)} (${columns})` }
 }
 
 /**
@@ -201,9 +205,9 @@ function indexStatement(
  * one sort per index afterwards is far faster than a million random inserts into each.
  *
  * @example
- * const { drop, create } = ticketIndexStatements(sqliteEngine, quote)
+ * const { drop, create } = ticketIndexStatements('sqlite', quote)
  */
-export function ticketIndexStatements(engine: Engine, table: TableNamer): { drop: string[]; create: string[] } {
+export function ticketIndexStatements(engine: EngineName, table: TableNamer): { drop: string[]; create: string[] } {
   const spec = TABLES.find((s) => s.name === 'tickets')!
   const all = (spec.indexes ?? []).map((index) => indexStatement(engine, table, '', spec, index))
   return {
@@ -217,11 +221,13 @@ export function ticketIndexStatements(engine: Engine, table: TableNamer): { drop
 }
 
 /** Keeps the FTS index in step with inserted tickets (dropped during a bulk load, then rebuilt). */
-export const SQLITE_FTS_INSERT_TRIGGER = `CREATE TRIGGER IF NOT EXISTS tickets_fts_insert AFTER INSERT ON tickets BEGIN INSERT INTO ticket_fts(rowid, title_f) VALUES (new.rowid, new.title_f); END`
+export const SQLITE_FTS_INSERT_TRIGGER =
+  'CREATE TRIGGER IF NOT EXISTS tickets_fts_insert AFTER INSERT ON tickets BEGIN ' +
+  'INSERT INTO ticket_fts(rowid, title_f) VALUES (new.rowid, new.title_f); END'
 
 /** The DDL of the first migration, for `engine`, with tables named by `table`. */
 function initialStatements(
-  engine: Engine,
+  engine: EngineName,
   table: TableNamer,
   indexPrefix: string,
   trigramOps: string | null,
@@ -229,15 +235,15 @@ function initialStatements(
   const out: string[] = []
   for (const spec of TABLES) {
     const columns = Object.entries(spec.columns).map(([name, code]) => `${quote(name)} ${columnType(engine, code)}`)
-    out.push(
-      `CREATE TABLE IF NOT EXISTS ${table(spec.name)} (${columns.join(', ')}, PRIMARY KEY (${spec.primaryKey.map(quote).join(', ')}))`,
-    )
+    const key = spec.primaryKey.map(quote).join(', ')
+    out.push(`CREATE TABLE IF NOT EXISTS ${table(spec.name)} (${columns.join(', ')}, PRIMARY KEY (${key}))`)
     for (const index of spec.indexes ?? []) out.push(indexStatement(engine, table, indexPrefix, spec, index).create)
   }
-  if (engine.name === 'sqlite') {
+  if (engine === 'sqlite') {
     // An external-content FTS5 trigram index over the folded titles: substring search without a scan.
     out.push(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS ticket_fts USING fts5(title_f, content='tickets', content_rowid='rowid', tokenize='trigram case_sensitive 1')`,
+      'CREATE VIRTUAL TABLE IF NOT EXISTS ticket_fts USING fts5(' +
+        "title_f, content='tickets', content_rowid='rowid', tokenize='trigram case_sensitive 1')",
     )
     out.push(SQLITE_FTS_INSERT_TRIGGER)
     out.push(
@@ -246,33 +252,22 @@ function initialStatements(
         `INSERT INTO ticket_fts(rowid, title_f) VALUES (new.rowid, new.title_f); END`,
     )
     out.push(
-      `CREATE TRIGGER IF NOT EXISTS tickets_fts_delete AFTER DELETE ON tickets BEGIN INSERT INTO ticket_fts(ticket_fts, rowid, title_f) VALUES ('delete', old.rowid, old.title_f); END`,
+      'CREATE TRIGGER IF NOT EXISTS tickets_fts_delete AFTER DELETE ON tickets BEGIN ' +
+        "INSERT INTO ticket_fts(ticket_fts, rowid, title_f) VALUES ('delete', old.rowid, old.title_f); END",
     )
   } else if (trigramOps !== null) {
-    out.push(
-      `CREATE INDEX IF NOT EXISTS ${quote(`${indexPrefix}tickets_title_f_trgm`)} ON ${table('tickets')} USING gin (title_f ${trigramOps})`,
-    )
+    const name = quote(`${indexPrefix}tickets_title_f_trgm`)
+    out.push(`CREATE INDEX IF NOT EXISTS ${name} ON ${table('tickets')} USING gin (title_f ${trigramOps})`)
   }
   return out
-}
-
-/** Where the tables live and how the first migration finds `pg_trgm`. */
-export interface MigrationContext {
-  engine: Engine
-  table: TableNamer
-  /** The Postgres schema, or undefined for the default one (always undefined on SQLite). */
-  schema: string | undefined
 }
 
 /** Installs pg_trgm when it can and returns its operator class, qualified; null when unavailable. */
 async function trigramOperatorClass(db: Kysely<unknown>): Promise<string | null> {
   const find = async () =>
     (
-      await sql<{
-        schema: string
-      }>`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`.execute(
-        db,
-      )
+      await sql<{ schema: string }>`SELECT n.nspname AS schema FROM pg_extension e
+        JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`.execute(db)
     ).rows[0]
   let found = await find()
   if (found === undefined) {
@@ -286,46 +281,22 @@ async function trigramOperatorClass(db: Kysely<unknown>): Promise<string | null>
   return found === undefined ? null : `${quote(found.schema)}.gin_trgm_ops`
 }
 
-function provider(context: MigrationContext): MigrationProvider {
-  const initial: Migration = {
-    async up(db) {
-      const trigramOps = context.engine.name === 'postgres' ? await trigramOperatorClass(db) : null
-      // Index names are per schema on Postgres, global per file on SQLite: no prefix needed either way.
-      for (const statement of initialStatements(context.engine, context.table, '', trigramOps))
-        await sql.raw(statement).execute(db)
-    },
-  }
-  return { getMigrations: async () => ({ '0001_initial': initial }) }
-}
+/** The SQLite FTS5 table over the folded ticket titles that this migration creates. */
+export const TICKET_FTS = { table: 'ticket_fts', column: 'title_f' } as const
 
 /**
- * Brings the schema up to date (creating the Postgres schema first when one is named).
- * Safe to run again, and from several processes.
+ * Migration 0001: every table, index and (SQLite) FTS5 trigram index, or (Postgres) pg_trgm
+ * index when the extension can be had.
  *
  * @example
- * await migrateToLatest(db, { engine: postgresEngine, table: (n) => `"tenant_a"."${n}"`, schema: 'tenant_a' })
+ * await initial.up(db, { engine: 'postgres', table: (n) => `"tenant_a"."${n}"` })
  */
-export async function migrateToLatest(db: Kysely<unknown>, context: MigrationContext): Promise<void> {
-  if (context.schema !== undefined) {
-    try {
-      await sql.raw(`CREATE SCHEMA IF NOT EXISTS ${quote(context.schema)}`).execute(db)
-    } catch (error) {
-      // Two stores creating the same schema at once: the loser sees a unique violation.
-      const exists = await sql<{
-        n: number
-      }>`SELECT 1 AS n FROM pg_namespace WHERE nspname = ${context.schema}`.execute(db)
-      if (exists.rows.length === 0) throw error
-    }
-  }
-  const migrator = new Migrator({
-    db,
-    provider: provider(context),
-    ...(context.schema !== undefined ? { migrationTableSchema: context.schema } : {}),
-    migrationTableName: 'tenant_api_migrations',
-    migrationLockTableName: 'tenant_api_migrations_lock',
-  })
-  let { error } = await migrator.migrateToLatest()
-  // On SQLite two processes may race to record the migration; the loser finds it done on a retry.
-  if (error !== undefined) ({ error } = await migrator.migrateToLatest())
-  if (error !== undefined) throw error
+export const initial = {
+  name: '0001_initial',
+  async up(db: Kysely<unknown>, context: { engine: EngineName; table: TableNamer }): Promise<void> {
+    const trigramOps = context.engine === 'postgres' ? await trigramOperatorClass(db) : null
+    // Index names are per schema on Postgres, global per file on SQLite: no prefix needed either way.
+    for (const statement of initialStatements(context.engine, context.table, '', trigramOps))
+      await sql.raw(statement).execute(db)
+  },
 }

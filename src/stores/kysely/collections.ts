@@ -1,0 +1,256 @@
+/**
+ * The SQL store's reads and writes of each collection. Lists are derived from the collection
+ * specs (see `queries.ts`); what is particular to one collection (a ticket found by number, a
+ * budget with its line items, compare-and-set on a version, a course's enrollment count) is here.
+ */
+import { sql } from 'kysely'
+import { budgetTotals, npsStatistics } from '../../domain/computed.js'
+import type { CollectionSpec } from '../../model/collection.js'
+import {
+  automationRules,
+  budgetLineItems,
+  budgets,
+  companies,
+  complianceChecks,
+  complianceTemplates,
+  goals,
+  meetingTypes,
+  npsSurveys,
+  plannerItemTypes,
+  reportTemplates,
+  reports,
+  reportTypes,
+  tickets,
+  trainingCourses,
+  trainingEnrollments,
+  users,
+} from '../../model/index.js'
+import type { AutomationRuleRecord } from '../../resources/automation-rules/schema.js'
+import type { Budget, BudgetLineItem } from '../../resources/budgets/schema.js'
+import type { NpsSurveyRecord } from '../../resources/nps-surveys/schema.js'
+import type { ReportTemplateRecord } from '../../resources/report-templates/schema.js'
+import type { ReportRecord } from '../../resources/reports/schema.js'
+import type { Ticket, TicketNote } from '../../resources/tickets/schema.js'
+import type { BudgetRecord } from '../seed.js'
+import type { Store } from '../store.js'
+import { type Exec, json, parse, type SqlContext } from './context.js'
+import { listConditions, orderSql, type Pages, sortTerms } from './queries.js'
+import { rowBuilder, rowColumns, upsert } from './seeding.js'
+
+/** The store methods of this file. */
+export type CollectionMethods = Omit<
+  Store,
+  'reserveIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey' | 'seed' | 'close'
+>
+
+/**
+ * The store's collection methods over `ctx`, listing through `pages`.
+ *
+ * @example
+ * const store = { ...collectionMethods(ctx, createPages(ctx)), ... }
+ */
+export function collectionMethods(ctx: SqlContext, pages: Pages): CollectionMethods {
+  const { db, engine, table: t, rows, one, parseDoc } = ctx
+
+  /** The document of `spec` with this id, parsed afresh (callers may extend it). */
+  const docOf = async <T>(spec: { table: string }, tenantId: string, id: string): Promise<T | null> => {
+    const row = await one<{ doc: string }>(
+      sql`SELECT doc FROM ${t(spec.table)} WHERE tenant_id = ${tenantId} AND id = ${id}`,
+    )
+    return row === undefined ? null : parse<T>(row.doc)
+  }
+
+  async function budgetView(tenantId: string, id: string, ex: Exec = db): Promise<Budget | null> {
+    // One statement, so the budget and its items come from one snapshot.
+    const found = await rows<{ kind: unknown; doc: string }>(
+      sql`SELECT 0 AS kind, doc, 0 AS seq FROM ${t(budgets.table)} WHERE tenant_id = ${tenantId} AND id = ${id}
+          UNION ALL SELECT 1 AS kind, doc, seq FROM ${t(budgetLineItems.table)}
+          WHERE tenant_id = ${tenantId} AND budget_id = ${id}
+          ORDER BY kind, seq`,
+      ex,
+    )
+    const head = found[0]
+    if (head === undefined || Number(head.kind) !== 0) return null
+    const record = parse<BudgetRecord>(head.doc)
+    const lineItems = found.slice(1).map((r) => parse<BudgetLineItem>(r.doc))
+    return { ...record, lineItems, totals: budgetTotals(lineItems), lineItemCount: lineItems.length }
+  }
+
+  /** The budget's document, locked until the transaction `ex` ends. */
+  const budgetForUpdate = (ex: Exec, tenantId: string, id: string) =>
+    one<{ doc: string }>(
+      sql`SELECT doc FROM ${t(budgets.table)} WHERE tenant_id = ${tenantId} AND id = ${id}${sql.raw(engine.forUpdate)}`,
+      ex,
+    )
+
+  const setBudgetDoc = (ex: Exec, tenantId: string, id: string, doc: BudgetRecord) =>
+    sql`UPDATE ${t(budgets.table)} SET doc = ${json(doc)} WHERE tenant_id = ${tenantId} AND id = ${id}`.execute(ex)
+
+  /** Compare-and-set: rewrites the record's row only while its stored `version` is `expected`. */
+  async function replaceVersioned<T extends { id: string; version: number }>(
+    spec: CollectionSpec<T>,
+    tenantId: string,
+    record: T,
+    expected: number,
+  ): Promise<boolean> {
+    const skip = 1 + spec.key.length
+    const columns = rowColumns(spec).slice(skip)
+    const values = rowBuilder(spec, engine)(tenantId, [record.id], record).slice(skip)
+    const set = sql.join(columns.map((c, i) => sql`${sql.ref(c)} = ${values[i]}`))
+    const done = await rows(
+      sql`UPDATE ${t(spec.table)} SET ${set}
+          WHERE tenant_id = ${tenantId} AND id = ${record.id} AND version = ${expected} RETURNING id`,
+    )
+    return done.length > 0
+  }
+
+  const ruleRow = rowBuilder(automationRules, engine)
+
+  return {
+    listTickets(tenantId, query) {
+      // The tenant condition is ticketPage's: it seeks the tenant only while its counted generation is current.
+      const { page: _p, limit: _l, sortColumn: _s, sortDesc: _d, ...filters } = query
+      const filterKey = JSON.stringify(Object.entries(filters).sort(([a], [c]) => (a < c ? -1 : 1)))
+      const order = orderSql(tickets, sortTerms(tickets, query.sortColumn, query.sortDesc))
+      return pages.ticketPage<Ticket>(tenantId, filterKey, listConditions(ctx, tickets, query), order, query)
+    },
+
+    async getTicket(tenantId, idOrNumber, notesLimit) {
+      const columns = notesLimit === null ? sql`doc` : sql`doc, notes`
+      const row =
+        (await one<{ doc: string; notes?: string }>(
+          sql`SELECT ${columns} FROM ${t(tickets.table)} WHERE tenant_id = ${tenantId} AND id = ${idOrNumber}`,
+        )) ??
+        (await one<{ doc: string; notes?: string }>(
+          sql`SELECT ${columns} FROM ${t(tickets.table)}
+              WHERE tenant_id = ${tenantId} AND ticket_number = ${idOrNumber} ORDER BY id LIMIT 1`,
+        ))
+      if (row === undefined) return null
+      const ticket = parseDoc<Ticket>(row.doc)
+      return notesLimit === null ? ticket : { ...ticket, notes: parse<TicketNote[]>(row.notes).slice(0, notesLimit) }
+    },
+
+    getBudget: (tenantId, id) => budgetView(tenantId, id),
+
+    async updateBudget(tenantId, id, patch, updatedAt) {
+      return engine.writeTransaction(db, async (ex) => {
+        const row = await budgetForUpdate(ex, tenantId, id)
+        if (row === undefined) return null
+        const next = { ...parse<BudgetRecord>(row.doc), ...patch, updatedAt }
+        await setBudgetDoc(ex, tenantId, id, next)
+        return budgetView(tenantId, id, ex)
+      })
+    },
+
+    async addBudgetLineItem(tenantId, budgetId, item) {
+      return engine.writeTransaction(db, async (ex) => {
+        const row = await budgetForUpdate(ex, tenantId, budgetId)
+        if (row === undefined) return false
+        const next = { ...parse<BudgetRecord>(row.doc), updatedAt: item.createdAt }
+        await setBudgetDoc(ex, tenantId, budgetId, next)
+        const items = t(budgetLineItems.table)
+        await sql`INSERT INTO ${items} (tenant_id, budget_id, seq, doc)
+                  SELECT ${tenantId}, ${budgetId}, COALESCE(MAX(seq), 0) + 1, ${json(item)} FROM ${items}
+                  WHERE tenant_id = ${tenantId} AND budget_id = ${budgetId}`.execute(ex)
+        return true
+      })
+    },
+
+    getAutomationRule: (tenantId, id) => docOf<AutomationRuleRecord>(automationRules, tenantId, id),
+
+    async insertAutomationRule(tenantId, rule) {
+      await upsert(ctx, db, automationRules, [ruleRow(tenantId, [rule.id], rule)])
+    },
+
+    replaceAutomationRule: (tenantId, rule, expectedVersion) =>
+      replaceVersioned(automationRules, tenantId, rule, expectedVersion),
+
+    getReport: (tenantId, id) => docOf<ReportRecord>(reports, tenantId, id),
+
+    replaceReport: (tenantId, report, expectedVersion) => replaceVersioned(reports, tenantId, report, expectedVersion),
+
+    getReportType: (tenantId, id) => docOf(reportTypes, tenantId, id),
+
+    listReportTemplates: (tenantId, query) =>
+      pages.list(
+        reportTemplates,
+        tenantId,
+        query,
+        sortTerms(reportTemplates, query.sortBy, query.sortOrder === 'desc'),
+      ),
+
+    async getReportTemplate(tenantId, id, includeStructure) {
+      const row = await one<{ doc: string; structure: string }>(
+        sql`SELECT doc, structure FROM ${t(reportTemplates.table)} WHERE tenant_id = ${tenantId} AND id = ${id}`,
+      )
+      if (row === undefined) return null
+      const template = parse<Omit<ReportTemplateRecord, 'templateStructure'>>(row.doc)
+      return includeStructure
+        ? { ...template, templateStructure: parse<ReportTemplateRecord['templateStructure']>(row.structure) }
+        : template
+    },
+
+    listComplianceTemplates: (tenantId, query) =>
+      pages.list(
+        complianceTemplates,
+        tenantId,
+        query,
+        sortTerms(complianceTemplates, query.sortBy, query.sortOrder === 'desc'),
+      ),
+
+    getComplianceTemplate: (tenantId, id) => docOf(complianceTemplates, tenantId, id),
+    getComplianceCheck: (tenantId, id) => docOf(complianceChecks, tenantId, id),
+
+    listTrainingEnrollments: (tenantId, query) =>
+      pages.list(trainingEnrollments, tenantId, query, trainingEnrollments.order),
+
+    async deleteTrainingEnrollment(tenantId, id) {
+      const deleted = await rows(
+        sql`DELETE FROM ${t(trainingEnrollments.table)} WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id`,
+      )
+      return deleted.length > 0
+    },
+
+    async getTrainingCourse(tenantId, id) {
+      const row = await one<{ doc: string; n: unknown }>(
+        sql`SELECT doc, (SELECT count(*) FROM ${t(trainingEnrollments.table)} e
+              WHERE e.tenant_id = ${tenantId} AND e.course_id = ${id}) AS n
+            FROM ${t(trainingCourses.table)} WHERE tenant_id = ${tenantId} AND id = ${id}`,
+      )
+      return row === undefined
+        ? null
+        : ({ ...parse<object>(row.doc), enrollmentCount: Number(row.n) } as Awaited<
+            ReturnType<Store['getTrainingCourse']>
+          >)
+    },
+
+    listUsers: (tenantId, query) =>
+      pages.list(users, tenantId, query, sortTerms(users, query.sortColumn, query.sortDesc)),
+
+    listMeetingTypes: (tenantId, query) => pages.list(meetingTypes, tenantId, query, meetingTypes.order),
+
+    listCompanies: (tenantId, query) =>
+      pages.list(companies, tenantId, query, sortTerms(companies, query.sortBy, query.sortOrder === 'desc')),
+
+    async findCompanies(tenantId, ids) {
+      if (ids.length === 0) return []
+      const found = await rows<{ id: string; name: string }>(
+        sql`SELECT id, "name" AS name FROM ${t(companies.table)}
+            WHERE tenant_id = ${tenantId} AND id IN (${sql.join([...new Set(ids)])})`,
+      )
+      const byId = new Map(found.map((c) => [c.id, c.name]))
+      return ids.flatMap((id) => (byId.has(id) ? [{ id, name: byId.get(id) ?? null }] : []))
+    },
+
+    getGoal: (tenantId, id) => docOf(goals, tenantId, id),
+
+    async getNpsSurvey(tenantId, id) {
+      const record = await docOf<NpsSurveyRecord>(npsSurveys, tenantId, id)
+      if (record === null) return null
+      const { responses, ...survey } = record
+      return { ...survey, responseCount: responses.length, statistics: npsStatistics(responses, survey.inviteCount) }
+    },
+
+    getPlannerItemType: (tenantId, id) => docOf(plannerItemTypes, tenantId, id),
+  }
+}

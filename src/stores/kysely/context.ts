@@ -1,0 +1,88 @@
+/**
+ * What every part of the SQL store shares: the database, its engine, table names, and reading
+ * rows and the records they hold (parsed once, frozen, and shared while their text is unchanged).
+ */
+import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { frozenFromJson } from '../frozen-records.js'
+import type { Engine } from './engine.js'
+import { quote, type TableNamer } from './migrations/index.js'
+
+/** A database handle or a transaction on it. */
+export type Exec = Kysely<unknown>
+
+/** The shared state of one SQL store. */
+export interface SqlContext {
+  readonly db: Exec
+  readonly engine: Engine
+  /** A table's name in SQL text, schema-qualified on Postgres when a schema is set. */
+  readonly tableName: TableNamer
+  /** A table's name as a SQL fragment. */
+  table(name: string): RawBuilder<unknown>
+  /** The rows `query` returns (on `ex`, default the store's database). */
+  rows<R = Record<string, unknown>>(query: RawBuilder<unknown>, ex?: Exec): Promise<R[]>
+  /** The first row `query` returns. */
+  one<R = Record<string, unknown>>(query: RawBuilder<unknown>, ex?: Exec): Promise<R | undefined>
+  /** The record stored as `text`: parsed and frozen once, then shared while the stored text is unchanged. */
+  parseDoc<T>(text: unknown): T
+}
+
+/**
+ * Parsed list/ticket docs are kept with the text they were parsed from and reused only while the
+ * stored text is identical (JSON.parse of a 25-row page is the largest part of a steady-state
+ * read; the text itself is reused as the reply's JSON). Like the memory store, reads then share
+ * one frozen object per unchanged record. At most 2,000 docs (a few MB): hot pages stay parsed,
+ * the rest is parsed per read.
+ */
+const MAX_CACHED_DOCS = 2_000
+/** How much of a document's text keys the cache: enough for `{"id":"<uuid>",`. */
+const DOC_KEY_LENGTH = 64
+
+/**
+ * The context of a store on `db`, its tables in `schema` (Postgres) when one is given.
+ *
+ * @example
+ * const ctx = createSqlContext(db, sqliteEngine, undefined)
+ * const row = await ctx.one(sql`SELECT doc FROM ${ctx.table('goals')} WHERE tenant_id = ${tenantId} AND id = ${id}`)
+ */
+export function createSqlContext(db: Exec, engine: Engine, schema: string | undefined): SqlContext {
+  const tableName = (name: string) => (schema === undefined ? quote(name) : `${quote(schema)}.${quote(name)}`)
+  const rows = async <R>(query: RawBuilder<unknown>, ex: Exec = db): Promise<R[]> =>
+    (await query.execute(ex)).rows as R[]
+  const docCache = new Map<string, { text: string; value: unknown }>()
+  return {
+    db,
+    engine,
+    tableName,
+    table: (name) => sql.raw(tableName(name)),
+    rows,
+    one: async <R>(query: RawBuilder<unknown>, ex: Exec = db) => (await rows<R>(query, ex))[0],
+    parseDoc<T>(text: unknown): T {
+      const source = String(text)
+      // Keyed by the text's start (the record's id comes first), confirmed by the whole text: hashing
+      // every 600-character text of a page costs as much as reading the page.
+      const key = source.slice(0, DOC_KEY_LENGTH)
+      const hit = docCache.get(key)
+      if (hit !== undefined && hit.text === source) return hit.value as T
+      const value = frozenFromJson<T>(source)
+      if (docCache.size >= MAX_CACHED_DOCS) docCache.clear()
+      docCache.set(key, { text: source, value })
+      return value
+    },
+  }
+}
+
+/**
+ * A record parsed from stored JSON text, not cached (records that are changed before they are returned).
+ *
+ * @example
+ * const budget = parse<BudgetRecord>(row.doc)
+ */
+export const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T
+
+/**
+ * JSON text as stored.
+ *
+ * @example
+ * sql`UPDATE ${ctx.table('budgets')} SET doc = ${json(next)} WHERE ...`
+ */
+export const json = (value: unknown): string => JSON.stringify(value)

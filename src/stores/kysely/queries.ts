@@ -1,0 +1,219 @@
+/**
+ * Lists on SQL, derived from the collection specs: WHERE from a spec's filters and search, ORDER
+ * BY from its sorts or fixed order, and pages with their exact count (tickets' counts cached per
+ * ticket generation, so that a steady-state page is one statement).
+ */
+import { sql, type RawBuilder } from 'kysely'
+import { foldCase } from '../../domain/ordering.js'
+import {
+  type CollectionSpec,
+  type ColumnSpec,
+  columnOf,
+  type FilterOp,
+  foldedName,
+  type OrderTerm,
+} from '../../model/collection.js'
+import type { ListResult } from '../store.js'
+import type { SqlContext } from './context.js'
+import { CURRENT, quote } from './migrations/index.js'
+
+/** What lists read of a spec. */
+type ListSpec = Pick<CollectionSpec<never, never>, 'name' | 'table' | 'columns' | 'filters' | 'search' | 'order'>
+
+/** A spec's filters with their columns looked up, once per spec. */
+const filterColumns = new WeakMap<object, { param: string; column: ColumnSpec<never>; op: FilterOp }[]>()
+
+function filtersOf(spec: ListSpec) {
+  let found = filterColumns.get(spec)
+  if (found === undefined) {
+    found = Object.entries(spec.filters).map(([param, f]) => ({ param, column: columnOf(spec, f.column), op: f.op }))
+    filterColumns.set(spec, found)
+  }
+  return found
+}
+
+/**
+ * The conditions of a list `query` on `spec` (the tenant's is the caller's): its search first, then
+ * its filters in the spec's order.
+ *
+ * @example
+ * const where = [sql`tenant_id = ${tenantId}`, ...listConditions(ctx, users, query)]
+ */
+export function listConditions(ctx: SqlContext, spec: ListSpec, query: object): RawBuilder<unknown>[] {
+  const q = query as Record<string, unknown>
+  const where: RawBuilder<unknown>[] = []
+  if (spec.search !== null && typeof q.search === 'string') {
+    const term = foldCase(q.search)
+    const fts = spec.search.trigram ? CURRENT.fts[spec.table] : undefined
+    const matches = spec.search.columns.map((c) => {
+      const folded = foldedName(c)
+      return ctx.engine.contains(folded, term, fts?.column === folded ? fts : undefined)
+    })
+    where.push(matches.length === 1 ? matches[0]! : sql`(${sql.join(matches, sql` OR `)})`)
+  }
+  for (const { param, column, op } of filtersOf(spec)) {
+    const value = q[param]
+    if (value === undefined) continue
+    const name = sql.ref(op === 'equalsFolded' ? foldedName(column.name) : column.name)
+    if (op === 'equals')
+      where.push(sql`${name} = ${column.type === 'boolean' ? ctx.engine.bool(Boolean(value)) : value}`)
+    else if (op === 'equalsFolded') where.push(sql`${name} = ${foldCase(String(value))}`)
+    else if (op === 'atLeast') where.push(sql`${name} >= ${value}`)
+    else where.push(sql`${name} <= ${value}`)
+  }
+  return where
+}
+
+/**
+ * ORDER BY `terms`, ties by id. Nulls go last both ways: NULLS LAST on a descending term or a
+ * nullable column (it matches the Postgres indexes, made NULLS LAST); an ascending NOT NULL term
+ * needs none, and SQLite reads several such terms off its index only without it.
+ *
+ * @example
+ * orderSql(users, [{ column: 'created_at', descending: true }]) // "created_at" DESC NULLS LAST, id ASC
+ */
+export function orderSql(spec: ListSpec, terms: readonly OrderTerm[]): RawBuilder<unknown> {
+  const parts = terms.map(({ column, descending }) => {
+    const nullsLast = descending || columnOf(spec, column).nullable ? ' NULLS LAST' : ''
+    return `${quote(column)} ${descending ? 'DESC' : 'ASC'}${nullsLast}`
+  })
+  return sql.raw([...parts, 'id ASC'].join(', '))
+}
+
+/**
+ * LIMIT and OFFSET written into the statement (validated integers): SQLite plans a page with a
+ * known limit better than one with bound ones, and the statement cache keeps the common pages.
+ */
+function limitOffset(limit: number, offset: number): RawBuilder<unknown> {
+  if (!Number.isSafeInteger(limit) || !Number.isSafeInteger(offset))
+    throw new TypeError('limit and offset must be integers')
+  return sql.raw(`LIMIT ${limit} OFFSET ${offset}`)
+}
+
+const and = (parts: RawBuilder<unknown>[]) => sql.join(parts, sql` AND `)
+
+/** Counts are cached per (tenant, ticket generation, filter); the table bumps on every ticket seed. */
+const MAX_CACHED_COUNTS = 10_000
+
+/** A page request. */
+interface PageQuery {
+  page: number
+  limit: number
+}
+
+/** The pages of one store. */
+export interface Pages {
+  /** A page of the tenant's records of `spec` that match `query`, in `terms` (then by id), with its exact count. */
+  list<T>(spec: ListSpec, tenantId: string, query: PageQuery, terms: readonly OrderTerm[]): Promise<ListResult<T>>
+  /** A page of `table` under `where` (the tenant's condition included), in `order`, with its exact count. */
+  listPage<T>(
+    table: string,
+    where: RawBuilder<unknown>[],
+    order: RawBuilder<unknown>,
+    query: PageQuery,
+  ): Promise<ListResult<T>>
+  /**
+   * A page of `tickets` of the tenant under `conditions`, with its exact count, cached per
+   * (tenant, `filterKey`) under the tenant's ticket generation.
+   */
+  ticketPage<T>(
+    tenantId: string,
+    filterKey: string,
+    conditions: RawBuilder<unknown>[],
+    order: RawBuilder<unknown>,
+    query: PageQuery,
+  ): Promise<ListResult<T>>
+}
+
+/**
+ * The pages of the store of `ctx`, with its ticket count cache.
+ *
+ * @example
+ * const { listPage } = createPages(ctx)
+ */
+export function createPages(ctx: SqlContext): Pages {
+  const { table: t, rows, one, parseDoc } = ctx
+  const countCache = new Map<string, { generation: number; count: number }>()
+
+  const pages: Pages = {
+    list(spec, tenantId, query, terms) {
+      const where = [sql`tenant_id = ${tenantId}`, ...listConditions(ctx, spec, query)]
+      return pages.listPage(spec.table, where, orderSql(spec, terms), query)
+    },
+
+    async listPage(table, where, order, query) {
+      const filter = and(where)
+      const totalCount = Number(
+        (await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t(table)} WHERE ${filter}`))?.n ?? 0,
+      )
+      const offset = (query.page - 1) * query.limit
+      // Past the end: no query (and no huge OFFSET reaches SQL).
+      if (offset >= totalCount) return { items: [], totalCount }
+      const page = await rows<{ doc: string }>(
+        sql`SELECT doc FROM ${t(table)} WHERE ${filter} ORDER BY ${order} ${limitOffset(query.limit, offset)}`,
+      )
+      return { items: page.map((r) => parseDoc(r.doc)), totalCount }
+    },
+
+    /**
+     * In the steady state one statement reads the page, and reads it only while the stored
+     * generation is still the cached one: the tenant it seeks in its index is `(SELECT tenant_id ...
+     * AND generation = cached)`, evaluated once, so after a seed it finds nothing at once (a
+     * condition beside the seek would be tested row by row, scanning the tenant).
+     */
+    async ticketPage(tenantId, filterKey, conditions, order, query) {
+      const offset = (query.page - 1) * query.limit
+      const key = `${tenantId}\u0000${filterKey}`
+      const cached = countCache.get(key)
+      const where = (tenant: RawBuilder<unknown>) => and([sql`tenant_id = ${tenant}`, ...conditions])
+      if (cached !== undefined && offset < cached.count) {
+        const current = sql`(SELECT tenant_id FROM ${t('ticket_generations')}
+          WHERE tenant_id = ${tenantId} AND generation = ${cached.generation})`
+        const page = await rows<{ doc: string }>(
+          sql`SELECT doc FROM ${t('tickets')} WHERE ${where(current)}
+              ORDER BY ${order} ${limitOffset(query.limit, offset)}`,
+        )
+        // No rows: a seed changed the generation (this page is known not to be past the end).
+        if (page.length > 0) return { items: page.map((r) => parseDoc(r.doc)), totalCount: cached.count }
+      }
+      const filter = where(sql`${tenantId}`)
+      const gen = await one<{ generation: unknown }>(
+        sql`SELECT generation FROM ${t('ticket_generations')} WHERE tenant_id = ${tenantId}`,
+      )
+      if (gen === undefined) return { items: [], totalCount: 0 }
+      // Kept as a number (pg returns bigint as text): the steady-state statement binds it against the column.
+      const generation = Number(gen.generation)
+      let totalCount = cached?.generation === generation ? cached.count : undefined
+      if (totalCount === undefined) {
+        totalCount = Number(
+          (await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t('tickets')} WHERE ${filter}`))?.n ?? 0,
+        )
+        if (countCache.size >= MAX_CACHED_COUNTS) countCache.clear()
+        // Cached under the generation read before counting: a seed in between only makes it recount later.
+        countCache.set(key, { generation, count: totalCount })
+      }
+      if (offset >= totalCount) return { items: [], totalCount }
+      const page = await rows<{ doc: string }>(
+        sql`SELECT doc FROM ${t('tickets')} WHERE ${filter} ORDER BY ${order} ${limitOffset(query.limit, offset)}`,
+      )
+      return { items: page.map((r) => parseDoc(r.doc)), totalCount }
+    },
+  }
+  return pages
+}
+
+/**
+ * The order of a list sorted by `sort` (an API sort name of `spec`).
+ *
+ * @example
+ * sortTerms(users, 'created_at', true) // [{ column: 'created_at', descending: true }]
+ */
+export function sortTerms(
+  spec: Pick<CollectionSpec<never, never>, 'name' | 'sorts'>,
+  sort: string,
+  descending: boolean,
+): OrderTerm[] {
+  const column = spec.sorts[sort]
+  if (column === undefined) throw new TypeError(`${spec.name}: no sort ${sort}`)
+  return [{ column, descending }]
+}

@@ -1,0 +1,205 @@
+/**
+ * Writing records as rows, derived from the collection specs: each row is `tenant_id`, the key,
+ * the spec's columns, their folded copies, the document and its parts. A seed upserts every
+ * collection in one write transaction; a big ticket load on SQLite drops the tickets' indexes and
+ * rebuilds them afterwards (one sort per index instead of a million random inserts into each).
+ */
+import { CompiledQuery, sql } from 'kysely'
+import {
+  automationRules,
+  budgetLineItems,
+  budgets,
+  complianceChecks,
+  complianceTemplates,
+  companies,
+  goals,
+  meetingTypes,
+  npsSurveys,
+  plannerItemTypes,
+  reportTemplates,
+  reports,
+  reportTypes,
+  tickets,
+  trainingCourses,
+  trainingEnrollments,
+  users,
+} from '../../model/index.js'
+import { type CollectionSpec, foldedName, foldedValue } from '../../model/collection.js'
+import { normalizeSeed, type SeedData } from '../seed.js'
+import type { Engine } from './engine.js'
+import type { Exec, SqlContext } from './context.js'
+import { CURRENT, quote } from './migrations/index.js'
+
+/** What rows are built from. */
+type RowSpec<D, S> = Pick<CollectionSpec<D, S>, 'key' | 'columns' | 'document' | 'parts'>
+/** Builds a row: `(tenantId, key values, seeded record)` → the values of {@link rowColumns}. */
+type RowBuilder<S> = (tenantId: string, key: readonly unknown[], record: S) => unknown[]
+/** What the shape of rows is read from. */
+type TableShape = Pick<CollectionSpec<never, never>, 'table' | 'key' | 'columns' | 'parts'>
+
+/**
+ * The columns of `spec`'s rows, in row order.
+ *
+ * @example
+ * rowColumns(companies) // ['tenant_id', 'id', 'name', 'created_at', 'updated_at', 'doc']
+ */
+export function rowColumns(spec: Omit<TableShape, 'table'>): string[] {
+  return [
+    'tenant_id',
+    ...spec.key.map((k) => k.name),
+    ...spec.columns.map((c) => c.name),
+    ...spec.columns.filter((c) => c.folded).map((c) => foldedName(c.name)),
+    'doc',
+    ...Object.keys(spec.parts),
+  ]
+}
+
+/**
+ * The row builder of `spec` on `engine`.
+ *
+ * @example
+ * const row = rowBuilder(companies, sqliteEngine)(tenantId, [company.id], company)
+ */
+export function rowBuilder<D, S>(spec: RowSpec<D, S>, engine: Engine): RowBuilder<S> {
+  const columns = spec.columns
+  const booleans = columns.map((c) => c.type === 'boolean')
+  const folded = columns.filter((c) => c.folded)
+  const parts = Object.values(spec.parts)
+  return (tenantId, key, record) => {
+    const document = spec.document(record)
+    const row: unknown[] = [tenantId, ...key]
+    for (let i = 0; i < columns.length; i++) {
+      const value = columns[i]!.read(document)
+      row.push(booleans[i] ? engine.bool(value as boolean) : value)
+    }
+    for (const column of folded) row.push(foldedValue(column.read(document)))
+    row.push(JSON.stringify(document))
+    for (const part of parts) row.push(JSON.stringify(part.read(record)))
+    return row
+  }
+}
+
+/** Rows to write: an array, or a length and a way to build row `i` (a million tickets are not built at once). */
+type Rows = unknown[][] | { length: number; at: (i: number) => unknown[] }
+
+/**
+ * Multi-row upserts of `spec`'s rows in batches, as hand-written SQL (one statement text per
+ * batch size); a row whose key exists replaces it.
+ *
+ * @example
+ * await upsert(ctx, ex, companies, [row])
+ */
+export async function upsert(ctx: SqlContext, ex: Exec, spec: TableShape, rows: Rows): Promise<void> {
+  if (rows.length === 0) return
+  const { engine } = ctx
+  const columns = rowColumns(spec)
+  const keys = ['tenant_id', ...spec.key.map((k) => k.name)]
+  const at = Array.isArray(rows) ? (i: number) => rows[i]! : rows.at
+  const perBatch = Math.max(1, Math.floor(30_000 / columns.length))
+  const update = columns.filter((c) => !keys.includes(c)).map((c) => `${quote(c)} = excluded.${quote(c)}`)
+  const texts = new Map<number, string>()
+  for (let start = 0; start < rows.length; start += perBatch) {
+    const batch = Array.from({ length: Math.min(perBatch, rows.length - start) }, (_, i) => at(start + i))
+    let text = texts.get(batch.length)
+    if (text === undefined) {
+      let index = 0
+      const tuples = batch.map(() => `(${columns.map(() => engine.placeholder(++index)).join(', ')})`)
+      const onConflict = update.length > 0 ? `DO UPDATE SET ${update.join(', ')}` : 'DO NOTHING'
+      text =
+        `INSERT INTO ${ctx.tableName(spec.table)} (${columns.map(quote).join(', ')}) VALUES ${tuples.join(', ')} ` +
+        `ON CONFLICT (${keys.map(quote).join(', ')}) ${onConflict}`
+      texts.set(batch.length, text)
+    }
+    const params: unknown[] = []
+    for (const row of batch)
+      for (const value of row) params.push(typeof value === 'string' ? engine.text(value) : value)
+    await ex.executeQuery(CompiledQuery.raw(text, params))
+  }
+}
+
+/** Ticket loads at least this big on SQLite drop the ticket indexes first (when not smaller than the table). */
+const REBUILD_INDEXES_FROM = 50_000
+/** Ticket loads bigger than this run with the engine's bulk-load settings. */
+const BULK_LOAD_FROM = 10_000
+
+/**
+ * The store's `seed`: validates and normalises `data`, then upserts every collection in one write
+ * transaction and bumps the tenant's ticket generation when tickets were given.
+ *
+ * @example
+ * const seed = createSeeder(ctx)
+ * await seed(tenantId, { companies: [...] })
+ */
+export function createSeeder(ctx: SqlContext): (tenantId: string, data: SeedData) => Promise<void> {
+  const { engine, table: t } = ctx
+  const build = {
+    tickets: rowBuilder(tickets, engine),
+    budgets: rowBuilder(budgets, engine),
+    budgetLineItems: rowBuilder(budgetLineItems, engine),
+  }
+  const builders = new Map<object, RowBuilder<never>>()
+
+  return async (tenantId, data) => {
+    const r = normalizeSeed(data)
+    await engine.writeTransaction(ctx.db, async (ex) => {
+      /** Upserts records keyed by their id. */
+      const all = <D, S extends { id: string }>(spec: RowSpec<D, S> & TableShape, records: readonly S[]) => {
+        let row = builders.get(spec) as RowBuilder<S> | undefined
+        if (row === undefined) builders.set(spec, (row = rowBuilder<D, S>(spec, engine)))
+        return upsert(
+          ctx,
+          ex,
+          spec,
+          records.map((record) => row(tenantId, [record.id], record)),
+        )
+      }
+      const bulk = r.tickets.length > BULK_LOAD_FROM
+      if (bulk) for (const statement of engine.bulkLoad.before) await sql.raw(statement).execute(ex)
+      // SQLite: a load at least as big as the table is faster without its indexes, rebuilt after (same transaction).
+      let rebuild = false
+      if (engine.name === 'sqlite' && r.tickets.length >= REBUILD_INDEXES_FROM) {
+        const existing = Number(
+          (await ctx.one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t('tickets')}`, ex))?.n ?? 0,
+        )
+        rebuild = r.tickets.length >= existing
+      }
+      const indexes = CURRENT.ticketIndexStatements(engine.name, ctx.tableName)
+      if (rebuild) for (const statement of indexes.drop) await sql.raw(statement).execute(ex)
+      if (r.tickets.length > 0) {
+        await upsert(ctx, ex, tickets, {
+          length: r.tickets.length,
+          at: (i) => build.tickets(tenantId, [r.tickets[i]!.id], r.tickets[i]!),
+        })
+        if (rebuild) for (const statement of indexes.create) await sql.raw(statement).execute(ex)
+        await sql`INSERT INTO ${t('ticket_generations')} AS cur (tenant_id, generation) VALUES (${tenantId}, 1)
+                  ON CONFLICT (tenant_id) DO UPDATE SET generation = cur.generation + 1`.execute(ex)
+      }
+      if (bulk) for (const statement of engine.bulkLoad.after) await sql.raw(statement).execute(ex)
+      for (const budget of r.budgets) {
+        await upsert(ctx, ex, budgets, [build.budgets(tenantId, [budget.id], budget)])
+        await sql`DELETE FROM ${t(budgetLineItems.table)}
+                  WHERE tenant_id = ${tenantId} AND budget_id = ${budget.id}`.execute(ex)
+        await upsert(
+          ctx,
+          ex,
+          budgetLineItems,
+          budget.lineItems.map((item, i) => build.budgetLineItems(tenantId, [budget.id, i + 1], item)),
+        )
+      }
+      await all(automationRules, r.automationRules)
+      await all(reports, r.reports)
+      await all(reportTypes, r.reportTypes)
+      await all(reportTemplates, r.reportTemplates)
+      await all(complianceTemplates, r.complianceTemplates)
+      await all(complianceChecks, r.complianceChecks)
+      await all(trainingCourses, r.trainingCourses)
+      await all(trainingEnrollments, r.trainingEnrollments)
+      await all(users, r.users)
+      await all(companies, r.companies)
+      await all(meetingTypes, r.meetingTypes)
+      await all(goals, r.goals)
+      await all(npsSurveys, r.npsSurveys)
+      await all(plannerItemTypes, r.plannerItemTypes)
+    })
+  }
+}
