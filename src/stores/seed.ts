@@ -5,6 +5,8 @@
  */
 import * as v from 'valibot'
 import { annualisedCost } from '../domain/computed.js'
+import type { BudgetRecord } from '../model/budgets.js'
+import type { TrainingCourseRecord } from '../model/training.js'
 import { AutomationRuleSchema, type AutomationRuleRecord } from '../resources/automation-rules/schema.js'
 import { BudgetLineItemSchema, BudgetSchema, type BudgetLineItem } from '../resources/budgets/schema.js'
 import { MeetingTypeSchema, type MeetingType } from '../resources/calendar/schema.js'
@@ -29,17 +31,13 @@ import { TicketNoteSchema, TicketSchema, type Ticket, type TicketNote } from '..
 import {
   TrainingCourseSchema,
   TrainingEnrollmentSchema,
-  type TrainingCourse,
   type TrainingEnrollment,
 } from '../resources/training/schema.js'
 import { UserSchema, type User } from '../resources/users/schema.js'
 
-type Loose<T> = { [K in keyof T]?: T[K] | undefined }
+export type { BudgetRecord, TrainingCourseRecord }
 
-/** A budget as seeded: `totals` and `lineItemCount` are computed, `lineItems` optional. */
-export type BudgetRecord = Omit<v.InferOutput<typeof BudgetSchema>, 'totals' | 'lineItemCount' | 'lineItems'>
-/** A training course as stored: `enrollmentCount` is counted when read. */
-export type TrainingCourseRecord = Omit<TrainingCourse, 'enrollmentCount'>
+type Loose<T> = { [K in keyof T]?: T[K] | undefined }
 
 /**
  * What `store.seed(tenantId, data)` accepts: every key optional, each a list of records in the

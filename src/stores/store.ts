@@ -81,15 +81,24 @@ export interface Store {
   // --- budgets ---
   /** The budget with `totals`, `lineItemCount` and `lineItems` (oldest first). */
   getBudget(tenantId: string, id: string): Promise<Budget | null>
-  /** Applies the supplied fields (`notes: null` clears) and sets `updatedAt`; returns the budget as {@link getBudget} does. */
+  /**
+   * Applies the supplied fields (`notes: null` clears) and sets `updatedAt`; returns the budget as
+   * {@link getBudget} does.
+   */
   updateBudget(tenantId: string, id: string, patch: UpdateBudget, updatedAt: string): Promise<Budget | null>
-  /** Adds a complete line item and sets the budget's `updatedAt` to the item's `createdAt`, in one transaction; false when no such budget. */
+  /**
+   * Adds a complete line item and sets the budget's `updatedAt` to the item's `createdAt`, in one
+   * transaction; false when no such budget.
+   */
   addBudgetLineItem(tenantId: string, budgetId: string, item: BudgetLineItem): Promise<boolean>
 
   // --- automation rules ---
   getAutomationRule(tenantId: string, id: string): Promise<AutomationRuleRecord | null>
   insertAutomationRule(tenantId: string, rule: AutomationRuleRecord): Promise<void>
-  /** Compare-and-set: replaces the rule only if its stored `version` is `expectedVersion`; false otherwise (or when it is gone). */
+  /**
+   * Compare-and-set: replaces the rule only if its stored `version` is `expectedVersion`; false
+   * otherwise (or when it is gone).
+   */
   replaceAutomationRule(tenantId: string, rule: AutomationRuleRecord, expectedVersion: number): Promise<boolean>
 
   // --- reports ---

@@ -2,34 +2,44 @@
  * The in-memory store: the reference implementation of the store seam, for tests, demos and
  * single-process hosts. Records are deep-frozen when written, so reads hand them out without
  * copying; every write is synchronous between awaits, so each method is atomic. Lists keep one
- * sorted order per (collection, sort) and reuse it until that collection changes, so a list
- * request filters and slices but never sorts the whole collection.
+ * sorted order per (collection, order) and reuse it until that collection changes, so a list
+ * request filters and slices but never sorts the whole collection. Orders, filters and search
+ * come from the collection specs of `src/model/`, as the SQL store's do.
  */
 import { budgetTotals, npsStatistics } from '../../domain/computed.js'
-import { compareCodePoints, foldCase, orderBy } from '../../domain/ordering.js'
-import type { AutomationRuleRecord } from '../../resources/automation-rules/schema.js'
-import type { Budget, BudgetLineItem } from '../../resources/budgets/schema.js'
-import type { MeetingType } from '../../resources/calendar/schema.js'
-import { COMPANY_SORT, type Company } from '../../resources/companies/schema.js'
+import { compareCodePoints, foldCase, orderBy, orderByKeys } from '../../domain/ordering.js'
 import {
-  COMPLIANCE_TEMPLATE_SORT,
-  type ComplianceCheck,
-  type ComplianceTemplate,
-} from '../../resources/compliance/schema.js'
-import type { Goal } from '../../resources/goals/schema.js'
-import type { NpsSurveyRecord } from '../../resources/nps-surveys/schema.js'
-import type { PlannerItemType } from '../../resources/planner/schema.js'
+  type CollectionSpec,
+  type ColumnSpec,
+  columnOf,
+  type ColumnValue,
+  type FilterOp,
+  foldedValue,
+  type OrderTerm,
+} from '../../model/collection.js'
 import {
-  REPORT_TEMPLATE_SORT,
-  type ReportTemplate,
-  type ReportTemplateRecord,
-} from '../../resources/report-templates/schema.js'
-import type { ReportRecord, ReportType } from '../../resources/reports/schema.js'
-import { TICKET_SORT_COLUMNS, type Ticket, type TicketNote } from '../../resources/tickets/schema.js'
-import type { TrainingEnrollment } from '../../resources/training/schema.js'
-import { USER_SORT_COLUMNS, type User } from '../../resources/users/schema.js'
+  automationRules,
+  budgets,
+  companies,
+  complianceChecks,
+  complianceTemplates,
+  goals,
+  meetingTypes,
+  npsSurveys,
+  plannerItemTypes,
+  reportTemplates,
+  reports,
+  reportTypes,
+  tickets,
+  trainingCourses,
+  trainingEnrollments,
+  users,
+} from '../../model/index.js'
+import type { BudgetLineItem, Budget } from '../../resources/budgets/schema.js'
+import type { ReportTemplate, ReportTemplateRecord } from '../../resources/report-templates/schema.js'
+import type { TicketNote } from '../../resources/tickets/schema.js'
 import { deepFreeze } from '../frozen-records.js'
-import { normalizeSeed, type BudgetRecord, type SeedData, type TrainingCourseRecord } from '../seed.js'
+import { normalizeSeed, type BudgetRecord, type SeedData } from '../seed.js'
 import {
   IDEMPOTENCY_LOCK_MS,
   IDEMPOTENCY_TTL_MS,
@@ -39,15 +49,14 @@ import {
   type StoredResponse,
 } from '../store.js'
 
-/** A ticket with what its list filters compare, folded once when it is stored. */
-interface TicketEntry {
-  id: string
-  ticket: Ticket
-  notes: readonly TicketNote[]
-  title: string
-  status: string | null
-  priority: string | null
-  assignedTo: string | null
+/** What the memory store reads of a spec. */
+type QuerySpec<R> = Pick<CollectionSpec<R, unknown>, 'name' | 'columns' | 'filters' | 'search'>
+
+/** A stored record and the folded copies of its folded columns (by column name), made once when it is stored. */
+interface Entry<R> {
+  readonly id: string
+  readonly record: R
+  readonly folded: Readonly<Record<string, string | null>>
 }
 
 interface IdempotencyEntry {
@@ -56,13 +65,31 @@ interface IdempotencyEntry {
   response: StoredResponse | null
 }
 
-/** One collection of one tenant: records by id, a change counter, and sorted orders built from it. */
-class Collection<T extends { id: string }> {
-  readonly byId = new Map<string, T>()
-  private orders = new Map<string, readonly T[]>()
+const NOTHING_FOLDED: Readonly<Record<string, string | null>> = Object.freeze({})
 
-  set(record: T): void {
-    this.byId.set(record.id, deepFreeze(record))
+/** One collection of one tenant: records by id, and sorted orders built from them until the next change. */
+class Collection<R extends { id: string }> {
+  readonly byId = new Map<string, Entry<R>>()
+  private orders = new Map<string, readonly Entry<R>[]>()
+  private readonly folding: readonly ColumnSpec<R>[]
+
+  constructor(readonly spec: QuerySpec<R>) {
+    this.folding = spec.columns.filter((c) => c.folded)
+  }
+
+  get(id: string): R | undefined {
+    return this.byId.get(id)?.record
+  }
+
+  set(record: R): void {
+    const frozen = deepFreeze(record)
+    let folded = NOTHING_FOLDED
+    if (this.folding.length > 0) {
+      const copies: Record<string, string | null> = {}
+      for (const column of this.folding) copies[column.name] = foldedValue(column.read(frozen))
+      folded = copies
+    }
+    this.byId.set(record.id, { id: record.id, record: frozen, folded })
     this.orders.clear()
   }
 
@@ -72,38 +99,57 @@ class Collection<T extends { id: string }> {
     return deleted
   }
 
-  /** The whole collection in the order of `compare`, sorted once per change. */
-  sorted(orderKey: string, compare: (a: T, b: T) => number): readonly T[] {
-    let order = this.orders.get(orderKey)
+  /** The whole collection in the order of `terms` (then by id), sorted once per change. */
+  sorted(terms: readonly OrderTerm[]): readonly Entry<R>[] {
+    const key = terms.map((term) => `${term.column}:${term.descending}`).join(',')
+    let order = this.orders.get(key)
     if (order === undefined) {
-      order = [...this.byId.values()].sort(compare)
-      this.orders.set(orderKey, order)
+      order = [...this.byId.values()].sort(comparator(this.spec, terms))
+      this.orders.set(key, order)
     }
     return order
   }
 }
 
+/** The comparator of `terms` on the records of entries. */
+function comparator<R>(spec: QuerySpec<R>, terms: readonly OrderTerm[]): (a: Entry<R>, b: Entry<R>) => number {
+  const keys = terms.map((term) => {
+    const { read } = columnOf(spec, term.column)
+    return { key: (entry: Entry<R>) => read(entry.record), descending: term.descending }
+  })
+  const [only] = keys
+  return keys.length === 1 && only !== undefined ? orderBy(only.key, only.descending) : orderByKeys(keys)
+}
+
 class TenantData {
-  tickets = new Collection<TicketEntry>()
+  tickets = new Collection(tickets)
+  /** Each ticket's notes, newest first. */
+  ticketNotes = new Map<string, readonly TicketNote[]>()
   /** Ticket numbers can repeat across PSA providers: the lookup takes the smallest id. */
   ticketIdsByNumber = new Map<string, string[]>()
-  budgets = new Collection<BudgetRecord & { lineItems: readonly BudgetLineItem[] }>()
-  automationRules = new Collection<AutomationRuleRecord>()
-  reports = new Collection<ReportRecord>()
-  reportTypes = new Collection<ReportType>()
-  reportTemplates = new Collection<ReportTemplateRecord>()
-  complianceTemplates = new Collection<ComplianceTemplate>()
-  complianceChecks = new Collection<ComplianceCheck>()
-  trainingCourses = new Collection<TrainingCourseRecord>()
-  trainingEnrollments = new Collection<TrainingEnrollment>()
-  users = new Collection<User>()
-  companies = new Collection<Company>()
-  meetingTypes = new Collection<MeetingType>()
-  goals = new Collection<Goal>()
-  npsSurveys = new Collection<NpsSurveyRecord>()
-  plannerItemTypes = new Collection<PlannerItemType>()
+  budgets = new Collection<BudgetRecord & { lineItems: readonly BudgetLineItem[] }>(budgets)
+  automationRules = new Collection(automationRules)
+  reports = new Collection(reports)
+  reportTypes = new Collection(reportTypes)
+  reportTemplates = new Collection<ReportTemplateRecord>(reportTemplates)
+  complianceTemplates = new Collection(complianceTemplates)
+  complianceChecks = new Collection(complianceChecks)
+  trainingCourses = new Collection(trainingCourses)
+  trainingEnrollments = new Collection(trainingEnrollments)
+  users = new Collection(users)
+  companies = new Collection(companies)
+  meetingTypes = new Collection(meetingTypes)
+  goals = new Collection(goals)
+  npsSurveys = new Collection(npsSurveys)
+  plannerItemTypes = new Collection(plannerItemTypes)
   idempotency = new Map<string, IdempotencyEntry>()
 }
+
+/** The collections of a tenant, by name. */
+type CollectionName = {
+  [K in keyof TenantData]: TenantData[K] extends Collection<infer _> ? K : never
+}[keyof TenantData]
+type RecordOf<K extends CollectionName> = TenantData[K] extends Collection<infer R> ? R : never
 
 /** A page of `sorted` that passes `matches`, with the exact count of all that pass. */
 function page<T, R>(
@@ -125,18 +171,58 @@ function page<T, R>(
   return { items, totalCount }
 }
 
-/** All given predicates, or null when none (so an unfiltered list is a plain slice). */
-function allOf<T>(predicates: Array<((record: T) => boolean) | false | undefined>): ((record: T) => boolean) | null {
-  const active = predicates.filter((p): p is (record: T) => boolean => typeof p === 'function')
-  if (active.length === 0) return null
-  return (record) => active.every((p) => p(record))
+/** A spec's filters with their columns looked up, once per spec. */
+const filterColumns = new WeakMap<object, { param: string; column: ColumnSpec<never>; op: FilterOp }[]>()
+
+/**
+ * What a list `query` keeps of `spec`'s records: its search (a folded substring of any search
+ * column) and every filter it gives; null when it gives none (an unfiltered list is a plain slice).
+ */
+function matcher<R>(spec: QuerySpec<R>, query: object): ((entry: Entry<R>) => boolean) | null {
+  const q = query as Record<string, unknown>
+  let filters = filterColumns.get(spec)
+  if (filters === undefined) {
+    filters = Object.entries(spec.filters).map(([param, f]) => ({ param, column: columnOf(spec, f.column), op: f.op }))
+    filterColumns.set(spec, filters)
+  }
+  const tests: ((entry: Entry<R>) => boolean)[] = []
+  if (spec.search !== null && typeof q.search === 'string') {
+    const term = foldCase(q.search)
+    const [first, ...others] = spec.search.columns
+    tests.push(
+      others.length === 0
+        ? (e) => e.folded[first!]?.includes(term) === true
+        : (e) => spec.search!.columns.some((c) => e.folded[c]?.includes(term) === true),
+    )
+  }
+  for (const { param, column, op } of filters) {
+    const value = q[param] as ColumnValue | undefined
+    if (value === undefined) continue
+    const read = column.read as (record: R) => ColumnValue
+    if (op === 'equals') tests.push((e) => read(e.record) === value)
+    else if (op === 'equalsFolded') {
+      const folded = foldedValue(value)
+      const name = column.name
+      tests.push((e) => e.folded[name] === folded)
+    } else if (op === 'atLeast') {
+      tests.push((e) => {
+        const x = read(e.record)
+        return x !== null && value !== null && x >= value
+      })
+    } else {
+      tests.push((e) => {
+        const x = read(e.record)
+        return x !== null && value !== null && x <= value
+      })
+    }
+  }
+  if (tests.length === 0) return null
+  const [only] = tests
+  if (tests.length === 1 && only !== undefined) return only
+  return (entry) => tests.every((test) => test(entry))
 }
 
-const identity = <T>(record: T): T => record
-
-function foldOrNull(text: string | null): string | null {
-  return text === null ? null : foldCase(text)
-}
+const recordOf = <R>(entry: Entry<R>): R => entry.record
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -165,7 +251,32 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     }
     return data
   }
-  const peek = (id: string): TenantData | undefined => tenants.get(id)
+
+  /** The record `id` of the tenant's collection `name`, or null (also when the tenant has nothing). */
+  function get<K extends CollectionName>(tenantId: string, name: K, id: string): RecordOf<K> | null {
+    return ((tenants.get(tenantId)?.[name] as Collection<RecordOf<K> & { id: string }> | undefined)?.get(id) ??
+      null) as RecordOf<K> | null
+  }
+
+  /** A page of the tenant's collection `name` in `terms`, kept by `query`'s search and filters, shown by `view`. */
+  function list<K extends CollectionName, T = RecordOf<K>>(
+    tenantId: string,
+    name: K,
+    query: { page: number; limit: number },
+    terms: readonly OrderTerm[],
+    view?: (record: RecordOf<K>) => T,
+  ): ListResult<T> {
+    const t = tenants.get(tenantId)
+    if (!t) return { items: [], totalCount: 0 }
+    const collection = t[name] as unknown as Collection<RecordOf<K> & { id: string }>
+    const show = view === undefined ? recordOf : (entry: Entry<RecordOf<K>>) => view(entry.record)
+    return page(collection.sorted(terms), query, matcher(collection.spec, query), show as (e: Entry<RecordOf<K>>) => T)
+  }
+
+  /** The order of a list sorted by `sort` (an API sort name of `spec`). */
+  const sortTerms = (spec: { sorts: Readonly<Record<string, string>> }, sort: string, descending: boolean) => [
+    { column: spec.sorts[sort]!, descending },
+  ]
 
   function budgetView(record: BudgetRecord & { lineItems: readonly BudgetLineItem[] }): Budget {
     return {
@@ -179,22 +290,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   function seedSync(tenantId: string, data: SeedData): void {
     const records = normalizeSeed(data)
     const t = tenant(tenantId)
-    for (const { notes, ...ticket } of records.tickets) {
-      const previous = t.tickets.byId.get(ticket.id)
+    for (const record of records.tickets) {
+      const ticket = tickets.document(record)
+      const previous = t.tickets.get(ticket.id)
       if (previous) {
-        const ids = t.ticketIdsByNumber.get(previous.ticket.ticketNumber)?.filter((id) => id !== ticket.id) ?? []
-        if (ids.length > 0) t.ticketIdsByNumber.set(previous.ticket.ticketNumber, ids)
-        else t.ticketIdsByNumber.delete(previous.ticket.ticketNumber)
+        const ids = t.ticketIdsByNumber.get(previous.ticketNumber)?.filter((id) => id !== ticket.id) ?? []
+        if (ids.length > 0) t.ticketIdsByNumber.set(previous.ticketNumber, ids)
+        else t.ticketIdsByNumber.delete(previous.ticketNumber)
       }
-      t.tickets.set({
-        id: ticket.id,
-        ticket,
-        notes: [...notes].sort(orderBy((n: TicketNote) => n.createdAt, true)),
-        title: foldCase(ticket.title),
-        status: foldOrNull(ticket.status),
-        priority: foldOrNull(ticket.priority),
-        assignedTo: foldOrNull(ticket.assignedTo),
-      })
+      t.tickets.set(ticket)
+      t.ticketNotes.set(ticket.id, deepFreeze(tickets.parts.notes!.read(record) as TicketNote[]))
       const ids = [...(t.ticketIdsByNumber.get(ticket.ticketNumber) ?? []), ticket.id].sort(compareCodePoints)
       t.ticketIdsByNumber.set(ticket.ticketNumber, ids)
     }
@@ -219,64 +324,44 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
   const store: MemoryStore = {
     async listTickets(tenantId, query) {
-      const t = peek(tenantId)
-      if (!t) return { items: [], totalCount: 0 }
-      const field = TICKET_SORT_COLUMNS[query.sortColumn]
-      const sorted = t.tickets.sorted(
-        `${field}:${query.sortDesc}`,
-        orderBy((e: TicketEntry) => e.ticket[field], query.sortDesc),
-      )
-      const search = query.search === undefined ? undefined : foldCase(query.search)
-      const status = query.status === undefined ? undefined : foldCase(query.status)
-      const priority = query.priority === undefined ? undefined : foldCase(query.priority)
-      const assignedTo = query.assignedTo === undefined ? undefined : foldCase(query.assignedTo)
-      const { companyId, isClosed, provider, dateFrom, dateTo } = query
-      const matches = allOf<TicketEntry>([
-        search !== undefined && ((e) => e.title.includes(search)),
-        companyId !== undefined && ((e) => e.ticket.companyId === companyId),
-        status !== undefined && ((e) => e.status === status),
-        priority !== undefined && ((e) => e.priority === priority),
-        assignedTo !== undefined && ((e) => e.assignedTo === assignedTo),
-        isClosed !== undefined && ((e) => e.ticket.isClosed === isClosed),
-        provider !== undefined && ((e) => e.ticket.provider === provider),
-        dateFrom !== undefined && ((e) => e.ticket.createdAt >= dateFrom),
-        dateTo !== undefined && ((e) => e.ticket.createdAt <= dateTo),
-      ])
-      return page(sorted, query, matches, (e) => e.ticket)
+      return list(tenantId, 'tickets', query, sortTerms(tickets, query.sortColumn, query.sortDesc))
     },
 
     async getTicket(tenantId, idOrNumber, notesLimit) {
-      const t = peek(tenantId)
+      const t = tenants.get(tenantId)
       if (!t) return null
-      const entry = t.tickets.byId.get(idOrNumber) ?? t.tickets.byId.get(t.ticketIdsByNumber.get(idOrNumber)?.[0] ?? '')
-      if (!entry) return null
-      return notesLimit === null ? entry.ticket : { ...entry.ticket, notes: entry.notes.slice(0, notesLimit) }
+      const ticket = t.tickets.get(idOrNumber) ?? t.tickets.get(t.ticketIdsByNumber.get(idOrNumber)?.[0] ?? '')
+      if (!ticket) return null
+      if (notesLimit === null) return ticket
+      return { ...ticket, notes: (t.ticketNotes.get(ticket.id) ?? []).slice(0, notesLimit) }
     },
 
     async getBudget(tenantId, id) {
-      const record = peek(tenantId)?.budgets.byId.get(id)
+      const record = get(tenantId, 'budgets', id)
       return record ? budgetView(record) : null
     },
 
     async updateBudget(tenantId, id, patch, updatedAt) {
-      const t = peek(tenantId)
-      const current = t?.budgets.byId.get(id)
-      if (!t || !current) return null
+      const current = get(tenantId, 'budgets', id)
+      if (!current) return null
       const next = { ...current, ...patch, updatedAt }
-      t.budgets.set(next)
+      tenant(tenantId).budgets.set(next)
       return budgetView(next)
     },
 
     async addBudgetLineItem(tenantId, budgetId, item) {
-      const t = peek(tenantId)
-      const current = t?.budgets.byId.get(budgetId)
-      if (!t || !current) return false
-      t.budgets.set({ ...current, lineItems: [...current.lineItems, structuredClone(item)], updatedAt: item.createdAt })
+      const current = get(tenantId, 'budgets', budgetId)
+      if (!current) return false
+      tenant(tenantId).budgets.set({
+        ...current,
+        lineItems: [...current.lineItems, structuredClone(item)],
+        updatedAt: item.createdAt,
+      })
       return true
     },
 
     async getAutomationRule(tenantId, id) {
-      return peek(tenantId)?.automationRules.byId.get(id) ?? null
+      return get(tenantId, 'automationRules', id)
     },
 
     async insertAutomationRule(tenantId, rule) {
@@ -284,183 +369,107 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
 
     async replaceAutomationRule(tenantId, rule, expectedVersion) {
-      const rules = peek(tenantId)?.automationRules
-      if (rules?.byId.get(rule.id)?.version !== expectedVersion) return false
-      rules.set(structuredClone(rule))
+      if (get(tenantId, 'automationRules', rule.id)?.version !== expectedVersion) return false
+      tenant(tenantId).automationRules.set(structuredClone(rule))
       return true
     },
 
     async getReport(tenantId, id) {
-      return peek(tenantId)?.reports.byId.get(id) ?? null
+      return get(tenantId, 'reports', id)
     },
 
     async replaceReport(tenantId, report, expectedVersion) {
-      const reports = peek(tenantId)?.reports
-      if (reports?.byId.get(report.id)?.version !== expectedVersion) return false
-      reports.set(structuredClone(report))
+      if (get(tenantId, 'reports', report.id)?.version !== expectedVersion) return false
+      tenant(tenantId).reports.set(structuredClone(report))
       return true
     },
 
     async getReportType(tenantId, id) {
-      return peek(tenantId)?.reportTypes.byId.get(id) ?? null
+      return get(tenantId, 'reportTypes', id)
     },
 
     async listReportTemplates(tenantId, query) {
-      const t = peek(tenantId)
-      if (!t) return { items: [], totalCount: 0 }
-      const field = REPORT_TEMPLATE_SORT[query.sortBy]
-      const descending = query.sortOrder === 'desc'
-      const sorted = t.reportTemplates.sorted(
-        `${field}:${descending}`,
-        orderBy((r: ReportTemplateRecord) => r[field], descending),
+      const terms = sortTerms(reportTemplates, query.sortBy, query.sortOrder === 'desc')
+      return list(
+        tenantId,
+        'reportTemplates',
+        query,
+        terms,
+        ({ templateStructure: _structure, ...template }): ReportTemplate => template,
       )
-      const { reportTypeId, isShared } = query
-      const matches = allOf<ReportTemplateRecord>([
-        reportTypeId !== undefined && ((r) => r.reportTypeId === reportTypeId),
-        isShared !== undefined && ((r) => r.isShared === isShared),
-      ])
-      return page(sorted, query, matches, ({ templateStructure: _structure, ...template }): ReportTemplate => template)
     },
 
     async getReportTemplate(tenantId, id, includeStructure) {
-      const record = peek(tenantId)?.reportTemplates.byId.get(id)
+      const record = get(tenantId, 'reportTemplates', id)
       if (!record) return null
       const { templateStructure, ...template } = record
       return includeStructure ? { ...template, templateStructure } : template
     },
 
     async listComplianceTemplates(tenantId, query) {
-      const t = peek(tenantId)
-      if (!t) return { items: [], totalCount: 0 }
-      const field = COMPLIANCE_TEMPLATE_SORT[query.sortBy]
-      const descending = query.sortOrder === 'desc'
-      const sorted = t.complianceTemplates.sorted(
-        `${field}:${descending}`,
-        orderBy((r: ComplianceTemplate) => r[field], descending),
-      )
-      const search = query.search === undefined ? undefined : foldCase(query.search)
-      const { groupId, approvalStatus, checkScope } = query
-      const matches = allOf<ComplianceTemplate>([
-        search !== undefined && ((r) => foldCase(r.title).includes(search)),
-        groupId !== undefined && ((r) => r.groupId === groupId),
-        approvalStatus !== undefined && ((r) => r.approvalStatus === approvalStatus),
-        checkScope !== undefined && ((r) => r.checkScope === checkScope),
-      ])
-      return page(sorted, query, matches, identity)
+      const terms = sortTerms(complianceTemplates, query.sortBy, query.sortOrder === 'desc')
+      return list(tenantId, 'complianceTemplates', query, terms)
     },
 
     async getComplianceTemplate(tenantId, id) {
-      return peek(tenantId)?.complianceTemplates.byId.get(id) ?? null
+      return get(tenantId, 'complianceTemplates', id)
     },
 
     async getComplianceCheck(tenantId, id) {
-      return peek(tenantId)?.complianceChecks.byId.get(id) ?? null
+      return get(tenantId, 'complianceChecks', id)
     },
 
     async listTrainingEnrollments(tenantId, query) {
-      const t = peek(tenantId)
-      if (!t) return { items: [], totalCount: 0 }
-      const sorted = t.trainingEnrollments.sorted(
-        'enrolledAt:true',
-        orderBy((r: TrainingEnrollment) => r.enrolledAt, true),
-      )
-      const { courseId, userId, companyId, status } = query
-      const matches = allOf<TrainingEnrollment>([
-        courseId !== undefined && ((r) => r.course.id === courseId),
-        userId !== undefined && ((r) => r.user.id === userId),
-        companyId !== undefined && ((r) => r.companyId === companyId),
-        status !== undefined && ((r) => r.status === status),
-      ])
-      return page(sorted, query, matches, identity)
+      return list(tenantId, 'trainingEnrollments', query, trainingEnrollments.order)
     },
 
     async deleteTrainingEnrollment(tenantId, id) {
-      return peek(tenantId)?.trainingEnrollments.delete(id) ?? false
+      return tenants.get(tenantId)?.trainingEnrollments.delete(id) ?? false
     },
 
     async getTrainingCourse(tenantId, id) {
-      const t = peek(tenantId)
-      const course = t?.trainingCourses.byId.get(id)
-      if (!t || !course) return null
+      const course = get(tenantId, 'trainingCourses', id)
+      if (!course) return null
       let enrollmentCount = 0
-      for (const enrollment of t.trainingEnrollments.byId.values())
-        if (enrollment.course.id === id) enrollmentCount += 1
+      for (const { record } of tenant(tenantId).trainingEnrollments.byId.values())
+        if (record.course.id === id) enrollmentCount += 1
       return { ...course, enrollmentCount }
     },
 
     async listUsers(tenantId, query) {
-      const t = peek(tenantId)
-      if (!t) return { items: [], totalCount: 0 }
-      const field = USER_SORT_COLUMNS[query.sortColumn]
-      const sorted = t.users.sorted(
-        `${field}:${query.sortDesc}`,
-        orderBy((r: User) => r[field], query.sortDesc),
-      )
-      const search = query.search === undefined ? undefined : foldCase(query.search)
-      const { status, roleId, companyId, isPrimaryAdmin } = query
-      const matches = allOf<User>([
-        search !== undefined &&
-          ((r) => foldCase(r.fullName ?? '').includes(search) || foldCase(r.email).includes(search)),
-        status !== undefined && ((r) => r.status === status),
-        roleId !== undefined && ((r) => r.role?.id === roleId),
-        companyId !== undefined && ((r) => r.company?.id === companyId),
-        isPrimaryAdmin !== undefined && ((r) => r.isPrimaryAdmin === isPrimaryAdmin),
-      ])
-      return page(sorted, query, matches, identity)
+      return list(tenantId, 'users', query, sortTerms(users, query.sortColumn, query.sortDesc))
     },
 
     async listMeetingTypes(tenantId, query) {
-      const t = peek(tenantId)
-      if (!t) return { items: [], totalCount: 0 }
-      const sorted = t.meetingTypes.sorted(
-        'orderIndex',
-        orderBy(
-          (r: MeetingType) => r.orderIndex,
-          false,
-          (r) => r.name,
-        ),
-      )
-      return page(sorted, query, null, identity)
+      return list(tenantId, 'meetingTypes', query, meetingTypes.order)
     },
 
     async listCompanies(tenantId, query) {
-      const t = peek(tenantId)
-      if (!t) return { items: [], totalCount: 0 }
-      const field = COMPANY_SORT[query.sortBy]
-      const descending = query.sortOrder === 'desc'
-      return page(
-        t.companies.sorted(
-          `${field}:${descending}`,
-          orderBy((r: Company) => r[field], descending),
-        ),
-        query,
-        null,
-        identity,
-      )
+      return list(tenantId, 'companies', query, sortTerms(companies, query.sortBy, query.sortOrder === 'desc'))
     },
 
     async findCompanies(tenantId, ids) {
-      const companies = peek(tenantId)?.companies.byId
-      if (!companies) return []
+      const found = tenants.get(tenantId)?.companies
+      if (!found) return []
       return ids.flatMap((id) => {
-        const company = companies.get(id)
+        const company = found.get(id)
         return company ? [{ id: company.id, name: company.name }] : []
       })
     },
 
     async getGoal(tenantId, id) {
-      return peek(tenantId)?.goals.byId.get(id) ?? null
+      return get(tenantId, 'goals', id)
     },
 
     async getNpsSurvey(tenantId, id) {
-      const record = peek(tenantId)?.npsSurveys.byId.get(id)
+      const record = get(tenantId, 'npsSurveys', id)
       if (!record) return null
       const { responses, ...survey } = record
       return { ...survey, responseCount: responses.length, statistics: npsStatistics(responses, survey.inviteCount) }
     },
 
     async getPlannerItemType(tenantId, id) {
-      return peek(tenantId)?.plannerItemTypes.byId.get(id) ?? null
+      return get(tenantId, 'plannerItemTypes', id)
     },
 
     async reserveIdempotencyKey(tenantId, key, fingerprint, now): Promise<IdempotencyReservation> {
@@ -482,12 +491,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
 
     async completeIdempotencyKey(tenantId, key, response) {
-      const entry = peek(tenantId)?.idempotency.get(key)
+      const entry = tenants.get(tenantId)?.idempotency.get(key)
       if (entry) entry.response = deepFreeze(structuredClone(response))
     },
 
     async releaseIdempotencyKey(tenantId, key) {
-      peek(tenantId)?.idempotency.delete(key)
+      tenants.get(tenantId)?.idempotency.delete(key)
     },
 
     async seed(tenantId, data) {
