@@ -125,7 +125,7 @@ export const TicketListQuerySchema = v.pipe(
     ),
     dateTo: v.optional(dateTimeParam('end', 'Created at or before (inclusive). A date means the end of that UTC day.')),
   }),
-  // decisions §4: dateFrom after dateTo is a 400 (on dateFrom), not an empty page.
+  // dateFrom after dateTo is a 400 (on dateFrom), not an empty page (docs/api-behaviour.md, Lists).
   v.forward(
     v.check(
       (q) => q.dateFrom === undefined || q.dateTo === undefined || q.dateFrom <= q.dateTo,
