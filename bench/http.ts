@@ -3,7 +3,8 @@
  * loopback with autocannon, each server in its own process (so that no server's globals or JIT
  * state leak into another's), our mounts beside their baselines:
  *
- *   node mount     vs  raw node:http computing the same page (≥ 0.85x) and @hono/node-server (≥ 1.0x)
+ *   node mount     vs  raw node:http computing the same page (≥ 0.85x), @hono/node-server (≥ 1.0x), and
+ *                      Fastify 5 doing the API's work its own way (≥ 1.3x; bench/fastify-server.ts)
  *   express mount  vs  a plain Express route doing the same work (≥ 0.9x)
  *   bun mount      vs  Bun.serve calling the API directly (≥ 0.9x)
  *   deno mount     vs  Deno.serve calling the API directly (≥ 0.9x)
@@ -23,6 +24,8 @@ import {
   createPublicApi,
   memoryRateLimiter,
   pagination,
+  type MemoryStore,
+  type Principal,
   type PublicApiHandler,
   type SeedData,
 } from 'tenant-public-api'
@@ -30,7 +33,8 @@ import { createDemoData } from 'tenant-public-api/testing'
 
 const TENANT = 'bench'
 const TOKEN = `test:${TENANT}:*`
-const PATH = '/api/public/v1/tickets?limit=25'
+const BASE_PATH = '/api/public/v1'
+const PATH = `${BASE_PATH}/tickets?limit=25`
 const root = fileURLToPath(new URL('..', import.meta.url))
 
 /** The 10,000 demo tickets (createDemoData's default), under the bench tenant. */
@@ -38,15 +42,20 @@ function benchSeed(): SeedData {
   return { tickets: createDemoData({ tickets: 10_000 }).tickets }
 }
 
-/** The API the mounts serve, and the same page computed without it (for the baselines). */
-async function setup(): Promise<{ api: PublicApiHandler; page: () => Promise<string> }> {
+/** The bench key's principal; any other token is refused. */
+const resolveKey = (token: string): Principal | null =>
+  token === TOKEN
+    ? { tenantId: TENANT, keyId: 'bench', scopes: ['tickets.read'], actor: { id: 'u', name: 'Bench' } }
+    : null
+
+/** A rate limit that never runs out within a bench, but is still counted on every request. */
+const benchRateLimiter = () => memoryRateLimiter({ limit: 1e12, windowMs: 60_000 })
+
+/** The API the mounts serve, its store, and the same page computed without it (for the baselines). */
+async function setup(): Promise<{ api: PublicApiHandler; store: MemoryStore; page: () => Promise<string> }> {
   const store = createMemoryStore()
   await store.seed(TENANT, benchSeed())
-  const keyResolver = (token: string) =>
-    token === TOKEN
-      ? { tenantId: TENANT, keyId: 'bench', scopes: ['tickets.read'], actor: { id: 'u', name: 'Bench' } }
-      : null
-  const api = createPublicApi({ store, keyResolver, rateLimiter: memoryRateLimiter({ limit: 1e12, windowMs: 60_000 }) })
+  const api = createPublicApi({ store, keyResolver: resolveKey, rateLimiter: benchRateLimiter() })
   const query = { page: 1, limit: 25, sortColumn: 'created_date', sortDesc: true } as Parameters<
     typeof store.listTickets
   >[1]
@@ -54,7 +63,7 @@ async function setup(): Promise<{ api: PublicApiHandler; page: () => Promise<str
     const result = await store.listTickets(TENANT, query)
     return JSON.stringify({ data: result.items, pagination: pagination(1, 25, result.totalCount) })
   }
-  return { api, page }
+  return { api, store, page }
 }
 
 const rawHeaders = (body: string) => ({
@@ -64,9 +73,53 @@ const rawHeaders = (body: string) => ({
   'cache-control': 'no-store',
 })
 
+/**
+ * Requests on which a peer must answer exactly as the API does (status, header names, and the body
+ * of a 200): the bench's page, other pages and filters, out-of-bounds and unknown parameters, no key.
+ */
+const PARITY_CASES: Array<[query: string, authorized: boolean]> = [
+  ['?limit=25', true],
+  ['?page=3&limit=7&sortColumn=title&sortDesc=false', true],
+  ['?status=open&isClosed=false&provider=psa_b&dateFrom=2024-01-01&dateTo=2026-12-31', true],
+  ['?limit=101', true],
+  ['?page=0', true],
+  ['?sortColumn=nope', true],
+  ['?unknown=1', true],
+  ['?companyId=not-a-uuid', true],
+  ['?dateFrom=2025-02-30', true],
+  ['?limit=25', false],
+]
+/** Headers node:http (or the framework) adds to any response: not part of what the API answers. */
+const TRANSPORT_HEADERS = new Set(['connection', 'content-length', 'date', 'keep-alive', 'transfer-encoding'])
+
+/** Throws unless the server at `origin` answers every parity case as `api` (the library's handler) does. */
+async function checkParity(kind: string, origin: string, api: PublicApiHandler): Promise<void> {
+  const names = (response: Response) =>
+    [...response.headers.keys()]
+      .filter((name) => !TRANSPORT_HEADERS.has(name))
+      .sort()
+      .join(', ')
+  for (const [query, authorized] of PARITY_CASES) {
+    const path = `${BASE_PATH}/tickets${query}`
+    const init: RequestInit = { headers: authorized ? { authorization: `Bearer ${TOKEN}` } : {} }
+    const theirs = await fetch(`${origin}${path}`, init)
+    const ours = await api(new Request(`http://localhost${path}`, init))
+    const [theirBody, ourBody] = [await theirs.text(), await ours.text()]
+    const problem =
+      theirs.status !== ours.status
+        ? `status ${theirs.status}, the API's ${ours.status}`
+        : names(theirs) !== names(ours)
+          ? `headers ${names(theirs)}; the API's ${names(ours)}`
+          : ours.status === 200 && theirBody !== ourBody
+            ? 'a different body'
+            : undefined
+    if (problem !== undefined) throw new Error(`${kind} does not answer ${query} as the API does: ${problem}`)
+  }
+}
+
 /** Starts one server in this process (the child side of the bench). */
 async function serve(kind: string, port: number): Promise<void> {
-  const { api, page } = await setup()
+  const { api, store, page } = await setup()
   const hostname = '127.0.0.1'
   const g = globalThis as { Bun?: { serve(o: object): unknown }; Deno?: { serve(o: object, h: unknown): unknown } }
   switch (kind) {
@@ -97,6 +150,12 @@ async function serve(kind: string, port: number): Promise<void> {
     case 'node': {
       const { toNodeHandler } = await import('tenant-public-api/node')
       createServer(toNodeHandler(api)).listen(port, hostname)
+      break
+    }
+    case 'fastify': {
+      const { createFastifyPeer } = await import('./fastify-server.js')
+      const app = createFastifyPeer({ store, resolveKey, rateLimiter: benchRateLimiter(), basePath: BASE_PATH })
+      await app.listen({ port, host: hostname })
       break
     }
     case 'hono': {
@@ -164,10 +223,17 @@ function cpuSeconds(pid: number | undefined): number | undefined {
 interface Run {
   rps: number
   cpuMicros: number | undefined
+  /** The client's (this process's) CPU time over the run's wall time: near 1, autocannon is the bottleneck. */
+  clientLoad: number
 }
 
 /** Requests per second of one server kind, served by `command`, and what they cost the server's CPU. */
-async function measure(kind: string, command: string[], seconds: number): Promise<Run> {
+async function measure(
+  kind: string,
+  command: string[],
+  seconds: number,
+  check?: (origin: string) => Promise<void>,
+): Promise<Run> {
   const port = await freePort()
   const child = spawn(command[0]!, [...command.slice(1), '--serve', kind, String(port)], {
     cwd: root,
@@ -187,12 +253,15 @@ async function measure(kind: string, command: string[], seconds: number): Promis
         await new Promise((resolve) => setTimeout(resolve, 100))
       }
     }
+    await check?.(`http://127.0.0.1:${port}`)
     const { default: autocannon } = await import('autocannon')
     const run = (duration: number) =>
       autocannon({ url, connections: 32, duration, headers: { authorization: `Bearer ${TOKEN}` } })
     await run(2) // warm-up: JIT and caches
     const cpuBefore = cpuSeconds(child.pid)
+    const clientBefore = process.cpuUsage()
     const result = await run(seconds)
+    const client = process.cpuUsage(clientBefore)
     const cpuAfter = cpuSeconds(child.pid)
     if (result.non2xx > 0 || result.errors > 0)
       throw new Error(`${kind}: ${result.non2xx} non-2xx, ${result.errors} errors`)
@@ -200,10 +269,17 @@ async function measure(kind: string, command: string[], seconds: number): Promis
       cpuBefore === undefined || cpuAfter === undefined
         ? undefined
         : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total
-    return { rps: result.requests.average, cpuMicros }
+    const clientLoad = (client.user + client.system) / 1e6 / result.duration // duration in seconds
+    return { rps: result.requests.average, cpuMicros, clientLoad }
   } finally {
     child.kill('SIGTERM')
   }
+}
+
+/** One line of figures: a server's requests per second and its CPU time per request. */
+function figures(kind: string, rps: number, cpuMicros: number | undefined): string {
+  const cpu = cpuMicros?.toFixed(0).padStart(5) ?? '    ?'
+  return `${kind.padEnd(16)} ${Math.round(rps).toString().padStart(7)} req/s  ${cpu} µs CPU/request`
 }
 
 /** Runs every server, prints requests per second and the ratios against their targets. */
@@ -222,6 +298,7 @@ export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ??
     raw: tsx,
     'raw-reused-text': tsx,
     hono: tsx,
+    fastify: tsx,
     node: tsx,
     'express-plain': tsx,
     'express-mount': tsx,
@@ -236,15 +313,19 @@ export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ??
   // /proc) is printed beside, as a second view that does not depend on how the client is scheduled.
   const only = process.env.BENCH_SERVERS?.split(',')
   for (const kind of Object.keys(runtimes)) if (only !== undefined && !only.includes(kind)) delete runtimes[kind]
+  // Peers written against another framework must do what the API does: each is checked against the
+  // library's own handler (on the same seed) before every run.
+  const reference = runtimes.fastify === undefined ? undefined : (await setup()).api
+  const checks: Record<string, (origin: string) => Promise<void>> = {}
+  if (reference !== undefined) checks.fastify = (origin) => checkParity('fastify', origin, reference)
   const runs: Record<string, Run[]> = {}
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
   for (let round = 1; round <= rounds; round++) {
     for (const [kind, command] of Object.entries(runtimes)) {
-      const run = await measure(kind, command, seconds)
+      const run = await measure(kind, command, seconds, checks[kind])
       ;(runs[kind] ??= []).push(run)
-      console.log(
-        `round ${round}  ${kind.padEnd(16)} ${Math.round(run.rps).toString().padStart(7)} req/s  ${run.cpuMicros?.toFixed(0).padStart(5) ?? '    ?'} µs CPU/request`,
-      )
+      const client = `client ${Math.round(run.clientLoad * 100)}% of a core`
+      console.log(`round ${round}  ${figures(kind, run.rps, run.cpuMicros)}  ${client}`)
     }
   }
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!
@@ -252,12 +333,12 @@ export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ??
   for (const [kind, list] of Object.entries(runs)) {
     rps[kind] = median(list.map((run) => run.rps))
     const cpu = list.every((run) => run.cpuMicros !== undefined) ? median(list.map((run) => run.cpuMicros!)) : undefined
-    console.log(
-      `median   ${kind.padEnd(16)} ${Math.round(rps[kind]).toString().padStart(7)} req/s  ${cpu?.toFixed(0).padStart(5) ?? '    ?'} µs CPU/request`,
-    )
+    console.log(`median   ${figures(kind, rps[kind], cpu)}`)
   }
+  const perRound = (mount: string, baseline: string) =>
+    runs[mount] && runs[baseline] ? runs[mount].map((run, i) => run.rps / runs[baseline]![i]!.rps) : []
   const ratio = (mount: string, baseline: string) =>
-    runs[mount] && runs[baseline] ? median(runs[mount].map((run, i) => run.rps / runs[baseline]![i]!.rps)) : Number.NaN
+    runs[mount] && runs[baseline] ? median(perRound(mount, baseline)) : Number.NaN
   const cpuRatio = (mount: string, baseline: string) =>
     runs[mount]?.every((run) => run.cpuMicros !== undefined) &&
     runs[baseline]?.every((run) => run.cpuMicros !== undefined)
@@ -267,6 +348,7 @@ export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ??
     ['node mount / raw node:http', 'node', 'raw', 0.85],
     ['node mount / raw, reusing record text', 'node', 'raw-reused-text', 0],
     ['node mount / @hono/node-server', 'node', 'hono', 1.0],
+    ['node mount / fastify', 'node', 'fastify', 1.3],
     ['express mount / plain express route', 'express-mount', 'express-plain', 0.9],
     ['bun mount / Bun.serve direct', 'bun-mount', 'bun-direct', 0.9],
     ['deno mount / Deno.serve direct', 'deno-mount', 'deno-direct', 0.9],
@@ -275,9 +357,11 @@ export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ??
     const value = ratio(mount, baseline)
     if (!Number.isFinite(value)) continue
     const verdict = target === 0 ? '' : `(target ≥ ${target.toFixed(2)}x) ${value >= target ? 'ok' : 'MISSED'}`
-    console.log(
-      `${name.padEnd(38)} ${value.toFixed(2)}x req/s, ${cpuRatio(mount, baseline).toFixed(2)}x by CPU per request  ${verdict}`,
-    )
+    const each = perRound(mount, baseline)
+      .map((r) => r.toFixed(2))
+      .join(' ')
+    const byCpu = cpuRatio(mount, baseline).toFixed(2)
+    console.log(`${name.padEnd(38)} ${value.toFixed(2)}x req/s [rounds: ${each}], ${byCpu}x by CPU/request  ${verdict}`)
   }
   return rps
 }

@@ -1,7 +1,7 @@
 /**
  * `npm run bench [part...]`: runs each benchmark part in its own process, so one part's heap and
- * caches never colour another's figures. Parts: `http` (mounts vs raw node:http and
- * @hono/node-server) and `stores` (1,000,000 tickets on SQLite and Postgres vs raw SQL).
+ * caches never colour another's figures. Parts: `http` (mounts vs raw node:http, @hono/node-server
+ * and Fastify) and `stores` (1,000,000 tickets on SQLite and Postgres vs raw SQL).
  * Every figure is a ratio to a baseline measured in the same run.
  */
 import { spawnSync } from 'node:child_process'
