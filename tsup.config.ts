@@ -1,6 +1,11 @@
 import { defineConfig } from 'tsup'
 
-/** One entry per subpath export; drivers and frameworks stay external (optional peers). */
+/**
+ * One entry per subpath export; drivers and frameworks stay external (optional peers). The mounts
+ * import the core as 'tenant-public-api', kept external too: dist/node.js loads dist/index.js (and
+ * dist/node.cjs loads dist/index.cjs) through the package's own name, so an app and its mount share
+ * one copy of the core instead of each bundle carrying its own.
+ */
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
@@ -22,5 +27,5 @@ export default defineConfig({
   target: 'es2022',
   splitting: true,
   treeshake: true,
-  external: ['vitest', 'better-sqlite3', 'pg', 'kysely', 'express', 'next'],
+  external: ['tenant-public-api', 'vitest', 'better-sqlite3', 'pg', 'kysely', 'express', 'next'],
 })

@@ -11,18 +11,11 @@
  * app.listen(3000)
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { PublicApiHandler } from '../src/create-public-api.js'
-import type { ErrorCode } from '../src/http/errors.js'
-import { resolveRequestId } from '../src/http/request-id.js'
-import { errorResponse } from '../src/http/responses.js'
-import {
-  answer,
-  BadRequestTargetError,
-  createNodeRequest,
-  writeJsonError,
-  writeResponse,
-  type NodeBridgeOptions,
-} from './node-bridge.js'
+import { errorResponse, jsonResponse, resolveRequestId, type ErrorCode, type PublicApiHandler } from 'tenant-public-api'
+import type { NodeBridgeOptions } from './node-bridge/bridge-types.js'
+import { createNodeRequest } from './node-bridge/lightweight-request.js'
+import { BadRequestTargetError } from './node-bridge/request-url.js'
+import { respond, writeResponse } from './node-bridge/write-response.js'
 
 export { clientAddress } from './client-address.js'
 
@@ -95,13 +88,14 @@ export function toExpressMiddleware(
         address: () => req.ip ?? req.socket?.remoteAddress,
       })
     } catch (error) {
-      if (error instanceof BadRequestTargetError) return writeJsonError(res, 400, error.message)
-      return next(error)
+      if (!(error instanceof BadRequestTargetError)) return next(error)
+      const answer = jsonResponse(400, { error: error.message }, { 'cache-control': 'no-store' })
+      return void writeResponse(answer, req, res).catch(onError)
     }
-    answer(api, request, req, res).catch((error: unknown) => {
+    respond(api, request, req, res).catch((error: unknown) => {
       onError(error)
-      if (!res.headersSent) writeJsonError(res, 500, 'An unexpected error occurred', 'INTERNAL_ERROR')
-      else res.destroy()
+      if (res.headersSent) res.destroy()
+      else writeResponse(failure(req, 500, 'INTERNAL_ERROR', 'An unexpected error occurred'), req, res).catch(onError)
     })
   }
 
@@ -109,11 +103,15 @@ export function toExpressMiddleware(
     if (!ours(req) || res.headersSent) return next(error)
     const [status, code, message] = describe(error)
     if (status >= 500) onError(error)
-    const requestId = resolveRequestId(firstHeader(req.headers['x-request-id']))
-    writeResponse(errorResponse(status, code, message, requestId), req, res).catch(onError)
+    writeResponse(failure(req, status, code, message), req, res).catch(onError)
   }
 
   return [handler, errorHandler]
+}
+
+/** An Error-shape answer to a failure around the API, with the request id the client sent if it is valid. */
+function failure(req: IncomingMessage, status: number, code: ErrorCode, message: string): Response {
+  return errorResponse(status, code, message, resolveRequestId(firstHeader(req.headers['x-request-id'])))
 }
 
 function firstHeader(value: string | string[] | undefined): string | null {
@@ -132,7 +130,8 @@ function consumedBody(req: ExpressRequestLike): Uint8Array | undefined {
   if (typeof body === 'string') return Buffer.from(body, 'utf8')
   if (body === undefined) {
     throw new Error(
-      'The request body was read by another middleware that left neither req.body nor req.rawBody; mount the API before it',
+      'The request body was read by another middleware that left neither req.body nor req.rawBody; ' +
+        'mount the API before it',
     )
   }
   return Buffer.from(JSON.stringify(body), 'utf8')

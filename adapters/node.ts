@@ -10,25 +10,16 @@
  * const api = createPublicApi({ store: createMemoryStore(), keyResolver })
  * createServer(nodeServerOptions, toNodeHandler(api)).listen(3000)
  */
-import type { PublicApiHandler } from '../src/create-public-api.js'
-import {
-  answer,
-  BadRequestTargetError,
-  createNodeRequest,
-  writeJsonError,
-  type NodeBridgeOptions,
-  type NodeIncoming,
-  type NodeOutgoing,
-} from './node-bridge.js'
+import { errorResponse, jsonResponse, resolveRequestId, type PublicApiHandler } from 'tenant-public-api'
+import type { NodeBridgeOptions, NodeIncoming, NodeOutgoing } from './node-bridge/bridge-types.js'
+import { createNodeRequest } from './node-bridge/lightweight-request.js'
+import { BadRequestTargetError } from './node-bridge/request-url.js'
+import { respond, writeResponse } from './node-bridge/write-response.js'
 
 export { clientAddress } from './client-address.js'
-export {
-  createNodeRequest,
-  writeResponse,
-  type NodeBridgeOptions,
-  type NodeIncoming,
-  type NodeOutgoing,
-} from './node-bridge.js'
+export type { NodeBridgeOptions, NodeIncoming, NodeOutgoing } from './node-bridge/bridge-types.js'
+export { createNodeRequest } from './node-bridge/lightweight-request.js'
+export { writeResponse } from './node-bridge/write-response.js'
 
 /**
  * Server timeouts for a public API, to pass to `http.createServer` / `https.createServer`. Node's
@@ -82,14 +73,26 @@ export function toNodeHandler(
     try {
       request = createNodeRequest(req, res, options)
     } catch (error) {
-      if (error instanceof BadRequestTargetError) return writeJsonError(res, 400, error.message)
-      onError(error)
-      return writeJsonError(res, 500, 'An unexpected error occurred', 'INTERNAL_ERROR')
+      return void writeResponse(mountFailure(req, error, onError), req, res).catch(onError)
     }
-    answer(api, request, req, res).catch((error: unknown) => {
-      onError(error)
-      if (!res.headersSent) writeJsonError(res, 500, 'An unexpected error occurred', 'INTERNAL_ERROR')
-      else res.destroy()
+    respond(api, request, req, res).catch((error: unknown) => {
+      if (res.headersSent) {
+        onError(error)
+        res.destroy()
+      } else writeResponse(mountFailure(req, error, onError), req, res).catch(onError)
     })
   }
+}
+
+/**
+ * The answer to a failure of the mount itself: a JSON 400 for a target or Host that makes no URL,
+ * else (reported to `onError`) the API's 500, with the request id the client sent if it is valid.
+ */
+function mountFailure(req: NodeIncoming, error: unknown, onError: (error: unknown) => void): Response {
+  if (error instanceof BadRequestTargetError)
+    return jsonResponse(400, { error: error.message }, { 'cache-control': 'no-store' })
+  onError(error)
+  const sent = req.headers['x-request-id']
+  const requestId = resolveRequestId((Array.isArray(sent) ? sent[0] : sent) ?? null)
+  return errorResponse(500, 'INTERNAL_ERROR', 'An unexpected error occurred', requestId)
 }

@@ -22,8 +22,8 @@ import { createPostgresStore } from '../src/stores/postgres/index.js'
 import { createSqliteStore } from '../src/stores/sqlite/index.js'
 import { testKey, testKeyResolver } from '../src/testing/keys.js'
 import { memoryRateLimiter } from '../src/http/rate-limit.js'
-import { Reply, replyHandlerOf } from '../src/http/responses.js'
-import { createNodeRequest, type NodeIncoming, type NodeOutgoing } from '../adapters/node-bridge.js'
+import { replyParts } from '../src/http/reply.js'
+import { createNodeRequest, type NodeIncoming, type NodeOutgoing } from '../adapters/node.js'
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 1_000_000)
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
@@ -231,7 +231,6 @@ async function measure(
   schema: string,
 ): Promise<boolean> {
   const api = createPublicApi({ store, keyResolver: testKeyResolver(), rateLimiter: memoryRateLimiter({ limit: 1e9 }) })
-  const reply = replyHandlerOf(api)!
   const headers = { authorization: `Bearer ${testKey(BIG)}` }
   // What the Node mount's server hands it, as plain objects: the mount's own work starts from these.
   const nodeRequest = (path: string) =>
@@ -291,8 +290,8 @@ async function measure(
           await response.text()
         },
         async () => {
-          const result = await reply(createNodeRequest(nodeRequest(c.path), outgoing))
-          if (!(result instanceof Reply) || result.status !== 200) throw new Error(`${c.path}: ${result.status}`)
+          const result = replyParts(await api(createNodeRequest(nodeRequest(c.path), outgoing)))
+          if (result === undefined || result.status !== 200) throw new Error(`${c.path}: ${result?.status}`)
           Buffer.byteLength(result.body!)
         },
         async () => {

@@ -1,6 +1,6 @@
 import type { KeyResolver } from './http/auth.js'
 import { memoryRateLimiter, type RateLimiter } from './http/rate-limit.js'
-import { REPLY_HANDLER, toResponse } from './http/responses.js'
+import { forHost, handsLightweightResponses, reply } from './http/reply.js'
 import { buildRouter, type PublicRoute } from './http/router.js'
 import { renderReferencePage, type ReferenceDocument } from './docs/render.js'
 import { createOpenApiDocument } from './openapi/document.js'
@@ -15,17 +15,26 @@ export interface PublicApiOptions {
   keyResolver: KeyResolver
   /** Counts requests per key. Default: `memoryRateLimiter()`, 120 requests per 60 s. */
   rateLimiter?: RateLimiter
-  /** Where the API is mounted. Default `/api/public/v1`. Normalised: `v1/` and `/v1/` both mean `/v1`; `/` is the root. */
+  /**
+   * Where the API is mounted. Default `/api/public/v1`. Normalised: `v1/` and `/v1/` both mean `/v1`;
+   * `/` is the root.
+   */
   basePath?: string
   /** Largest accepted request body. Default 1 MiB (1,048,576 bytes). */
   maxBodyBytes?: number
-  /** Receives every unexpected error (the response says only `INTERNAL_ERROR`). Default: `console.error`. */
+  /** Receives every unexpected error (the response says only `INTERNAL_ERROR`). Default `console.error`. */
   onError?: (error: unknown, context: { request: Request; requestId: string }) => void
-  /** Serve the HTML reference page at `GET {basePath}/docs` (no authentication, like `openapi.json`). Default `true`; `false` answers 404. */
+  /**
+   * Serve the HTML reference page at `GET {basePath}/docs` (no authentication, like `openapi.json`).
+   * Default `true`; `false` answers 404.
+   */
   docs?: boolean
 }
 
-/** The API as a Fetch handler. */
+/**
+ * The API as a Fetch handler. On Node its answers are lightweight `Response`s (the native one is
+ * built only when a member needs it; the Node mounts write them without one); elsewhere native.
+ */
 export type PublicApiHandler = (request: Request) => Promise<Response>
 
 /**
@@ -38,9 +47,14 @@ export type PublicApiHandler = (request: Request) => Promise<Response>
  * await store.seed('tenant-1', data)
  * const api = createPublicApi({
  *   store,
- *   keyResolver: (token) => (token === 'secret' ? { tenantId: 'tenant-1', keyId: 'k1', scopes: ['tickets.read'], actor: { id: 'u1', name: 'Ada' } } : null),
+ *   keyResolver: (token) =>
+ *     token === 'secret'
+ *       ? { tenantId: 'tenant-1', keyId: 'k1', scopes: ['tickets.read'], actor: { id: 'u1', name: 'Ada' } }
+ *       : null,
  * })
- * const response = await api(new Request('http://host/api/public/v1/tickets', { headers: { authorization: 'Bearer secret' } }))
+ * const response = await api(
+ *   new Request('http://host/api/public/v1/tickets', { headers: { authorization: 'Bearer secret' } }),
+ * )
  */
 export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
   checkOptions(options)
@@ -55,8 +69,9 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
       path: '/openapi.json',
       handle: () => {
         document ??= JSON.stringify(createOpenApiDocument({ basePath }))
-        return new Response(document, {
-          headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' },
+        return reply(200, document, {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'public, max-age=300',
         })
       },
     },
@@ -71,20 +86,17 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
           openApiUrl: `${basePath}/openapi.json`,
         })
         const { html, contentSecurityPolicy } = await page
-        return new Response(html, {
-          headers: {
-            'content-type': 'text/html; charset=utf-8',
-            'content-security-policy': contentSecurityPolicy,
-            'x-content-type-options': 'nosniff',
-            'referrer-policy': 'no-referrer',
-            'cache-control': 'public, max-age=300',
-          },
+        return reply(200, html, {
+          'content-type': 'text/html; charset=utf-8',
+          'content-security-policy': contentSecurityPolicy,
+          'referrer-policy': 'no-referrer',
+          'cache-control': 'public, max-age=300',
         })
       },
     })
   }
 
-  const reply = buildRouter(operations, publicRoutes, {
+  const answer = buildRouter(operations, publicRoutes, {
     store: options.store,
     keyResolver: options.keyResolver,
     rateLimiter: options.rateLimiter ?? memoryRateLimiter(),
@@ -94,8 +106,7 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
       options.onError ??
       ((error, { requestId }) => console.error(`[tenant-public-api] request ${requestId} failed:`, error)),
   })
-  const handler: PublicApiHandler = async (request) => toResponse(await reply(request))
-  return Object.assign(handler, { [REPLY_HANDLER]: reply })
+  return handsLightweightResponses ? answer : (request) => answer(request).then(forHost)
 }
 
 /** Fails at creation, not on the first request, when a required option is missing or of the wrong kind. */

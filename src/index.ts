@@ -53,6 +53,10 @@ export {
   type ValidationIssue,
 } from './http/errors.js'
 
+// Answers: every one is a Response; on Node the API's own are lightweight (see replyParts)
+export { errorResponse, jsonResponse, replyParts, toNativeResponse, type ReplyParts } from './http/reply.js'
+export { resolveRequestId } from './http/request-id.js'
+
 // The registry and the document generated from it
 export { operations } from './resources/index.js'
 export {

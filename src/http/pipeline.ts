@@ -12,7 +12,7 @@ import { withIdempotency } from './idempotency.js'
 import type { AnyOperation, OperationResult } from './operation.js'
 import { rateLimitHeaders, retryAfterSeconds, type RateLimiter, type RateLimitResult } from './rate-limit.js'
 import { resolveRequestId } from './request-id.js'
-import { errorReply, jsonReply, Reply } from './responses.js'
+import { errorReply, jsonReply, partsOf, reply, type LightweightResponse } from './reply.js'
 import { checkInput, checkQuery, validationIssues } from './validation.js'
 
 /** Everything the pipeline needs, fixed when the API is created. */
@@ -64,7 +64,7 @@ export async function runOperation(
   rawParams: Record<string, string>,
   state: RequestState,
   config: PipelineConfig,
-): Promise<Reply> {
+): Promise<LightweightResponse> {
   const principal = await authenticate(request, config.keyResolver)
   // Counted before the scope check so that 403s carry the rate-limit headers too; the 403 still wins over a 429.
   const limit = await config.rateLimiter.consume(principal.keyId, principal.rateLimit)
@@ -110,7 +110,12 @@ export async function runOperation(
 }
 
 /** The Error-shape response for anything thrown; unexpected errors go to `onError` and say nothing. */
-export function errorToResponse(error: unknown, request: Request, state: RequestState, config: PipelineConfig): Reply {
+export function errorToResponse(
+  error: unknown,
+  request: Request,
+  state: RequestState,
+  config: PipelineConfig,
+): LightweightResponse {
   // An ApiError with a code outside the table is a host bug (untyped code): a 500 like any other.
   if (error instanceof ApiError && isErrorCode(error.code)) {
     return errorReply(error.status, error.code, error.message, state.requestId, error.details, error.headers)
@@ -138,31 +143,36 @@ function report(error: unknown, request: Request, state: RequestState, config: P
   }
 }
 
-/** The last step for every response: request id, rate-limit headers, no caching, HEAD without body. */
-export function finishResponse(response: Reply | Response, request: Request, state: RequestState): Reply | Response {
-  const head = request.method === 'HEAD'
-  if (response instanceof Reply) {
-    const headers = response.headers
-    headers['x-request-id'] = state.requestId
-    // Bodies echo client input (a 404 names the path): no browser may sniff them into HTML.
-    headers['x-content-type-options'] = 'nosniff'
-    if (state.rateLimit !== undefined) {
-      Object.assign(headers, rateLimitHeaders(state.rateLimit))
-      headers['cache-control'] = 'no-store'
-    }
-    return head && response.body !== null ? new Reply(response.status, null, headers) : response
+/**
+ * The last step for every response: request id, rate-limit headers, no caching, HEAD without body.
+ * Every route answers with a reply, so its headers are still a plain record: no native `Headers` to change.
+ */
+export function finishResponse(
+  response: LightweightResponse,
+  request: Request,
+  state: RequestState,
+): LightweightResponse {
+  const parts = partsOf(response)
+  const headers = parts.headers
+  headers['x-request-id'] = state.requestId
+  // Bodies echo client input (a 404 names the path): no browser may sniff them into HTML.
+  headers['x-content-type-options'] = 'nosniff'
+  if (state.rateLimit !== undefined) {
+    Object.assign(headers, rateLimitHeaders(state.rateLimit))
+    headers['cache-control'] = 'no-store'
   }
-  // Responses built elsewhere (openapi.json, the docs page) are rare: mutate their headers in place.
-  response.headers.set('x-request-id', state.requestId)
-  response.headers.set('x-content-type-options', 'nosniff')
-  if (head && response.body !== null) return new Response(null, { status: response.status, headers: response.headers })
+  if (request.method === 'HEAD') parts.body = null
   return response
 }
 
 /** 405 with `Allow` for a known path and another method; 204 with `Allow` for OPTIONS. */
-export function methodNotAllowed(request: Request, allowed: readonly string[], state: RequestState): Reply {
+export function methodNotAllowed(
+  request: Request,
+  allowed: readonly string[],
+  state: RequestState,
+): LightweightResponse {
   const allow = allowed.join(', ')
-  if (request.method === 'OPTIONS') return new Reply(204, null, { allow })
+  if (request.method === 'OPTIONS') return reply(204, null, { allow })
   return errorReply(
     405,
     'METHOD_NOT_ALLOWED',
@@ -177,7 +187,7 @@ export function methodNotAllowed(request: Request, allowed: readonly string[], s
 const MAX_ECHOED_PATH = 200
 
 /** 404 for a path no route matches. */
-export function routeNotFound(request: Request, state: RequestState): Reply {
+export function routeNotFound(request: Request, state: RequestState): LightweightResponse {
   const path = state.url.pathname
   // The echo is bounded: a Fetch handler may be handed a URL of any length.
   const shown = path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}…` : path

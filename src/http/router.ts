@@ -4,7 +4,6 @@
  */
 import { Router } from 'itty-router'
 import type { AnyOperation } from './operation.js'
-import type { Reply, ReplyHandler } from './responses.js'
 import {
   errorToResponse,
   finishResponse,
@@ -16,12 +15,16 @@ import {
   type PipelineConfig,
   type RequestState,
 } from './pipeline.js'
+import type { LightweightResponse } from './reply.js'
 
 /** A route outside the registry that needs no authentication (the OpenAPI document, the docs page). */
 export interface PublicRoute {
   path: string
-  handle: (request: Request) => Response | Promise<Response>
+  handle: (request: Request) => LightweightResponse | Promise<LightweightResponse>
 }
+
+/** Answers a request with the API's reply (see reply.ts: a `Response` whose native one is built only if needed). */
+export type ReplyHandler = (request: Request) => Promise<LightweightResponse>
 
 /** Builds the reply handler: one itty-router route per operation, 405s per path, 404 for the rest. */
 export function buildRouter(
@@ -38,7 +41,7 @@ export function buildRouter(
         state.url.pathname.length > 1 && state.url.pathname.endsWith('/') ? routeNotFound(request, state) : undefined,
     ],
     catch: (error, request, state) => errorToResponse(error, request, state, config),
-    finally: [(response: Reply | Response, request, state) => finishResponse(response, request, state)],
+    finally: [(response: LightweightResponse, request, state) => finishResponse(response, request, state)],
   })
 
   const allowed = new Map<string, string[]>()
@@ -68,5 +71,14 @@ export function buildRouter(
   }
   router.all('*', (request, state) => routeNotFound(request, state))
 
-  return (request) => router.fetch(request, startRequest(request)) as Promise<Reply | Response>
+  return (request) => {
+    let state: RequestState
+    try {
+      state = startRequest(request)
+    } catch (error) {
+      // A Fetch handler fails by rejecting, never by throwing at its caller.
+      return Promise.reject(error)
+    }
+    return router.fetch(request, state) as Promise<LightweightResponse>
+  }
 }

@@ -1,16 +1,21 @@
 /**
- * The Node mounts write `createPublicApi`'s plain reply straight to the socket instead of building a
- * native `Response`. A wrapper around the handler has no such reply and goes through the `Response`:
- * both paths must answer byte for byte alike.
+ * The Node mounts write the API's replies (lightweight responses, recognised by their brand) from
+ * their parts, straight to the socket, without a native `Response`. A handler that answers native
+ * Responses goes through the streamed path: both paths must answer byte for byte alike.
  */
 import { once } from 'node:events'
 import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createMemoryStore, createPublicApi, type PublicApiHandler } from 'tenant-public-api'
+import {
+  createMemoryStore,
+  createPublicApi,
+  replyParts,
+  toNativeResponse,
+  type PublicApiHandler,
+} from 'tenant-public-api'
 import { toNodeHandler } from 'tenant-public-api/node'
 import { testKey, testKeyResolver } from 'tenant-public-api/testing'
-import { replyHandlerOf } from '../../src/http/responses.js'
 import { mountSeed, TENANT } from './support.js'
 
 interface Raw {
@@ -46,7 +51,7 @@ function comparable(raw: Raw): Raw {
   return { ...raw, headers, body: raw.body.replace(/"requestId":"[^"]+"/, '"requestId":"…"') }
 }
 
-describe('node mount: the reply fast path', () => {
+describe('node mount: replies written from their parts', () => {
   const servers: Server[] = []
   let direct = ''
   let wrapped = ''
@@ -55,9 +60,10 @@ describe('node mount: the reply fast path', () => {
     const store = createMemoryStore()
     await store.seed(TENANT, mountSeed())
     const api = createPublicApi({ store, keyResolver: testKeyResolver() })
-    const viaResponse: PublicApiHandler = (request) => api(request)
-    expect(replyHandlerOf(api)).toBeTypeOf('function')
-    expect(replyHandlerOf(viaResponse)).toBeUndefined()
+    const viaResponse: PublicApiHandler = async (request) => toNativeResponse(await api(request))
+    const probe = () => new Request('http://localhost/api/public/v1/openapi.json')
+    expect(replyParts(await api(probe()))).toMatchObject({ status: 200 })
+    expect(replyParts(await viaResponse(probe()))).toBeUndefined()
     for (const handler of [api, viaResponse]) {
       const server = createServer(toNodeHandler(handler)).listen(0, '127.0.0.1')
       await once(server, 'listening')
