@@ -23,6 +23,18 @@ export interface PublicRoute {
   handle: (request: Request) => LightweightResponse | Promise<LightweightResponse>
 }
 
+/**
+ * What itty-router matches and writes its findings to (`query`, `params`, `route`). It hands its
+ * handlers `proxy`, the caller's Request, which the API so never writes to: a host's Request is
+ * not ours to change, and a write to a Node mount's lightweight one costs more than to a plain object.
+ */
+interface Routing {
+  method: string
+  url: string
+  proxy: Request
+  params?: Record<string, string>
+}
+
 /** Answers a request with the API's reply (see reply.ts: a `Response` whose native one is built only if needed). */
 export type ReplyHandler = (request: Request) => Promise<LightweightResponse>
 
@@ -32,7 +44,7 @@ export function buildRouter(
   publicRoutes: readonly PublicRoute[],
   config: PipelineConfig,
 ): ReplyHandler {
-  const router = Router<Request & { params: Record<string, string> }, [RequestState]>({
+  const router = Router<Request, [RequestState, Routing]>({
     before: [
       (request) => void refuseCookies(request),
       // itty-router would also match `/tickets/` and `/tickets//`; one canonical URL per resource
@@ -55,8 +67,8 @@ export function buildRouter(
   }
   for (const operation of operations) {
     const path = config.basePath + operation.path
-    const handler = (request: Request & { params: Record<string, string> }, state: RequestState) =>
-      runOperation(operation, request, request.params, state, config)
+    const handler = (request: Request, state: RequestState, routing: Routing) =>
+      runOperation(operation, request, routing.params ?? {}, state, config)
     router[operation.method.toLowerCase() as 'get'](path, handler)
     if (operation.method === 'GET') {
       router.head(path, handler)
@@ -79,6 +91,7 @@ export function buildRouter(
       // A Fetch handler fails by rejecting, never by throwing at its caller.
       return Promise.reject(error)
     }
-    return router.fetch(request, state) as Promise<LightweightResponse>
+    const routing: Routing = { method: request.method, url: request.url, proxy: request }
+    return router.fetch(routing, state, routing) as Promise<LightweightResponse>
   }
 }
