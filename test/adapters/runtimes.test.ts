@@ -40,11 +40,9 @@ describe('the core is runtime-neutral', () => {
     expect(neutral.length).toBeGreaterThan(30)
     const offenders = neutral.flatMap((path) => {
       const text = readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
-      const found = [
-        ...text.matchAll(
-          /from\s+['"](node:[^'"]+|fs|path|http|crypto|stream|buffer|url|events|os|util)['"]|\b(Buffer|process|__dirname|require|setImmediate)\s*[.(]/g,
-        ),
-      ]
+      const imports = /from\s+['"](node:[^'"]+|fs|path|http|crypto|stream|buffer|url|events|os|util)['"]/g
+      const globals = /\b(Buffer|process|__dirname|require|setImmediate)\s*[.(]/g
+      const found = [...text.matchAll(imports), ...text.matchAll(globals)]
       return found.map((match) => `${relative(root, path)}: ${match[0]}`)
     })
     expect(offenders).toEqual([])
@@ -61,6 +59,32 @@ describe('the core is runtime-neutral', () => {
 })
 
 const token = DEMO_API_KEY
+
+describe('the handler on Bun and Deno, without a mount', () => {
+  // Both servers refuse anything but their own Response: there the API answers with native ones.
+  it.each(['bun', 'deno'])(
+    '%s serves createPublicApi(...) directly as its fetch handler',
+    (runtime) => {
+      const args =
+        runtime === 'bun'
+          ? ['test/adapters/fixtures/serve-api-directly.mjs']
+          : [
+              'run',
+              '--allow-all',
+              '--config',
+              'examples/deno/deno.json',
+              'test/adapters/fixtures/serve-api-directly.mjs',
+            ]
+      const output = execFileSync(runtime === 'bun' ? bun : deno, args, {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' },
+      })
+      expect(JSON.parse(output.trim().split('\n').pop()!)).toEqual({ status: 401, code: 'UNAUTHORIZED', native: true })
+    },
+    60_000,
+  )
+})
 
 describe('Bun mount (examples/bun)', () => {
   let served: ServedProcess
