@@ -58,7 +58,7 @@ const NAMES = [
 ]
 
 describe('Node bridge request headers', () => {
-  it('answer get and has exactly as a native Headers would (case, repeats joined, Cookie with "; ", whitespace)', () => {
+  it('answer get and has as a native Headers would (case, repeats joined, Cookie with "; ", whitespace)', () => {
     const request = requestWith(RAW)
     const native = nativeOf(RAW)
     for (const name of NAMES) {

@@ -148,10 +148,10 @@ async function labelled(input: string, init?: RequestInit): Promise<Response> {
   try {
     return await globalThis.fetch(input, init)
   } catch (error) {
-    throw new Error(
-      `${init?.method ?? 'GET'} ${input} failed: ${(error as Error).message} (${String((error as { cause?: unknown }).cause)})`,
-      { cause: error },
-    )
+    const cause = String((error as { cause?: unknown }).cause)
+    throw new Error(`${init?.method ?? 'GET'} ${input} failed: ${(error as Error).message} (${cause})`, {
+      cause: error,
+    })
   }
 }
 
