@@ -1,6 +1,6 @@
 import type { KeyResolver } from './http/auth.js'
 import { memoryRateLimiter, type RateLimiter } from './http/rate-limit.js'
-import { forHost, handsLightweightResponses, reply } from './http/reply.js'
+import { reply } from './http/reply.js'
 import { buildRouter, type PublicRoute } from './http/router.js'
 import { renderReferencePage, type ReferenceDocument } from './docs/render.js'
 import { createOpenApiDocument } from './openapi/document.js'
@@ -96,7 +96,7 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
     })
   }
 
-  const answer = buildRouter(operations, publicRoutes, {
+  const answer: PublicApiHandler = buildRouter(operations, publicRoutes, {
     store: options.store,
     keyResolver: options.keyResolver,
     rateLimiter: options.rateLimiter ?? memoryRateLimiter(),
@@ -106,7 +106,7 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
       options.onError ??
       ((error, { requestId }) => console.error(`[tenant-public-api] request ${requestId} failed:`, error)),
   })
-  return handsLightweightResponses ? answer : (request) => answer(request).then(forHost)
+  return answer
 }
 
 /** Fails at creation, not on the first request, when a required option is missing or of the wrong kind. */

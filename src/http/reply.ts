@@ -110,7 +110,22 @@ export class LightweightResponse implements Response {
     return this.native().clone()
   }
 }
-Object.setPrototypeOf(LightweightResponse.prototype, Response.prototype)
+
+/**
+ * The runtime's own `Response`: the global one, or the class it extends when a host replaced the
+ * global with a subclass of its own (as @hono/node-server does).
+ */
+function runtimeResponse(): typeof Response {
+  let found = Response
+  for (let parent = Object.getPrototypeOf(found); typeof parent === 'function' && parent !== Function.prototype; ) {
+    found = parent
+    parent = Object.getPrototypeOf(parent)
+  }
+  return found
+}
+
+const RUNTIME_RESPONSE = runtimeResponse()
+Object.setPrototypeOf(LightweightResponse.prototype, RUNTIME_RESPONSE.prototype)
 Object.defineProperty(LightweightResponse.prototype, Symbol.for('nodejs.util.inspect.custom'), {
   value(this: LightweightResponse, depth: number, options: object, inspect: (value: unknown, o: object) => string) {
     const parts = this[REPLY]
@@ -205,17 +220,16 @@ function lightweightResponsesWelcome(): boolean {
 const LIGHTWEIGHT_HOST = lightweightResponsesWelcome()
 
 /**
- * What the handler hands its host: the lightweight response on Node, the native one elsewhere.
+ * What the handler hands its host: the lightweight response on Node, the native one elsewhere. A
+ * host that replaced the global `Response` (@hono/node-server does, to write the Responses made
+ * with it without reading a stream) is handed one made with its constructor, which it writes fastest.
  *
  * @example
  * return forHost(await reply(request))
  */
 export const forHost: (response: LightweightResponse) => Response = LIGHTWEIGHT_HOST
-  ? (response) => response
+  ? (response) => (Response === RUNTIME_RESPONSE ? response : response.native())
   : (response) => response.native()
-
-/** True when the handler hands its host lightweight responses (on Node). */
-export const handsLightweightResponses = LIGHTWEIGHT_HOST
 
 /**
  * A JSON response with the API's content type and `X-Content-Type-Options: nosniff`, the body

@@ -15,7 +15,7 @@ import {
   type PipelineConfig,
   type RequestState,
 } from './pipeline.js'
-import type { LightweightResponse } from './reply.js'
+import { forHost, type LightweightResponse } from './reply.js'
 
 /** A route outside the registry that needs no authentication (the OpenAPI document, the docs page). */
 export interface PublicRoute {
@@ -35,15 +35,15 @@ interface Routing {
   params?: Record<string, string>
 }
 
-/** Answers a request with the API's reply (see reply.ts: a `Response` whose native one is built only if needed). */
-export type ReplyHandler = (request: Request) => Promise<LightweightResponse>
-
-/** Builds the reply handler: one itty-router route per operation, 405s per path, 404 for the rest. */
+/**
+ * Builds the API's handler: one itty-router route per operation, 405s per path, 404 for the rest.
+ * Every answer is a reply, finished and then handed over as its host takes it (see reply.ts).
+ */
 export function buildRouter(
   operations: readonly AnyOperation[],
   publicRoutes: readonly PublicRoute[],
   config: PipelineConfig,
-): ReplyHandler {
+): (request: Request) => Promise<Response> {
   const router = Router<Request, [RequestState, Routing]>({
     before: [
       (request) => void refuseCookies(request),
@@ -53,7 +53,7 @@ export function buildRouter(
         state.url.pathname.length > 1 && state.url.pathname.endsWith('/') ? routeNotFound(request, state) : undefined,
     ],
     catch: (error, request, state) => errorToResponse(error, request, state, config),
-    finally: [(response: LightweightResponse, request, state) => finishResponse(response, request, state)],
+    finally: [(response: LightweightResponse, request, state) => forHost(finishResponse(response, request, state))],
   })
 
   const allowed = new Map<string, string[]>()
@@ -92,6 +92,6 @@ export function buildRouter(
       return Promise.reject(error)
     }
     const routing: Routing = { method: request.method, url: request.url, proxy: request }
-    return router.fetch(routing, state, routing) as Promise<LightweightResponse>
+    return router.fetch(routing, state, routing) as Promise<Response>
   }
 }
