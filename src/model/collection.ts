@@ -206,6 +206,32 @@ export function columnOf<D>(spec: Pick<CollectionSpec<D, unknown>, 'name' | 'col
   return found
 }
 
+const sortOrders = new WeakMap<object, Map<string, readonly [readonly OrderTerm[], readonly OrderTerm[]]>>()
+
+/**
+ * The order of a list sorted by `sort` (an API sort name of `spec`): one array per sort and
+ * direction, the same each time, so that stores may key what they derive from an order by it.
+ *
+ * @example
+ * sortOrder(users, 'created_at', true) // [{ column: 'created_at', descending: true }]
+ */
+export function sortOrder(
+  spec: Pick<CollectionSpec<never, never>, 'name' | 'sorts'>,
+  sort: string,
+  descending: boolean,
+): readonly OrderTerm[] {
+  let bySort = sortOrders.get(spec)
+  if (bySort === undefined) sortOrders.set(spec, (bySort = new Map()))
+  let both = bySort.get(sort)
+  if (both === undefined) {
+    const column = spec.sorts[sort]
+    if (column === undefined) throw new TypeError(`${spec.name}: no sort ${sort}`)
+    both = [[{ column, descending: false }], [{ column, descending: true }]]
+    bySort.set(sort, both)
+  }
+  return both[descending ? 1 : 0]
+}
+
 /**
  * The SQL name of a column's folded copy.
  *

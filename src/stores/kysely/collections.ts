@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely'
 import { budgetTotals, npsStatistics } from '../../domain/computed.js'
-import type { CollectionSpec } from '../../model/collection.js'
+import { type CollectionSpec, sortOrder } from '../../model/collection.js'
 import {
   automationRules,
   budgetLineItems,
@@ -34,7 +34,7 @@ import type { Ticket, TicketNote } from '../../resources/tickets/schema.js'
 import type { BudgetRecord } from '../seed.js'
 import type { Store } from '../store.js'
 import { type Exec, json, parse, type SqlContext } from './context.js'
-import { listConditions, orderSql, type Pages, sortTerms } from './queries.js'
+import { listConditions, orderSql, type Pages } from './queries.js'
 import { rowBuilder, rowColumns, upsert } from './seeding.js'
 
 /** The store methods of this file. */
@@ -111,7 +111,7 @@ export function collectionMethods(ctx: SqlContext, pages: Pages): CollectionMeth
       // The tenant condition is ticketPage's: it seeks the tenant only while its counted generation is current.
       const { page: _p, limit: _l, sortColumn: _s, sortDesc: _d, ...filters } = query
       const filterKey = JSON.stringify(Object.entries(filters).sort(([a], [c]) => (a < c ? -1 : 1)))
-      const order = orderSql(tickets, sortTerms(tickets, query.sortColumn, query.sortDesc))
+      const order = orderSql(tickets, sortOrder(tickets, query.sortColumn, query.sortDesc))
       return pages.ticketPage<Ticket>(tenantId, filterKey, listConditions(ctx, tickets, query), order, query)
     },
 
@@ -176,7 +176,7 @@ export function collectionMethods(ctx: SqlContext, pages: Pages): CollectionMeth
         reportTemplates,
         tenantId,
         query,
-        sortTerms(reportTemplates, query.sortBy, query.sortOrder === 'desc'),
+        sortOrder(reportTemplates, query.sortBy, query.sortOrder === 'desc'),
       ),
 
     async getReportTemplate(tenantId, id, includeStructure) {
@@ -195,7 +195,7 @@ export function collectionMethods(ctx: SqlContext, pages: Pages): CollectionMeth
         complianceTemplates,
         tenantId,
         query,
-        sortTerms(complianceTemplates, query.sortBy, query.sortOrder === 'desc'),
+        sortOrder(complianceTemplates, query.sortBy, query.sortOrder === 'desc'),
       ),
 
     getComplianceTemplate: (tenantId, id) => docOf(complianceTemplates, tenantId, id),
@@ -225,12 +225,12 @@ export function collectionMethods(ctx: SqlContext, pages: Pages): CollectionMeth
     },
 
     listUsers: (tenantId, query) =>
-      pages.list(users, tenantId, query, sortTerms(users, query.sortColumn, query.sortDesc)),
+      pages.list(users, tenantId, query, sortOrder(users, query.sortColumn, query.sortDesc)),
 
     listMeetingTypes: (tenantId, query) => pages.list(meetingTypes, tenantId, query, meetingTypes.order),
 
     listCompanies: (tenantId, query) =>
-      pages.list(companies, tenantId, query, sortTerms(companies, query.sortBy, query.sortOrder === 'desc')),
+      pages.list(companies, tenantId, query, sortOrder(companies, query.sortBy, query.sortOrder === 'desc')),
 
     async findCompanies(tenantId, ids) {
       if (ids.length === 0) return []

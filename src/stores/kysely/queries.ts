@@ -20,14 +20,26 @@ import { CURRENT, quote } from './migrations/index.js'
 /** What lists read of a spec. */
 type ListSpec = Pick<CollectionSpec<never, never>, 'name' | 'table' | 'columns' | 'filters' | 'search' | 'order'>
 
-/** A spec's filters with their columns looked up, once per spec. */
-const filterColumns = new WeakMap<object, { param: string; column: ColumnSpec<never>; op: FilterOp }[]>()
+/** A filter with its column looked up and the column's name (its folded copy's, compared folded) as SQL. */
+interface Filter {
+  param: string
+  column: ColumnSpec<never>
+  op: FilterOp
+  ref: RawBuilder<unknown>
+}
 
-function filtersOf(spec: ListSpec) {
-  let found = filterColumns.get(spec)
+/** A spec's filters, made once per spec. */
+const specFilters = new WeakMap<object, Filter[]>()
+
+function filtersOf(spec: ListSpec): Filter[] {
+  let found = specFilters.get(spec)
   if (found === undefined) {
-    found = Object.entries(spec.filters).map(([param, f]) => ({ param, column: columnOf(spec, f.column), op: f.op }))
-    filterColumns.set(spec, found)
+    found = Object.entries(spec.filters).map(([param, f]) => {
+      const column = columnOf(spec, f.column)
+      const ref = sql.raw(quote(f.op === 'equalsFolded' ? foldedName(column.name) : column.name))
+      return { param, column, op: f.op, ref }
+    })
+    specFilters.set(spec, found)
   }
   return found
 }
@@ -51,10 +63,9 @@ export function listConditions(ctx: SqlContext, spec: ListSpec, query: object): 
     })
     where.push(matches.length === 1 ? matches[0]! : sql`(${sql.join(matches, sql` OR `)})`)
   }
-  for (const { param, column, op } of filtersOf(spec)) {
+  for (const { param, column, op, ref: name } of filtersOf(spec)) {
     const value = q[param]
     if (value === undefined) continue
-    const name = sql.ref(op === 'equalsFolded' ? foldedName(column.name) : column.name)
     if (op === 'equals')
       where.push(sql`${name} = ${column.type === 'boolean' ? ctx.engine.bool(Boolean(value)) : value}`)
     else if (op === 'equalsFolded') where.push(sql`${name} = ${foldCase(String(value))}`)
@@ -70,15 +81,23 @@ export function listConditions(ctx: SqlContext, spec: ListSpec, query: object): 
  * needs none, and SQLite reads several such terms off its index only without it.
  *
  * @example
- * orderSql(users, [{ column: 'created_at', descending: true }]) // "created_at" DESC NULLS LAST, id ASC
+ * orderSql(users, sortOrder(users, 'created_at', true)) // "created_at" DESC NULLS LAST, id ASC
  */
 export function orderSql(spec: ListSpec, terms: readonly OrderTerm[]): RawBuilder<unknown> {
-  const parts = terms.map(({ column, descending }) => {
-    const nullsLast = descending || columnOf(spec, column).nullable ? ' NULLS LAST' : ''
-    return `${quote(column)} ${descending ? 'DESC' : 'ASC'}${nullsLast}`
-  })
-  return sql.raw([...parts, 'id ASC'].join(', '))
+  let made = orders.get(terms)
+  if (made === undefined) {
+    const parts = terms.map(({ column, descending }) => {
+      const nullsLast = descending || columnOf(spec, column).nullable ? ' NULLS LAST' : ''
+      return `${quote(column)} ${descending ? 'DESC' : 'ASC'}${nullsLast}`
+    })
+    made = sql.raw([...parts, 'id ASC'].join(', '))
+    orders.set(terms, made)
+  }
+  return made
 }
+
+/** ORDER BY clauses by their terms (`sortOrder` and fixed orders give the same array each time). */
+const orders = new WeakMap<readonly OrderTerm[], RawBuilder<unknown>>()
 
 /**
  * LIMIT and OFFSET written into the statement (validated integers): SQLite plans a page with a
@@ -200,20 +219,4 @@ export function createPages(ctx: SqlContext): Pages {
     },
   }
   return pages
-}
-
-/**
- * The order of a list sorted by `sort` (an API sort name of `spec`).
- *
- * @example
- * sortTerms(users, 'created_at', true) // [{ column: 'created_at', descending: true }]
- */
-export function sortTerms(
-  spec: Pick<CollectionSpec<never, never>, 'name' | 'sorts'>,
-  sort: string,
-  descending: boolean,
-): OrderTerm[] {
-  const column = spec.sorts[sort]
-  if (column === undefined) throw new TypeError(`${spec.name}: no sort ${sort}`)
-  return [{ column, descending }]
 }

@@ -13,9 +13,9 @@ import {
   type ColumnSpec,
   columnOf,
   type ColumnValue,
-  type FilterOp,
   foldedValue,
   type OrderTerm,
+  sortOrder,
 } from '../../model/collection.js'
 import {
   automationRules,
@@ -70,7 +70,8 @@ const NOTHING_FOLDED: Readonly<Record<string, string | null>> = Object.freeze({}
 /** One collection of one tenant: records by id, and sorted orders built from them until the next change. */
 class Collection<R extends { id: string }> {
   readonly byId = new Map<string, Entry<R>>()
-  private orders = new Map<string, readonly Entry<R>[]>()
+  /** Sorted entries by their order's terms (the same array for the same order: see `sortOrder`). */
+  private orders = new Map<readonly OrderTerm[], readonly Entry<R>[]>()
   private readonly folding: readonly ColumnSpec<R>[]
 
   constructor(readonly spec: QuerySpec<R>) {
@@ -101,11 +102,10 @@ class Collection<R extends { id: string }> {
 
   /** The whole collection in the order of `terms` (then by id), sorted once per change. */
   sorted(terms: readonly OrderTerm[]): readonly Entry<R>[] {
-    const key = terms.map((term) => `${term.column}:${term.descending}`).join(',')
-    let order = this.orders.get(key)
+    let order = this.orders.get(terms)
     if (order === undefined) {
       order = [...this.byId.values()].sort(comparator(this.spec, terms))
-      this.orders.set(key, order)
+      this.orders.set(terms, order)
     }
     return order
   }
@@ -171,55 +171,72 @@ function page<T, R>(
   return { items, totalCount }
 }
 
-/** A spec's filters with their columns looked up, once per spec. */
-const filterColumns = new WeakMap<object, { param: string; column: ColumnSpec<never>; op: FilterOp }[]>()
+/** A test of entries, made from the value of one list query parameter. */
+type TestOf<R> = (value: unknown) => (entry: Entry<R>) => boolean
+
+/** Each spec's tests by query parameter (its filters and `search`), made once per spec. */
+const specTests = new WeakMap<object, Map<string, TestOf<never>>>()
+
+function testsOf<R>(spec: QuerySpec<R>): Map<string, TestOf<R>> {
+  let tests = specTests.get(spec) as Map<string, TestOf<R>> | undefined
+  if (tests !== undefined) return tests
+  tests = new Map()
+  const search = spec.search
+  if (search !== null) {
+    const [first, ...others] = search.columns
+    tests.set('search', (value) => {
+      const term = foldCase(String(value))
+      return others.length === 0
+        ? (e) => e.folded[first!]?.includes(term) === true
+        : (e) => search.columns.some((c) => e.folded[c]?.includes(term) === true)
+    })
+  }
+  for (const [param, filter] of Object.entries(spec.filters)) {
+    const { read, name } = columnOf(spec, filter.column)
+    const op = filter.op
+    tests.set(param, (given) => {
+      const value = given as ColumnValue
+      if (op === 'equals') return (e) => read(e.record) === value
+      if (op === 'equalsFolded') {
+        const folded = foldedValue(value)
+        return (e) => e.folded[name] === folded
+      }
+      if (op === 'atLeast')
+        return (e) => {
+          const x = read(e.record)
+          return x !== null && value !== null && x >= value
+        }
+      return (e) => {
+        const x = read(e.record)
+        return x !== null && value !== null && x <= value
+      }
+    })
+  }
+  specTests.set(spec, tests as Map<string, TestOf<never>>)
+  return tests
+}
 
 /**
  * What a list `query` keeps of `spec`'s records: its search (a folded substring of any search
  * column) and every filter it gives; null when it gives none (an unfiltered list is a plain slice).
+ * The query's own keys are walked (a few), not the spec's parameters: most are absent.
  */
 function matcher<R>(spec: QuerySpec<R>, query: object): ((entry: Entry<R>) => boolean) | null {
-  const q = query as Record<string, unknown>
-  let filters = filterColumns.get(spec)
-  if (filters === undefined) {
-    filters = Object.entries(spec.filters).map(([param, f]) => ({ param, column: columnOf(spec, f.column), op: f.op }))
-    filterColumns.set(spec, filters)
-  }
-  const tests: ((entry: Entry<R>) => boolean)[] = []
-  if (spec.search !== null && typeof q.search === 'string') {
-    const term = foldCase(q.search)
-    const [first, ...others] = spec.search.columns
-    tests.push(
-      others.length === 0
-        ? (e) => e.folded[first!]?.includes(term) === true
-        : (e) => spec.search!.columns.some((c) => e.folded[c]?.includes(term) === true),
-    )
-  }
-  for (const { param, column, op } of filters) {
-    const value = q[param] as ColumnValue | undefined
+  const byParam = testsOf(spec)
+  let first: ((entry: Entry<R>) => boolean) | null = null
+  let more: ((entry: Entry<R>) => boolean)[] | null = null
+  for (const key in query) {
+    const make = byParam.get(key)
+    if (make === undefined) continue
+    const value = (query as Record<string, unknown>)[key]
     if (value === undefined) continue
-    const read = column.read as (record: R) => ColumnValue
-    if (op === 'equals') tests.push((e) => read(e.record) === value)
-    else if (op === 'equalsFolded') {
-      const folded = foldedValue(value)
-      const name = column.name
-      tests.push((e) => e.folded[name] === folded)
-    } else if (op === 'atLeast') {
-      tests.push((e) => {
-        const x = read(e.record)
-        return x !== null && value !== null && x >= value
-      })
-    } else {
-      tests.push((e) => {
-        const x = read(e.record)
-        return x !== null && value !== null && x <= value
-      })
-    }
+    const test = make(value)
+    if (first === null) first = test
+    else (more ??= [first]).push(test)
   }
-  if (tests.length === 0) return null
-  const [only] = tests
-  if (tests.length === 1 && only !== undefined) return only
-  return (entry) => tests.every((test) => test(entry))
+  if (more === null) return first
+  const all = more
+  return (entry) => all.every((test) => test(entry))
 }
 
 const recordOf = <R>(entry: Entry<R>): R => entry.record
@@ -273,11 +290,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     return page(collection.sorted(terms), query, matcher(collection.spec, query), show as (e: Entry<RecordOf<K>>) => T)
   }
 
-  /** The order of a list sorted by `sort` (an API sort name of `spec`). */
-  const sortTerms = (spec: { sorts: Readonly<Record<string, string>> }, sort: string, descending: boolean) => [
-    { column: spec.sorts[sort]!, descending },
-  ]
-
   function budgetView(record: BudgetRecord & { lineItems: readonly BudgetLineItem[] }): Budget {
     return {
       ...record,
@@ -324,7 +336,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
   const store: MemoryStore = {
     async listTickets(tenantId, query) {
-      return list(tenantId, 'tickets', query, sortTerms(tickets, query.sortColumn, query.sortDesc))
+      return list(tenantId, 'tickets', query, sortOrder(tickets, query.sortColumn, query.sortDesc))
     },
 
     async getTicket(tenantId, idOrNumber, notesLimit) {
@@ -389,7 +401,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
 
     async listReportTemplates(tenantId, query) {
-      const terms = sortTerms(reportTemplates, query.sortBy, query.sortOrder === 'desc')
+      const terms = sortOrder(reportTemplates, query.sortBy, query.sortOrder === 'desc')
       return list(
         tenantId,
         'reportTemplates',
@@ -407,7 +419,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
 
     async listComplianceTemplates(tenantId, query) {
-      const terms = sortTerms(complianceTemplates, query.sortBy, query.sortOrder === 'desc')
+      const terms = sortOrder(complianceTemplates, query.sortBy, query.sortOrder === 'desc')
       return list(tenantId, 'complianceTemplates', query, terms)
     },
 
@@ -437,7 +449,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
 
     async listUsers(tenantId, query) {
-      return list(tenantId, 'users', query, sortTerms(users, query.sortColumn, query.sortDesc))
+      return list(tenantId, 'users', query, sortOrder(users, query.sortColumn, query.sortDesc))
     },
 
     async listMeetingTypes(tenantId, query) {
@@ -445,7 +457,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
 
     async listCompanies(tenantId, query) {
-      return list(tenantId, 'companies', query, sortTerms(companies, query.sortBy, query.sortOrder === 'desc'))
+      return list(tenantId, 'companies', query, sortOrder(companies, query.sortBy, query.sortOrder === 'desc'))
     },
 
     async findCompanies(tenantId, ids) {
