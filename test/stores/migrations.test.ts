@@ -18,7 +18,7 @@ import { createMemoryStore, createPublicApi, memoryRateLimiter, type Store } fro
 import { runStoreConformance } from 'tenant-public-api/conformance'
 import { createPostgresStore } from 'tenant-public-api/postgres'
 import { createSqliteStore, type SqlStore } from 'tenant-public-api/sqlite'
-import { testKey, testKeyResolver } from 'tenant-public-api/testing'
+import { createDemoData, testKey, testKeyResolver } from 'tenant-public-api/testing'
 import { COLLECTIONS, foldedName } from '../../src/model/index.js'
 import { type Engine, postgresEngine, sqliteEngine } from '../../src/stores/kysely/engine.js'
 import { assertMatchesContract } from '../support/contract.js'
@@ -428,6 +428,24 @@ describe.each(['sqlite', 'postgres'] as const)(`a %s database of release ${RELEA
 
   it.each(tenantsOf)('holds the budgets, rules, reports, courses and idempotency keys of %s', async (tenantId) => {
     expect(await held(old.store, tenantId)).toEqual(await held(reference, tenantId))
+  })
+})
+
+describe('a SQLite bulk load', () => {
+  it("drops and rebuilds the indexes of the current schema: the schema is a new database's after it", async () => {
+    const [loaded, fresh] = await Promise.all([sqliteDb(), sqliteDb()])
+    const memory = createMemoryStore()
+    try {
+      // 50,000 tickets into an empty table: the indexes and the FTS trigger are dropped, then rebuilt.
+      const { tickets } = createDemoData({ tickets: 50_000 })
+      await loaded.store.seed('bulk', { tickets })
+      await memory.seed('bulk', { tickets })
+      expect(await schemaOf(loaded)).toEqual(await schemaOf(fresh))
+      const query = { page: 1, limit: 5, sortColumn: 'title', sortDesc: false, search: 'print' } as const
+      expect(await loaded.store.listTickets('bulk', query)).toEqual(await memory.listTickets('bulk', query))
+    } finally {
+      await Promise.all([loaded.store.close(), fresh.store.close()])
+    }
   })
 })
 
