@@ -132,7 +132,7 @@ async function serve(kind: string, port: number): Promise<void> {
     case 'raw-reused-text': {
       // The raw server again, but serialising as the API does (reusing the text of unchanged
       // records): the ratio to this one is the mount's and the pipeline's own cost.
-      const { stringifyReply } = await import('../src/stores/frozen-records.js')
+      const { stringifyReply } = await import('../src/http/reply-json.js')
       const store = createMemoryStore()
       await store.seed(TENANT, benchSeed())
       const query = { page: 1, limit: 25, sortColumn: 'created_date', sortDesc: true } as Parameters<

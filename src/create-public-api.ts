@@ -4,7 +4,7 @@ import { reply } from './http/reply.js'
 import { buildRouter, type PublicRoute } from './http/router.js'
 import { renderReferencePage, type ReferenceDocument } from './docs/render.js'
 import { createOpenApiDocument } from './openapi/document.js'
-import { operations } from './resources/index.js'
+import { operations } from './operations/index.js'
 import type { Store } from './stores/store.js'
 
 /** Options of {@link createPublicApi}. */

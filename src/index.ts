@@ -17,7 +17,9 @@ export {
   type NamedRef,
   type Store,
   type StoredResponse,
+  StoreUnavailableError,
 } from './stores/store.js'
+export { RecordNotFoundError, VersionMismatchError } from './model/errors.js'
 export {
   normalizeSeed,
   type BudgetRecord,
@@ -47,7 +49,6 @@ export {
   ApiError,
   ERROR_STATUS,
   isErrorCode,
-  StoreUnavailableError,
   type ErrorBody,
   type ErrorCode,
   type ValidationIssue,
@@ -58,7 +59,7 @@ export { errorResponse, jsonResponse, replyParts, toNativeResponse, type ReplyPa
 export { resolveRequestId } from './http/request-id.js'
 
 // The registry and the document generated from it
-export { operations } from './resources/index.js'
+export { operations } from './operations/index.js'
 export {
   defineOperation,
   type AnyOperation,
@@ -70,21 +71,21 @@ export {
 export { createOpenApiDocument, operationErrors, type OpenApiOptions } from './openapi/document.js'
 
 // The contract's rules, for hosts that write their own store
-export { annualisedCost, budgetTotals, npsStatistics, pagination, round2 } from './domain/computed.js'
-export { compareCodePoints, foldCase, orderBy } from './domain/ordering.js'
+export { annualisedCost, budgetTotals, npsStatistics, pagination, round2 } from './model/computed.js'
+export { compareCodePoints, foldCase, orderBy } from './model/ordering.js'
 
 // Schemas (valibot) and the types inferred from them
-export * from './resources/shared/schemas.js'
-export * from './resources/tickets/schema.js'
-export * from './resources/budgets/schema.js'
-export * from './resources/automation-rules/schema.js'
-export * from './resources/reports/schema.js'
-export * from './resources/report-templates/schema.js'
-export * from './resources/compliance/schema.js'
-export * from './resources/training/schema.js'
-export * from './resources/users/schema.js'
-export * from './resources/calendar/schema.js'
-export * from './resources/companies/schema.js'
-export * from './resources/goals/schema.js'
-export * from './resources/nps-surveys/schema.js'
-export * from './resources/planner/schema.js'
+export * from './model/shared.js'
+export * from './model/tickets.js'
+export * from './model/budgets.js'
+export * from './model/automation-rules.js'
+export * from './model/reports.js'
+export * from './model/report-templates.js'
+export * from './model/compliance.js'
+export * from './model/training.js'
+export * from './model/users.js'
+export * from './model/calendar.js'
+export * from './model/companies.js'
+export * from './model/goals.js'
+export * from './model/nps-surveys.js'
+export * from './model/planner.js'

@@ -3,7 +3,7 @@
  * keys. It uses only Fetch-standard globals (fetch, URL, Headers, crypto, setTimeout), so it runs
  * unchanged in Node, Bun, Deno and browsers.
  */
-import type { OperationId } from '../resources/index.js'
+import type { OperationId } from '../operations/index.js'
 import { ApiError } from './errors.js'
 import { CLIENT_ROUTES, type ClientRoute } from './routes.js'
 import type { ListOperationId, OperationMethods, OptionsOf, Paginators, RequestOptions } from './types.js'

@@ -30,5 +30,5 @@ export type {
   RequestOptions,
   ResponseOf,
 } from './types.js'
-export type { OperationId } from '../resources/index.js'
+export type { OperationId } from '../operations/index.js'
 export type { ErrorCode } from '../http/errors.js'

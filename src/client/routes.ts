@@ -5,7 +5,7 @@
  * unknown id, and test/client/routes.test.ts checks every entry against the registry.
  */
 import type { HttpMethod } from '../http/operation.js'
-import type { OperationId } from '../resources/index.js'
+import type { OperationId } from '../operations/index.js'
 
 /** How one operation is called. */
 export interface ClientRoute {

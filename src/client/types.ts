@@ -6,7 +6,7 @@
  * them out, which is what a caller means.
  */
 import type * as v from 'valibot'
-import type { OperationId, operationsById } from '../resources/index.js'
+import type { OperationId, operationsById } from '../operations/index.js'
 import type { CLIENT_ROUTES } from './routes.js'
 
 type Ops = typeof operationsById

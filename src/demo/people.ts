@@ -1,6 +1,6 @@
 /** The demo tenant's customer companies (with their contacts) and its own staff. */
-import type { Company } from '../resources/companies/schema.js'
-import type { User } from '../resources/users/schema.js'
+import type { Company } from '../model/companies.js'
+import type { User } from '../model/users.js'
 import type { Sfc32 } from './prng.js'
 import type { DemoContact, Provider, TicketCompany } from './tickets.js'
 import { between, daysAgo, DAY, iso } from './time.js'

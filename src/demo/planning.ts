@@ -2,10 +2,10 @@
  * The demo tenant's planning records: planner item types, goals (with tasks and updates) and budgets
  * (with line items).
  */
-import type { BudgetLineItem } from '../resources/budgets/schema.js'
-import { LINE_ITEM_TYPES } from '../resources/budgets/schema.js'
-import type { Goal } from '../resources/goals/schema.js'
-import type { PlannerItemType } from '../resources/planner/schema.js'
+import type { BudgetLineItem } from '../model/budgets.js'
+import { LINE_ITEM_TYPES } from '../model/budgets.js'
+import type { Goal } from '../model/goals.js'
+import type { PlannerItemType } from '../model/planner.js'
 import type { BudgetRecord } from '../stores/seed.js'
 import type { Sfc32 } from './prng.js'
 import type { DemoCompany } from './people.js'

@@ -2,13 +2,13 @@
  * The rest of the demo tenant: automation rules, reports and templates, compliance, training,
  * meeting types and NPS surveys.
  */
-import type { AutomationRuleRecord } from '../resources/automation-rules/schema.js'
-import type { MeetingType } from '../resources/calendar/schema.js'
-import type { ComplianceCheck, ComplianceTemplate } from '../resources/compliance/schema.js'
-import type { NpsSurveyRecord } from '../resources/nps-surveys/schema.js'
-import type { ReportTemplateRecord, TemplateStructure } from '../resources/report-templates/schema.js'
-import type { ReportRecord, ReportType } from '../resources/reports/schema.js'
-import type { TrainingEnrollment } from '../resources/training/schema.js'
+import type { AutomationRuleRecord } from '../model/automation-rules.js'
+import type { MeetingType } from '../model/calendar.js'
+import type { ComplianceCheck, ComplianceTemplate } from '../model/compliance.js'
+import type { NpsSurveyRecord } from '../model/nps-surveys.js'
+import type { ReportTemplateRecord, TemplateStructure } from '../model/report-templates.js'
+import type { ReportRecord, ReportType } from '../model/reports.js'
+import type { TrainingEnrollment } from '../model/training.js'
 import type { TrainingCourseRecord } from '../stores/seed.js'
 import type { Sfc32 } from './prng.js'
 import type { DemoCompany } from './people.js'

@@ -4,8 +4,8 @@
  * reads them, any one of them can be produced on its own, and the same seed always gives the same
  * ticket.
  */
-import type { Ticket, TicketNote } from '../resources/tickets/schema.js'
-import { PROVIDERS } from '../resources/tickets/schema.js'
+import type { Ticket, TicketNote } from '../model/tickets.js'
+import { PROVIDERS } from '../model/tickets.js'
 import { fmix32, hashString, Sfc32, uuidFromWords } from './prng.js'
 import {
   FILL,

@@ -1,3 +1,5 @@
+import { RecordNotFoundError, VersionMismatchError } from '../model/errors.js'
+
 /**
  * The error codes of the API and the one error class the pipeline turns into the Error shape.
  */
@@ -107,22 +109,15 @@ export function validationError(issues: ValidationIssue[]): ApiError {
 }
 
 /**
- * Thrown by a store (or a rate limiter) when its database cannot be reached. The pipeline answers
- * 503 `SERVICE_UNAVAILABLE`; the cause goes to `onError`.
+ * The API error that answers an error of the model, or `undefined` for any other error. Lets the
+ * model state its rules without knowing HTTP.
  *
  * @example
- * catch (cause) { if (isConnectionError(cause)) throw new StoreUnavailableError(cause) }
+ * const answer = apiErrorOf(error) ?? error
  */
-export class StoreUnavailableError extends Error {
-  constructor(cause?: unknown) {
-    super('The data store is unavailable', { cause })
-    this.name = 'StoreUnavailableError'
-  }
-
-  /** Recognised across copies of the package, like {@link ApiError}. */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[STORE_UNAVAILABLE] === true
-  }
+export function apiErrorOf(error: unknown): ApiError | undefined {
+  if (error instanceof RecordNotFoundError) return new ApiError('NOT_FOUND', error.message)
+  if (error instanceof VersionMismatchError)
+    return new ApiError('PRECONDITION_FAILED', error.message, { currentVersion: error.currentVersion })
+  return undefined
 }
-const STORE_UNAVAILABLE = Symbol.for('tenant-public-api.store-unavailable-error')
-Object.defineProperty(StoreUnavailableError.prototype, STORE_UNAVAILABLE, { value: true })

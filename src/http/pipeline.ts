@@ -7,7 +7,8 @@ import * as v from 'valibot'
 import type { Store } from '../stores/store.js'
 import { authenticate, requireScope, type KeyResolver } from './auth.js'
 import { assertSafeJson, parseJson, readBodyText, requireJsonContentType } from './body.js'
-import { ApiError, isErrorCode, StoreUnavailableError, validationError } from './errors.js'
+import { StoreUnavailableError } from '../stores/store.js'
+import { ApiError, apiErrorOf, isErrorCode, validationError } from './errors.js'
 import { withIdempotency } from './idempotency.js'
 import type { AnyOperation, OperationResult } from './operation.js'
 import { rateLimitHeaders, retryAfterSeconds, type RateLimiter, type RateLimitResult } from './rate-limit.js'
@@ -116,9 +117,10 @@ export function errorToResponse(
   state: RequestState,
   config: PipelineConfig,
 ): LightweightResponse {
+  const known = apiErrorOf(error) ?? error
   // An ApiError with a code outside the table is a host bug (untyped code): a 500 like any other.
-  if (error instanceof ApiError && isErrorCode(error.code)) {
-    return errorReply(error.status, error.code, error.message, state.requestId, error.details, error.headers)
+  if (known instanceof ApiError && isErrorCode(known.code)) {
+    return errorReply(known.status, known.code, known.message, state.requestId, known.details, known.headers)
   }
   // A client that hung up mid-request is not a fault of ours: nobody reads the answer, nothing to log.
   if (!request.signal?.aborted) report(error, request, state, config)

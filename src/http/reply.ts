@@ -10,7 +10,7 @@
  * the host accepts only its own native `Response` (Bun, Deno, workerd, browsers), the handler
  * hands over a native one instead ({@link forHost}).
  */
-import { stringifyReply } from '../stores/frozen-records.js'
+import { stringifyReply } from './reply-json.js'
 import type { ErrorBody, ErrorCode } from './errors.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'

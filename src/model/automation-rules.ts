@@ -1,6 +1,313 @@
 /** Automation rules: versioned documents, replaced by compare-and-set on `version`. */
-import type { AutomationRuleRecord } from '../resources/automation-rules/schema.js'
+import * as v from 'valibot'
+import { precheck } from '../http/validation.js'
+import { DateTimeSchema, FiniteNumberSchema, JsonObjectSchema, NamedRefSchema, UuidSchema } from './shared.js'
 import { column, defineCollection } from './collection.js'
+
+/**
+ * The allowed trigger types.
+ *
+ * @example
+ * TRIGGER_TYPES.includes(value)
+ */
+export const TRIGGER_TYPES = ['date_threshold', 'scheduled', 'field_change', 'absence'] as const
+/**
+ * The allowed entity types.
+ *
+ * @example
+ * ENTITY_TYPES.includes(value)
+ */
+export const ENTITY_TYPES = [
+  'device',
+  'company',
+  'compliance',
+  'planner',
+  'user',
+  'goal',
+  'training',
+  'ticket',
+  'meeting',
+] as const
+/**
+ * The allowed scope types.
+ *
+ * @example
+ * SCOPE_TYPES.includes(value)
+ */
+export const SCOPE_TYPES = ['tenant', 'company'] as const
+/**
+ * The allowed condition logic.
+ *
+ * @example
+ * CONDITION_LOGIC.includes(value)
+ */
+export const CONDITION_LOGIC = ['AND', 'OR'] as const
+
+/**
+ * Bounds on a rule's structure. Each is checked on the raw body before any group, condition or
+ * action in it is validated, so an oversized rule costs one cheap count, not one error per element.
+ *
+ * @example
+ * RULE_LIMITS // the bound the schema enforces
+ */
+export const RULE_LIMITS = { maxGroupDepth: 5, maxGroups: 200, maxConditions: 200, maxActions: 50 } as const
+
+const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(100))
+
+// --- as written (ids, order and requiresApproval may be left out) -----------------------------
+
+const ConditionInputSchema = v.strictObject({
+  id: v.optional(Id),
+  field: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  operator: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+  value: v.optional(v.unknown()),
+})
+
+export interface ConditionGroupInput {
+  id?: string | undefined
+  logic: (typeof CONDITION_LOGIC)[number]
+  conditions: v.InferOutput<typeof ConditionInputSchema>[]
+  groups: ConditionGroupInput[]
+}
+
+/**
+ * A condition group as a client writes it (ids, `conditions` and `groups` may be left out): the
+ * typed client's input type.
+ */
+export interface ConditionGroupWriteInput {
+  id?: string | undefined
+  logic: (typeof CONDITION_LOGIC)[number]
+  conditions?: v.InferInput<typeof ConditionInputSchema>[] | undefined
+  groups?: ConditionGroupWriteInput[] | undefined
+}
+
+/**
+ * A condition group input, as the API reads and writes it.
+ *
+ * @example
+ * v.is(ConditionGroupInputSchema, value)
+ */
+export const ConditionGroupInputSchema: v.GenericSchema<ConditionGroupWriteInput, ConditionGroupInput> = v.strictObject(
+  {
+    id: v.optional(Id),
+    logic: v.picklist(CONDITION_LOGIC),
+    conditions: v.optional(v.array(ConditionInputSchema), []),
+    groups: v.optional(v.array(v.lazy(() => ConditionGroupInputSchema)), []),
+  },
+)
+
+const ActionInputSchema = v.strictObject({
+  id: v.optional(Id),
+  actionType: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+  config: v.optional(JsonObjectSchema, {}),
+  order: v.optional(FiniteNumberSchema),
+  requiresApproval: v.optional(v.boolean(), false),
+})
+
+/**
+ * An aggregation config, as the API reads and writes it.
+ *
+ * @example
+ * v.is(AggregationConfigSchema, value)
+ */
+export const AggregationConfigSchema = v.strictObject({
+  enabled: v.boolean(),
+  groupBy: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  groupField: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  minBatchSize: v.optional(v.pipe(FiniteNumberSchema, v.minValue(0))),
+  maxWaitHours: v.optional(v.pipe(FiniteNumberSchema, v.minValue(0))),
+  combinedActionConfig: v.optional(
+    v.strictObject({
+      titleTemplate: v.optional(v.pipe(v.string(), v.maxLength(1000))),
+      descriptionTemplate: v.optional(v.pipe(v.string(), v.maxLength(5000))),
+    }),
+  ),
+})
+export type AggregationConfig = v.InferOutput<typeof AggregationConfigSchema>
+
+/**
+ * Depth of the deepest group (top-level groups are depth 1), and how many groups and conditions
+ * there are, read from unparsed JSON (anything that is not a group is still counted where it
+ * stands). Stops once past a limit, so it costs at most a few hundred steps whatever the input.
+ */
+function measure(groups: unknown): { depth: number; groups: number; conditions: number } {
+  const out = { depth: 0, groups: 0, conditions: 0 }
+  const visit = (list: unknown, depth: number): void => {
+    if (!Array.isArray(list) || list.length === 0) return
+    out.depth = Math.max(out.depth, depth)
+    out.groups += list.length
+    if (out.groups > RULE_LIMITS.maxGroups || depth > RULE_LIMITS.maxGroupDepth) return
+    for (const group of list) {
+      if (typeof group !== 'object' || group === null) continue
+      const { conditions, groups: inner } = group as { conditions?: unknown; groups?: unknown }
+      if (Array.isArray(conditions)) out.conditions += conditions.length
+      visit(inner, depth + 1)
+      if (out.groups > RULE_LIMITS.maxGroups) return
+    }
+  }
+  visit(groups, 1)
+  return out
+}
+
+const ruleFields = {
+  name: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  description: v.nullable(v.pipe(v.string(), v.maxLength(1000))),
+  isActive: v.boolean(),
+  priority: v.pipe(FiniteNumberSchema, v.integer(), v.minValue(0), v.maxValue(100)),
+  scopeType: v.picklist(SCOPE_TYPES),
+  companyIds: v.pipe(v.array(UuidSchema), v.maxLength(1000)),
+  triggerType: v.picklist(TRIGGER_TYPES),
+  triggerConfig: JsonObjectSchema,
+  entityType: v.picklist(ENTITY_TYPES),
+  conditions: v.pipe(
+    v.array(ConditionGroupInputSchema),
+    precheck(
+      (groups) => measure(groups).groups <= RULE_LIMITS.maxGroups,
+      `A rule may have at most ${RULE_LIMITS.maxGroups} condition groups`,
+    ),
+    precheck(
+      (groups) => measure(groups).depth <= RULE_LIMITS.maxGroupDepth,
+      `Condition groups may nest at most ${RULE_LIMITS.maxGroupDepth} deep`,
+    ),
+    precheck(
+      (groups) => measure(groups).conditions <= RULE_LIMITS.maxConditions,
+      `A rule may have at most ${RULE_LIMITS.maxConditions} conditions`,
+    ),
+  ),
+  actions: v.pipe(
+    v.array(ActionInputSchema),
+    v.maxLength(RULE_LIMITS.maxActions, `A rule may have at most ${RULE_LIMITS.maxActions} actions`),
+  ),
+  aggregationConfig: v.nullable(AggregationConfigSchema),
+}
+
+/**
+ * The body of `POST /automation`.
+ *
+ * @example
+ * const body = v.parse(CreateAutomationRuleSchema, await request.json())
+ */
+export const CreateAutomationRuleSchema = v.strictObject({
+  name: ruleFields.name,
+  triggerType: ruleFields.triggerType,
+  triggerConfig: ruleFields.triggerConfig,
+  entityType: ruleFields.entityType,
+  conditions: ruleFields.conditions,
+  actions: ruleFields.actions,
+  description: v.optional(v.pipe(v.string(), v.maxLength(1000))),
+  isActive: v.optional(ruleFields.isActive, false),
+  priority: v.optional(ruleFields.priority, 0),
+  scopeType: v.optional(ruleFields.scopeType, 'tenant'),
+  companyIds: v.optional(ruleFields.companyIds, []),
+  aggregationConfig: v.optional(AggregationConfigSchema),
+})
+export type CreateAutomationRule = v.InferOutput<typeof CreateAutomationRuleSchema>
+
+/**
+ * The body of `PATCH /automation/{id}`: only supplied fields change.
+ *
+ * @example
+ * const body = v.parse(UpdateAutomationRuleSchema, await request.json())
+ */
+export const UpdateAutomationRuleSchema = v.pipe(
+  v.strictObject({
+    name: v.optional(ruleFields.name),
+    description: v.optional(v.pipe(v.string(), v.maxLength(1000))),
+    isActive: v.optional(ruleFields.isActive),
+    priority: v.optional(ruleFields.priority),
+    scopeType: v.optional(ruleFields.scopeType),
+    companyIds: v.optional(ruleFields.companyIds),
+    triggerType: v.optional(ruleFields.triggerType),
+    triggerConfig: v.optional(ruleFields.triggerConfig),
+    entityType: v.optional(ruleFields.entityType),
+    conditions: v.optional(ruleFields.conditions),
+    actions: v.optional(ruleFields.actions),
+    aggregationConfig: v.optional(AggregationConfigSchema),
+  }),
+  v.check((patch) => Object.keys(patch).length > 0, 'Send at least one field to update'),
+)
+export type UpdateAutomationRule = v.InferOutput<typeof UpdateAutomationRuleSchema>
+
+// --- as stored and returned ------------------------------------------------------------------
+
+/**
+ * A condition, as the API reads and writes it.
+ *
+ * @example
+ * v.is(ConditionSchema, value)
+ */
+export const ConditionSchema = v.strictObject({
+  id: v.string(),
+  field: v.string(),
+  operator: v.string(),
+  value: v.unknown(),
+})
+export type Condition = v.InferOutput<typeof ConditionSchema>
+
+export interface ConditionGroup {
+  id: string
+  logic: string
+  conditions: Condition[]
+  groups: ConditionGroup[]
+}
+/**
+ * A condition group, as the API reads and writes it.
+ *
+ * @example
+ * v.is(ConditionGroupSchema, value)
+ */
+export const ConditionGroupSchema: v.GenericSchema<ConditionGroup> = v.strictObject({
+  id: v.string(),
+  logic: v.string(),
+  conditions: v.array(ConditionSchema),
+  groups: v.array(v.lazy(() => ConditionGroupSchema)),
+})
+
+/**
+ * An action, as the API reads and writes it.
+ *
+ * @example
+ * v.is(ActionSchema, value)
+ */
+export const ActionSchema = v.strictObject({
+  id: v.string(),
+  actionType: v.string(),
+  config: JsonObjectSchema,
+  order: v.number(),
+  requiresApproval: v.boolean(),
+})
+export type Action = v.InferOutput<typeof ActionSchema>
+
+/**
+ * An automation rule. `companies` follows `companyIds`; `version` counts its updates from 1.
+ *
+ * @example
+ * v.is(AutomationRuleSchema, value)
+ */
+export const AutomationRuleSchema = v.strictObject({
+  id: UuidSchema,
+  name: v.string(),
+  description: v.nullable(v.string()),
+  isActive: v.boolean(),
+  priority: v.number(),
+  scopeType: v.picklist(SCOPE_TYPES),
+  companyIds: v.array(v.string()),
+  triggerType: v.picklist(TRIGGER_TYPES),
+  entityType: v.picklist(ENTITY_TYPES),
+  triggerConfig: JsonObjectSchema,
+  conditions: v.array(ConditionGroupSchema),
+  actions: v.array(ActionSchema),
+  aggregationConfig: v.nullable(AggregationConfigSchema),
+  createdBy: v.nullable(NamedRefSchema),
+  updatedBy: v.nullable(NamedRefSchema),
+  createdAt: DateTimeSchema,
+  updatedAt: DateTimeSchema,
+  version: v.number(),
+  companies: v.array(NamedRefSchema),
+})
+export type AutomationRule = v.InferOutput<typeof AutomationRuleSchema>
+/** A rule as a store keeps it: `companies` is derived from `companyIds` when read. */
+export type AutomationRuleRecord = Omit<AutomationRule, 'companies'>
 
 /**
  * The automation rules collection.

@@ -5,7 +5,7 @@
  * the migrations test checks every spec against the migrated database. This file depends on no
  * store and no HTTP code, so both may depend on it.
  */
-import { foldCase } from '../domain/ordering.js'
+import { foldCase } from './ordering.js'
 
 /** A column's SQL type, mapped to each engine's own by the migrations. */
 export type ColumnType = 'text' | 'real' | 'integer' | 'boolean' | 'bigint'

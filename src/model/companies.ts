@@ -1,6 +1,47 @@
 /** Companies: the tenant's customers. */
-import { COMPANY_SORT, type Company } from '../resources/companies/schema.js'
+import * as v from 'valibot'
+import { DateTimeSchema, enumParam, paginationQuery, sortOrderParam } from './shared.js'
 import { column, defineCollection } from './collection.js'
+
+/**
+ * A customer company of the tenant.
+ *
+ * @example
+ * v.is(CompanySchema, value)
+ */
+export const CompanySchema = v.strictObject({
+  id: v.string(),
+  name: v.string(),
+  domain: v.nullable(v.string()),
+  status: v.string(),
+  employeeCount: v.nullable(v.number()),
+  industry: v.nullable(v.string()),
+  website: v.nullable(v.string()),
+  createdAt: DateTimeSchema,
+  updatedAt: DateTimeSchema,
+})
+export type Company = v.InferOutput<typeof CompanySchema>
+
+/**
+ * The sort options of the list and the field each one orders by.
+ *
+ * @example
+ * COMPANY_SORT['created_at'] // the field that sort column orders by
+ */
+export const COMPANY_SORT = { name: 'name', created_at: 'createdAt', updated_at: 'updatedAt' } as const
+
+/**
+ * The query parameters of the list: parses the query string into typed values with their defaults.
+ *
+ * @example
+ * v.parse(CompanyListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
+export const CompanyListQuerySchema = v.strictObject({
+  ...paginationQuery,
+  sortBy: v.optional(enumParam(['name', 'created_at', 'updated_at'], 'Sort field.'), 'name'),
+  sortOrder: sortOrderParam('asc'),
+})
+export type CompanyListQuery = v.InferOutput<typeof CompanyListQuerySchema>
 
 /**
  * The companies collection.

@@ -1,6 +1,54 @@
 /** NPS surveys: documents holding their responses; statistics are computed when read. */
-import type { NpsSurveyRecord } from '../resources/nps-surveys/schema.js'
+import * as v from 'valibot'
+import { DateTimeSchema, NullableDateTimeSchema } from './shared.js'
 import { defineCollection } from './collection.js'
+
+/**
+ * A nps statistics, as the API reads and writes it.
+ *
+ * @example
+ * v.is(NpsStatisticsSchema, value)
+ */
+export const NpsStatisticsSchema = v.strictObject({
+  npsScore: v.number(),
+  averageScore: v.number(),
+  responseRate: v.number(),
+  promotersCount: v.number(),
+  passivesCount: v.number(),
+  detractorsCount: v.number(),
+})
+export type NpsStatistics = v.InferOutput<typeof NpsStatisticsSchema>
+
+/**
+ * An NPS survey with its aggregated statistics (computed from its responses).
+ *
+ * @example
+ * v.is(NpsSurveySchema, value)
+ */
+export const NpsSurveySchema = v.strictObject({
+  id: v.string(),
+  title: v.string(),
+  description: v.nullable(v.string()),
+  questionText: v.nullable(v.string()),
+  surveyType: v.string(),
+  ratingType: v.string(),
+  frequencyInterval: v.nullable(v.number()),
+  startDate: NullableDateTimeSchema,
+  endDate: NullableDateTimeSchema,
+  isActive: v.boolean(),
+  reminderEnabled: v.boolean(),
+  reminderDaysAfter: v.nullable(v.number()),
+  followUpEnabled: v.boolean(),
+  thankYouMessage: v.nullable(v.string()),
+  responseCount: v.number(),
+  inviteCount: v.number(),
+  createdAt: DateTimeSchema,
+  updatedAt: DateTimeSchema,
+  statistics: NpsStatisticsSchema,
+})
+export type NpsSurvey = v.InferOutput<typeof NpsSurveySchema>
+/** A survey as a store keeps it: its response scores (0..10) instead of the derived figures. */
+export type NpsSurveyRecord = Omit<NpsSurvey, 'statistics' | 'responseCount'> & { responses: number[] }
 
 /**
  * The NPS surveys collection (documents only).

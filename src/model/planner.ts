@@ -1,6 +1,24 @@
 /** Planner item types: documents. */
-import type { PlannerItemType } from '../resources/planner/schema.js'
+import * as v from 'valibot'
+import { DateTimeSchema } from './shared.js'
 import { defineCollection } from './collection.js'
+
+/**
+ * A planner item type; budget line item categories name one.
+ *
+ * @example
+ * v.is(PlannerItemTypeSchema, value)
+ */
+export const PlannerItemTypeSchema = v.strictObject({
+  id: v.string(),
+  name: v.string(),
+  description: v.nullable(v.string()),
+  isSystem: v.boolean(),
+  budgetCategory: v.nullable(v.string()),
+  createdAt: DateTimeSchema,
+  updatedAt: DateTimeSchema,
+})
+export type PlannerItemType = v.InferOutput<typeof PlannerItemTypeSchema>
 
 /**
  * The planner item types collection (documents only).

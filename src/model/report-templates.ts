@@ -1,11 +1,110 @@
 /** Report templates: listed without their structure, which is kept beside the document. */
+import * as v from 'valibot'
 import {
-  REPORT_TEMPLATE_SORT,
-  type ReportTemplate,
-  type ReportTemplateListQuery,
-  type ReportTemplateRecord,
-} from '../resources/report-templates/schema.js'
+  booleanParam,
+  DateTimeSchema,
+  enumParam,
+  JsonObjectSchema,
+  paginationQuery,
+  sortOrderParam,
+  uuidParam,
+} from './shared.js'
 import { column, defineCollection, type FilterSpec } from './collection.js'
+
+/**
+ * How a template lays out a report.
+ *
+ * @example
+ * v.is(TemplateStructureSchema, value)
+ */
+export const TemplateStructureSchema = v.strictObject({
+  blocks: v.array(
+    v.strictObject({
+      id: v.string(),
+      type: v.string(),
+      params: JsonObjectSchema,
+      layout: v.strictObject({ x: v.number(), y: v.number(), w: v.number(), h: v.number() }),
+    }),
+  ),
+  metadata: v.strictObject({
+    title: v.nullable(v.string()),
+    subtitle: v.nullable(v.string()),
+    showHeader: v.boolean(),
+    showFooter: v.boolean(),
+    showPageNumbers: v.boolean(),
+  }),
+  pagePreset: v.nullable(v.string()),
+  displaySettings: v.strictObject({
+    pageSize: v.nullable(v.string()),
+    orientation: v.nullable(v.string()),
+    margins: JsonObjectSchema,
+  }),
+})
+export type TemplateStructure = v.InferOutput<typeof TemplateStructureSchema>
+
+/**
+ * A report template, as lists show it (without its structure).
+ *
+ * @example
+ * v.is(ReportTemplateSchema, value)
+ */
+export const ReportTemplateSchema = v.strictObject({
+  id: v.string(),
+  name: v.string(),
+  description: v.nullable(v.string()),
+  isShared: v.boolean(),
+  reportTypeId: v.nullable(v.string()),
+  createdAt: DateTimeSchema,
+  updatedAt: DateTimeSchema,
+})
+export type ReportTemplate = v.InferOutput<typeof ReportTemplateSchema>
+
+/**
+ * A single template: `templateStructure` only when `includeStructure=true`.
+ *
+ * @example
+ * v.is(ReportTemplateDetailSchema, value)
+ */
+export const ReportTemplateDetailSchema = v.strictObject({
+  ...ReportTemplateSchema.entries,
+  templateStructure: v.optional(v.nullable(TemplateStructureSchema)),
+})
+export type ReportTemplateDetail = v.InferOutput<typeof ReportTemplateDetailSchema>
+/** A template as a store keeps it. */
+export type ReportTemplateRecord = ReportTemplate & { templateStructure: TemplateStructure | null }
+
+/**
+ * The sort options of the list and the field each one orders by.
+ *
+ * @example
+ * REPORT_TEMPLATE_SORT['created_at'] // the field that sort column orders by
+ */
+export const REPORT_TEMPLATE_SORT = { name: 'name', created_at: 'createdAt', updated_at: 'updatedAt' } as const
+
+/**
+ * The query parameters of the list: parses the query string into typed values with their defaults.
+ *
+ * @example
+ * v.parse(ReportTemplateListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
+export const ReportTemplateListQuerySchema = v.strictObject({
+  ...paginationQuery,
+  sortBy: v.optional(enumParam(['name', 'created_at', 'updated_at'], 'Sort field.'), 'created_at'),
+  sortOrder: sortOrderParam('desc'),
+  reportTypeId: v.optional(uuidParam('Only templates of this report type.')),
+  isShared: v.optional(booleanParam('Shared or private templates only.')),
+})
+export type ReportTemplateListQuery = v.InferOutput<typeof ReportTemplateListQuerySchema>
+
+/**
+ * The query parameters of the single-record operation: parses the query string into typed values.
+ *
+ * @example
+ * v.parse(ReportTemplateDetailQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
+export const ReportTemplateDetailQuerySchema = v.strictObject({
+  includeStructure: v.optional(booleanParam('Include templateStructure.'), 'false'),
+})
 
 /**
  * The report templates collection.

@@ -1,6 +1,97 @@
 /** Reports (versioned documents, replaced by compare-and-set on `version`) and report types. */
-import type { ReportRecord, ReportType } from '../resources/reports/schema.js'
+import * as v from 'valibot'
+import { DateTimeSchema, isCalendarDate, JsonObjectSchema, UuidSchema } from './shared.js'
 import { column, defineCollection } from './collection.js'
+
+/**
+ * The allowed report statuses.
+ *
+ * @example
+ * REPORT_STATUSES.includes(value)
+ */
+export const REPORT_STATUSES = ['draft', 'published'] as const
+
+/**
+ * A report. `companyName` follows `companyId` and `reportTypeName` follows `reportTypeId`.
+ *
+ * @example
+ * v.is(ReportSchema, value)
+ */
+export const ReportSchema = v.strictObject({
+  id: UuidSchema,
+  title: v.string(),
+  description: v.nullable(v.string()),
+  status: v.picklist(REPORT_STATUSES),
+  isShared: v.boolean(),
+  version: v.number(),
+  coverImageUrl: v.nullable(v.string()),
+  dateStart: v.nullable(v.string()),
+  dateEnd: v.nullable(v.string()),
+  companyId: v.nullable(v.string()),
+  companyName: v.nullable(v.string()),
+  reportTypeId: v.nullable(v.string()),
+  reportTypeName: v.nullable(v.string()),
+  reportTemplateId: v.nullable(v.string()),
+  authorUserId: v.nullable(v.string()),
+  createdAt: DateTimeSchema,
+  updatedAt: DateTimeSchema,
+})
+export type Report = v.InferOutput<typeof ReportSchema>
+/** A report as a store keeps it: with its `content`, without the derived names. */
+export type ReportRecord = Omit<Report, 'companyName' | 'reportTypeName'> & { content: Record<string, unknown> | null }
+
+/** A report date: `YYYY-MM-DD` or an ISO 8601 date-time. */
+const ReportDateSchema = v.pipe(
+  v.string(),
+  v.check(
+    (s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) || v.is(v.pipe(v.string(), v.isoTimestamp()), s)) && isCalendarDate(s),
+    'Must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
+  ),
+  // The check above is invisible to JSON Schema: say it in the document, with an example.
+  v.description('A date (YYYY-MM-DD) or an ISO 8601 date-time.'),
+  v.examples(['2026-01-15']),
+)
+
+/**
+ * The body of `PATCH /reports/{id}`: only supplied fields change; `null` clears where allowed.
+ *
+ * @example
+ * const body = v.parse(UpdateReportSchema, await request.json())
+ */
+export const UpdateReportSchema = v.pipe(
+  v.strictObject({
+    title: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(500))),
+    description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2000)))),
+    companyId: v.optional(v.nullable(UuidSchema)),
+    reportTypeId: v.optional(v.nullable(UuidSchema)),
+    dateStart: v.optional(v.nullable(ReportDateSchema)),
+    dateEnd: v.optional(v.nullable(ReportDateSchema)),
+    content: v.optional(JsonObjectSchema),
+    status: v.optional(v.picklist(REPORT_STATUSES)),
+    isShared: v.optional(v.boolean()),
+  }),
+  v.check((patch) => Object.keys(patch).length > 0, 'Send at least one field to update'),
+  v.forward(
+    v.check(
+      (p) =>
+        typeof p.dateStart !== 'string' ||
+        typeof p.dateEnd !== 'string' ||
+        Date.parse(p.dateStart) <= Date.parse(p.dateEnd),
+      'dateStart must not be after dateEnd',
+    ),
+    ['dateEnd'],
+  ),
+)
+export type UpdateReport = v.InferOutput<typeof UpdateReportSchema>
+
+/**
+ * A report type: referenced by reports and templates, no endpoint of its own.
+ *
+ * @example
+ * v.is(ReportTypeSchema, value)
+ */
+export const ReportTypeSchema = v.strictObject({ id: v.string(), name: v.string() })
+export type ReportType = v.InferOutput<typeof ReportTypeSchema>
 
 /**
  * The reports collection.

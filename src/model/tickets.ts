@@ -1,7 +1,155 @@
 /** Tickets: mirrored from PSA systems, read-only through the API; notes are kept beside the document. */
-import { orderBy } from '../domain/ordering.js'
-import { TICKET_SORT_COLUMNS, type Ticket, type TicketListQuery, type TicketNote } from '../resources/tickets/schema.js'
+import * as v from 'valibot'
+import {
+  booleanParam,
+  DateTimeSchema,
+  dateTimeParam,
+  enumParam,
+  integerParam,
+  NullableDateTimeSchema,
+  paginationQuery,
+  textParam,
+  uuidParam,
+} from './shared.js'
+import { orderBy } from './ordering.js'
 import { column, defineCollection, type FilterSpec } from './collection.js'
+
+/**
+ * The PSA systems tickets are mirrored from.
+ *
+ * @example
+ * PROVIDERS.includes(value)
+ */
+export const PROVIDERS = ['psa_a', 'psa_b', 'psa_c', 'psa_d'] as const
+
+/**
+ * A note on a ticket.
+ *
+ * @example
+ * v.is(TicketNoteSchema, value)
+ */
+export const TicketNoteSchema = v.strictObject({
+  id: v.string(),
+  text: v.string(),
+  isInternal: v.boolean(),
+  createdAt: DateTimeSchema,
+  createdBy: v.nullable(v.string()),
+})
+export type TicketNote = v.InferOutput<typeof TicketNoteSchema>
+
+/**
+ * A ticket mirrored from a PSA system (read-only).
+ *
+ * @example
+ * v.is(TicketSchema, value)
+ */
+export const TicketSchema = v.strictObject({
+  id: v.string(),
+  ticketNumber: v.string(),
+  title: v.string(),
+  description: v.nullable(v.string()),
+  companyId: v.nullable(v.string()),
+  companyName: v.nullable(v.string()),
+  contactName: v.nullable(v.string()),
+  contactEmail: v.nullable(v.string()),
+  status: v.nullable(v.string()),
+  isClosed: v.boolean(),
+  priority: v.nullable(v.string()),
+  assignedTo: v.nullable(v.string()),
+  boardName: v.nullable(v.string()),
+  queueName: v.nullable(v.string()),
+  typeName: v.nullable(v.string()),
+  categoryName: v.nullable(v.string()),
+  issueTypeName: v.nullable(v.string()),
+  hoursBudgeted: v.nullable(v.number()),
+  hoursActual: v.nullable(v.number()),
+  createdAt: DateTimeSchema,
+  updatedAt: NullableDateTimeSchema,
+  daysOpen: v.nullable(v.number()),
+  provider: v.picklist(PROVIDERS),
+  externalId: v.nullable(v.string()),
+  source: v.nullable(v.string()),
+})
+export type Ticket = v.InferOutput<typeof TicketSchema>
+
+/**
+ * A ticket with its notes (`GET /tickets/{id}?includeNotes=true`).
+ *
+ * @example
+ * v.is(TicketWithNotesSchema, value)
+ */
+export const TicketWithNotesSchema = v.strictObject({
+  ...TicketSchema.entries,
+  notes: v.optional(v.array(TicketNoteSchema)),
+})
+export type TicketWithNotes = v.InferOutput<typeof TicketWithNotesSchema>
+
+/**
+ * The sort columns of the ticket list and the field each orders by.
+ *
+ * @example
+ * TICKET_SORT_COLUMNS['created_date'] // the field that sort column orders by
+ */
+export const TICKET_SORT_COLUMNS = {
+  created_date: 'createdAt',
+  updated_date: 'updatedAt',
+  title: 'title',
+  status_name: 'status',
+  priority_name: 'priority',
+  company_name: 'companyName',
+  assigned_to: 'assignedTo',
+  days_open: 'daysOpen',
+} as const satisfies Record<string, keyof Ticket>
+export type TicketSortColumn = keyof typeof TICKET_SORT_COLUMNS
+
+/**
+ * The query parameters of the list: parses the query string into typed values with their defaults.
+ *
+ * @example
+ * v.parse(TicketListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
+export const TicketListQuerySchema = v.pipe(
+  v.strictObject({
+    ...paginationQuery,
+    sortColumn: v.optional(
+      enumParam(Object.keys(TICKET_SORT_COLUMNS) as [TicketSortColumn, ...TicketSortColumn[]], 'Sort field.'),
+      'created_date',
+    ),
+    sortDesc: v.optional(booleanParam('Sort descending.'), 'true'),
+    search: v.optional(textParam(255, 'Case-insensitive substring of the title.')),
+    companyId: v.optional(uuidParam('Only tickets of this company.')),
+    status: v.optional(textParam(100, 'Status name, case-insensitive.')),
+    priority: v.optional(textParam(100, 'Priority name, case-insensitive.')),
+    assignedTo: v.optional(textParam(255, 'Assigned resource, case-insensitive.')),
+    isClosed: v.optional(booleanParam('Closed or open tickets only.')),
+    provider: v.optional(enumParam(PROVIDERS, 'PSA provider.')),
+    dateFrom: v.optional(
+      dateTimeParam('start', 'Created at or after (inclusive). A date means the start of that UTC day.'),
+    ),
+    dateTo: v.optional(dateTimeParam('end', 'Created at or before (inclusive). A date means the end of that UTC day.')),
+  }),
+  // dateFrom after dateTo is a 400 (on dateFrom), not an empty page (docs/api-behaviour.md, Lists).
+  v.forward(
+    v.check(
+      (q) => q.dateFrom === undefined || q.dateTo === undefined || q.dateFrom <= q.dateTo,
+      'dateFrom must not be after dateTo',
+    ),
+    ['dateFrom'],
+  ),
+)
+export type TicketListQuery = v.InferOutput<typeof TicketListQuerySchema>
+
+/**
+ * The query parameters of the single-record operation: parses the query string into typed values.
+ *
+ * @example
+ * v.parse(TicketDetailQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
+export const TicketDetailQuerySchema = v.strictObject({
+  includeNotes: v.optional(booleanParam('Include the notes, newest first.'), 'false'),
+  notesLimit: v.optional(integerParam(1, 100, 'Maximum notes to return, 1..100.'), '25'),
+})
+export type TicketDetailQuery = v.InferOutput<typeof TicketDetailQuerySchema>
 
 /** A ticket as seeded: with its notes. */
 export type TicketRecord = Ticket & { notes: readonly TicketNote[] }

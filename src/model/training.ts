@@ -1,6 +1,90 @@
 /** Training: enrollments (listed, newest first) and courses (read one at a time, with their enrollment count). */
-import type { TrainingCourse, TrainingEnrollment, TrainingEnrollmentListQuery } from '../resources/training/schema.js'
+import * as v from 'valibot'
+import {
+  DateTimeSchema,
+  enumParam,
+  JsonObjectSchema,
+  NamedRefSchema,
+  NullableDateTimeSchema,
+  paginationQuery,
+  uuidParam,
+} from './shared.js'
 import { column, defineCollection, type FilterSpec } from './collection.js'
+
+/**
+ * The allowed enrollment statuses.
+ *
+ * @example
+ * ENROLLMENT_STATUSES.includes(value)
+ */
+export const ENROLLMENT_STATUSES = ['not_started', 'in_progress', 'completed'] as const
+
+/**
+ * A user's enrollment in a course.
+ *
+ * @example
+ * v.is(TrainingEnrollmentSchema, value)
+ */
+export const TrainingEnrollmentSchema = v.strictObject({
+  id: v.string(),
+  course: v.strictObject({ id: v.string(), title: v.string(), courseType: v.nullable(v.string()) }),
+  user: v.strictObject({ id: v.string(), fullName: v.nullable(v.string()), email: v.nullable(v.string()) }),
+  status: v.picklist(ENROLLMENT_STATUSES),
+  progress: v.number(),
+  score: v.nullable(v.number()),
+  enrolledAt: DateTimeSchema,
+  startedAt: NullableDateTimeSchema,
+  completedAt: NullableDateTimeSchema,
+  dueDate: NullableDateTimeSchema,
+  timeSpentSeconds: v.number(),
+  certificateId: v.nullable(v.string()),
+  companyId: v.nullable(v.string()),
+})
+export type TrainingEnrollment = v.InferOutput<typeof TrainingEnrollmentSchema>
+
+/**
+ * A training course. `enrollmentCount` counts its enrollments.
+ *
+ * @example
+ * v.is(TrainingCourseSchema, value)
+ */
+export const TrainingCourseSchema = v.strictObject({
+  id: v.string(),
+  title: v.string(),
+  description: v.nullable(v.string()),
+  courseType: v.nullable(v.string()),
+  courseCategory: v.nullable(v.string()),
+  isMandatory: v.boolean(),
+  passingScore: v.nullable(v.number()),
+  duration: v.nullable(v.number()),
+  maxAttempts: v.nullable(v.number()),
+  expiresAfterDays: v.nullable(v.number()),
+  artworkUrl: v.nullable(v.string()),
+  youtubeUrl: v.nullable(v.string()),
+  isGlobal: v.boolean(),
+  company: v.nullable(NamedRefSchema),
+  enrollmentCount: v.number(),
+  createdAt: DateTimeSchema,
+  updatedAt: DateTimeSchema,
+  scormUrl: v.nullable(v.string()),
+  metadata: v.nullable(JsonObjectSchema),
+})
+export type TrainingCourse = v.InferOutput<typeof TrainingCourseSchema>
+
+/**
+ * The query parameters of the list: parses the query string into typed values with their defaults.
+ *
+ * @example
+ * v.parse(TrainingEnrollmentListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
+export const TrainingEnrollmentListQuerySchema = v.strictObject({
+  ...paginationQuery,
+  courseId: v.optional(uuidParam('Only enrollments in this course.')),
+  userId: v.optional(uuidParam('Only enrollments of this user.')),
+  companyId: v.optional(uuidParam('Only enrollments of this company.')),
+  status: v.optional(enumParam(ENROLLMENT_STATUSES, 'Enrollment status.')),
+})
+export type TrainingEnrollmentListQuery = v.InferOutput<typeof TrainingEnrollmentListQuerySchema>
 
 /** A training course as stored: `enrollmentCount` is counted when read. */
 export type TrainingCourseRecord = Omit<TrainingCourse, 'enrollmentCount'>

@@ -13,25 +13,21 @@ import {
   ConditionGroupInputSchema,
   ConditionGroupSchema,
   ConditionSchema,
-} from '../resources/automation-rules/schema.js'
-import { BudgetLineItemSchema, BudgetSchema, BudgetTotalsSchema } from '../resources/budgets/schema.js'
-import { MeetingTypeSchema } from '../resources/calendar/schema.js'
-import { CompanySchema } from '../resources/companies/schema.js'
-import { ComplianceCheckSchema, ComplianceTemplateSchema } from '../resources/compliance/schema.js'
-import { GoalSchema } from '../resources/goals/schema.js'
-import { operations } from '../resources/index.js'
-import { NpsStatisticsSchema, NpsSurveySchema } from '../resources/nps-surveys/schema.js'
-import { PlannerItemTypeSchema } from '../resources/planner/schema.js'
-import {
-  ReportTemplateDetailSchema,
-  ReportTemplateSchema,
-  TemplateStructureSchema,
-} from '../resources/report-templates/schema.js'
-import { ReportSchema } from '../resources/reports/schema.js'
-import { JsonObjectSchema, NamedRefSchema, PaginationSchema } from '../resources/shared/schemas.js'
-import { TicketNoteSchema, TicketSchema, TicketWithNotesSchema } from '../resources/tickets/schema.js'
-import { TrainingCourseSchema, TrainingEnrollmentSchema } from '../resources/training/schema.js'
-import { UserSchema } from '../resources/users/schema.js'
+} from '../model/automation-rules.js'
+import { BudgetLineItemSchema, BudgetSchema, BudgetTotalsSchema } from '../model/budgets.js'
+import { MeetingTypeSchema } from '../model/calendar.js'
+import { CompanySchema } from '../model/companies.js'
+import { ComplianceCheckSchema, ComplianceTemplateSchema } from '../model/compliance.js'
+import { GoalSchema } from '../model/goals.js'
+import { operations } from '../operations/index.js'
+import { NpsStatisticsSchema, NpsSurveySchema } from '../model/nps-surveys.js'
+import { PlannerItemTypeSchema } from '../model/planner.js'
+import { ReportTemplateDetailSchema, ReportTemplateSchema, TemplateStructureSchema } from '../model/report-templates.js'
+import { ReportSchema } from '../model/reports.js'
+import { JsonObjectSchema, NamedRefSchema, PaginationSchema } from '../model/shared.js'
+import { TicketNoteSchema, TicketSchema, TicketWithNotesSchema } from '../model/tickets.js'
+import { TrainingCourseSchema, TrainingEnrollmentSchema } from '../model/training.js'
+import { UserSchema } from '../model/users.js'
 
 /** The named schemas of `components.schemas`; any schema used by identity elsewhere becomes a `$ref`. */
 const COMPONENTS: Record<string, v.GenericSchema> = {

@@ -4,36 +4,28 @@
  * become `toISOString()`, unknown fields are dropped, derived fields are recomputed).
  */
 import * as v from 'valibot'
-import { annualisedCost } from '../domain/computed.js'
+import { annualisedCost } from '../model/computed.js'
 import type { BudgetRecord } from '../model/budgets.js'
 import type { TrainingCourseRecord } from '../model/training.js'
-import { AutomationRuleSchema, type AutomationRuleRecord } from '../resources/automation-rules/schema.js'
-import { BudgetLineItemSchema, BudgetSchema, type BudgetLineItem } from '../resources/budgets/schema.js'
-import { MeetingTypeSchema, type MeetingType } from '../resources/calendar/schema.js'
-import { CompanySchema, type Company } from '../resources/companies/schema.js'
+import { AutomationRuleSchema, type AutomationRuleRecord } from '../model/automation-rules.js'
+import { BudgetLineItemSchema, BudgetSchema, type BudgetLineItem } from '../model/budgets.js'
+import { MeetingTypeSchema, type MeetingType } from '../model/calendar.js'
+import { CompanySchema, type Company } from '../model/companies.js'
 import {
   ComplianceCheckSchema,
   ComplianceTemplateSchema,
   type ComplianceCheck,
   type ComplianceTemplate,
-} from '../resources/compliance/schema.js'
-import { GoalSchema, type Goal } from '../resources/goals/schema.js'
-import { NpsSurveySchema, type NpsSurveyRecord } from '../resources/nps-surveys/schema.js'
-import { PlannerItemTypeSchema, type PlannerItemType } from '../resources/planner/schema.js'
-import {
-  ReportTemplateSchema,
-  TemplateStructureSchema,
-  type ReportTemplateRecord,
-} from '../resources/report-templates/schema.js'
-import { ReportSchema, ReportTypeSchema, type ReportRecord, type ReportType } from '../resources/reports/schema.js'
-import { DateTimeSchema, JsonObjectSchema, NullableDateTimeSchema } from '../resources/shared/schemas.js'
-import { TicketNoteSchema, TicketSchema, type Ticket, type TicketNote } from '../resources/tickets/schema.js'
-import {
-  TrainingCourseSchema,
-  TrainingEnrollmentSchema,
-  type TrainingEnrollment,
-} from '../resources/training/schema.js'
-import { UserSchema, type User } from '../resources/users/schema.js'
+} from '../model/compliance.js'
+import { GoalSchema, type Goal } from '../model/goals.js'
+import { NpsSurveySchema, type NpsSurveyRecord } from '../model/nps-surveys.js'
+import { PlannerItemTypeSchema, type PlannerItemType } from '../model/planner.js'
+import { ReportTemplateSchema, TemplateStructureSchema, type ReportTemplateRecord } from '../model/report-templates.js'
+import { ReportSchema, ReportTypeSchema, type ReportRecord, type ReportType } from '../model/reports.js'
+import { DateTimeSchema, JsonObjectSchema, NullableDateTimeSchema } from '../model/shared.js'
+import { TicketNoteSchema, TicketSchema, type Ticket, type TicketNote } from '../model/tickets.js'
+import { TrainingCourseSchema, TrainingEnrollmentSchema, type TrainingEnrollment } from '../model/training.js'
+import { UserSchema, type User } from '../model/users.js'
 
 export type { BudgetRecord, TrainingCourseRecord }
 

@@ -1,35 +1,48 @@
 /**
  * The store seam. A store keeps the records of many tenants; every method takes the tenant first
  * and must never return or touch another tenant's records. The core validates every input before
- * it reaches a store, computes the derived fields of what it writes (see `src/domain/`), and runs
+ * it reaches a store, computes the derived fields of what it writes (see `src/model/`), and runs
  * the compare-and-set loops, so a store is a thin, exact layer over its database.
  *
  * Three stores ship: `createMemoryStore()`, `createSqliteStore()` and `createPostgresStore()`.
  * A host with its own database implements this interface and proves it with the conformance
  * suite exported from `tenant-public-api/testing`.
  */
-import type { AutomationRuleRecord } from '../resources/automation-rules/schema.js'
-import type { Budget, BudgetLineItem, UpdateBudget } from '../resources/budgets/schema.js'
-import type { MeetingType, MeetingTypeListQuery } from '../resources/calendar/schema.js'
-import type { Company, CompanyListQuery } from '../resources/companies/schema.js'
-import type {
-  ComplianceCheck,
-  ComplianceTemplate,
-  ComplianceTemplateListQuery,
-} from '../resources/compliance/schema.js'
-import type { Goal } from '../resources/goals/schema.js'
-import type { NpsSurvey } from '../resources/nps-surveys/schema.js'
-import type { PlannerItemType } from '../resources/planner/schema.js'
-import type {
-  ReportTemplate,
-  ReportTemplateDetail,
-  ReportTemplateListQuery,
-} from '../resources/report-templates/schema.js'
-import type { ReportRecord, ReportType } from '../resources/reports/schema.js'
-import type { Ticket, TicketListQuery, TicketWithNotes } from '../resources/tickets/schema.js'
-import type { TrainingCourse, TrainingEnrollment, TrainingEnrollmentListQuery } from '../resources/training/schema.js'
-import type { User, UserListQuery } from '../resources/users/schema.js'
+import type { AutomationRuleRecord } from '../model/automation-rules.js'
+import type { Budget, BudgetLineItem, UpdateBudget } from '../model/budgets.js'
+import type { MeetingType, MeetingTypeListQuery } from '../model/calendar.js'
+import type { Company, CompanyListQuery } from '../model/companies.js'
+import type { ComplianceCheck, ComplianceTemplate, ComplianceTemplateListQuery } from '../model/compliance.js'
+import type { Goal } from '../model/goals.js'
+import type { NpsSurvey } from '../model/nps-surveys.js'
+import type { PlannerItemType } from '../model/planner.js'
+import type { ReportTemplate, ReportTemplateDetail, ReportTemplateListQuery } from '../model/report-templates.js'
+import type { ReportRecord, ReportType } from '../model/reports.js'
+import type { Ticket, TicketListQuery, TicketWithNotes } from '../model/tickets.js'
+import type { TrainingCourse, TrainingEnrollment, TrainingEnrollmentListQuery } from '../model/training.js'
+import type { User, UserListQuery } from '../model/users.js'
 import type { SeedData } from './seed.js'
+
+/**
+ * Thrown by a store (or a rate limiter) when its database cannot be reached. The pipeline answers
+ * 503 `SERVICE_UNAVAILABLE`; the cause goes to `onError`.
+ *
+ * @example
+ * catch (cause) { if (isConnectionError(cause)) throw new StoreUnavailableError(cause) }
+ */
+export class StoreUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super('The data store is unavailable', { cause })
+    this.name = 'StoreUnavailableError'
+  }
+
+  /** Recognised across copies of the package, like {@link ApiError}. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[STORE_UNAVAILABLE] === true
+  }
+}
+const STORE_UNAVAILABLE = Symbol.for('tenant-public-api.store-unavailable-error')
+Object.defineProperty(StoreUnavailableError.prototype, STORE_UNAVAILABLE, { value: true })
 
 /** One page of a list: the items of the requested page and the exact count of all matches. */
 export interface ListResult<T> {

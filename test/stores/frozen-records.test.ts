@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { deepFreeze, frozenFromJson, stringifyReply } from '../../src/stores/frozen-records.js'
+import { stringifyReply } from '../../src/http/reply-json.js'
+import { deepFreeze, frozenFromJson } from '../../src/model/frozen-records.js'
 
 /** Values JSON.stringify treats specially, mixed into arbitrary JSON. */
 const awkward = fc.oneof(

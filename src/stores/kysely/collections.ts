@@ -4,7 +4,7 @@
  * budget with its line items, compare-and-set on a version, a course's enrollment count) is here.
  */
 import { sql } from 'kysely'
-import { budgetTotals, npsStatistics } from '../../domain/computed.js'
+import { budgetTotals, npsStatistics } from '../../model/computed.js'
 import { type CollectionSpec, sortOrder } from '../../model/collection.js'
 import {
   automationRules,
@@ -25,12 +25,12 @@ import {
   trainingEnrollments,
   users,
 } from '../../model/index.js'
-import type { AutomationRuleRecord } from '../../resources/automation-rules/schema.js'
-import type { Budget, BudgetLineItem } from '../../resources/budgets/schema.js'
-import type { NpsSurveyRecord } from '../../resources/nps-surveys/schema.js'
-import type { ReportTemplateRecord } from '../../resources/report-templates/schema.js'
-import type { ReportRecord } from '../../resources/reports/schema.js'
-import type { Ticket, TicketNote } from '../../resources/tickets/schema.js'
+import type { AutomationRuleRecord } from '../../model/automation-rules.js'
+import type { Budget, BudgetLineItem } from '../../model/budgets.js'
+import type { NpsSurveyRecord } from '../../model/nps-surveys.js'
+import type { ReportTemplateRecord } from '../../model/report-templates.js'
+import type { ReportRecord } from '../../model/reports.js'
+import type { Ticket, TicketNote } from '../../model/tickets.js'
 import type { BudgetRecord } from '../seed.js'
 import type { Store } from '../store.js'
 import { type Exec, json, parse, type SqlContext } from './context.js'

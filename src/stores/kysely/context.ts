@@ -3,7 +3,7 @@
  * rows and the records they hold (parsed once, frozen, and shared while their text is unchanged).
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely'
-import { frozenFromJson } from '../frozen-records.js'
+import { frozenFromJson } from '../../model/frozen-records.js'
 import type { Engine } from './engine.js'
 import { quote, type TableNamer } from './migrations/index.js'
 

@@ -8,7 +8,7 @@
  * (each collection's reads and writes), `idempotency.ts` and `migrations/`.
  */
 import type { Kysely, RawBuilder } from 'kysely'
-import { StoreUnavailableError } from '../../http/errors.js'
+import { StoreUnavailableError } from '../store.js'
 import type { Store } from '../store.js'
 import { collectionMethods } from './collections.js'
 import { createSqlContext } from './context.js'

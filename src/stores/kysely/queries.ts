@@ -4,7 +4,7 @@
  * ticket generation, so that a steady-state page is one statement).
  */
 import { sql, type RawBuilder } from 'kysely'
-import { foldCase } from '../../domain/ordering.js'
+import { foldCase } from '../../model/ordering.js'
 import {
   type CollectionSpec,
   type ColumnSpec,

@@ -6,8 +6,8 @@
  * request filters and slices but never sorts the whole collection. Orders, filters and search
  * come from the collection specs of `src/model/`, as the SQL store's do.
  */
-import { budgetTotals, npsStatistics } from '../../domain/computed.js'
-import { compareCodePoints, foldCase, orderBy, orderByKeys } from '../../domain/ordering.js'
+import { budgetTotals, npsStatistics } from '../../model/computed.js'
+import { compareCodePoints, foldCase, orderBy, orderByKeys } from '../../model/ordering.js'
 import {
   type CollectionSpec,
   type ColumnSpec,
@@ -35,10 +35,10 @@ import {
   trainingEnrollments,
   users,
 } from '../../model/index.js'
-import type { BudgetLineItem, Budget } from '../../resources/budgets/schema.js'
-import type { ReportTemplate, ReportTemplateRecord } from '../../resources/report-templates/schema.js'
-import type { TicketNote } from '../../resources/tickets/schema.js'
-import { deepFreeze } from '../frozen-records.js'
+import type { BudgetLineItem, Budget } from '../../model/budgets.js'
+import type { ReportTemplate, ReportTemplateRecord } from '../../model/report-templates.js'
+import type { TicketNote } from '../../model/tickets.js'
+import { deepFreeze } from '../../model/frozen-records.js'
 import { normalizeSeed, type BudgetRecord, type SeedData } from '../seed.js'
 import {
   IDEMPOTENCY_LOCK_MS,

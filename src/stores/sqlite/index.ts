@@ -5,7 +5,7 @@
  */
 import { Kysely, SqliteDialect, type Dialect, type SqliteDatabase, type SqliteStatement } from 'kysely'
 import type BetterSqlite3 from 'better-sqlite3'
-import { StoreUnavailableError } from '../../http/errors.js'
+import { StoreUnavailableError } from '../store.js'
 import { sqliteEngine } from '../kysely/engine.js'
 import { createKyselyStore, type SqlStore } from '../kysely/kysely-store.js'
 

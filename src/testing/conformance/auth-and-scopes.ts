@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { SCOPES, type Scope } from '../../http/auth.js'
 import type { AnyOperation } from '../../http/operation.js'
-import { operations } from '../../resources/index.js'
+import { operations } from '../../operations/index.js'
 import type { CallResult, Harness } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { writableSeed, type FixtureIds } from './fixtures.js'

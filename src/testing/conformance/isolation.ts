@@ -4,7 +4,7 @@
  * id again replaces its record.
  */
 import { describe, expect, it } from 'vitest'
-import { operations } from '../../resources/index.js'
+import { operations } from '../../operations/index.js'
 import type { ConformanceContext } from './context.js'
 import { at, fixtureIds, MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
 import { hasIdParam } from './samples.js'

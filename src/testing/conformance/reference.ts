@@ -1,7 +1,7 @@
 /**
  * An independent statement of the contract's ordering and matching rules (docs/api-behaviour.md, Lists), used to
  * compute what a list must answer from the fixtures. Deliberately written apart from
- * `src/domain/ordering.ts`, so that a bug there cannot hide itself.
+ * `src/model/ordering.ts`, so that a bug there cannot hide itself.
  */
 import type { Harness } from '../harness.js'
 

@@ -4,7 +4,7 @@
  * sample fails the suite until it gets one, so every new route is covered.
  */
 import type { AnyOperation } from '../../http/operation.js'
-import { UuidIdParams } from '../../resources/shared/results.js'
+import { UuidIdParams } from '../../operations/results.js'
 import { MINIMAL_LINE_ITEM, MINIMAL_RULE, type FixtureIds } from './fixtures.js'
 
 /** A valid request for one operation. */

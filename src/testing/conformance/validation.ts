@@ -5,7 +5,7 @@
  * the references (category, goal, companies, report type) that must exist in the tenant.
  */
 import { describe, expect, it } from 'vitest'
-import { operations } from '../../resources/index.js'
+import { operations } from '../../operations/index.js'
 import type { CallResult, Harness } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { fixtureIds, MINIMAL_LINE_ITEM, MINIMAL_RULE, writableSeed, type FixtureIds } from './fixtures.js'

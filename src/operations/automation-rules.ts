@@ -1,0 +1,137 @@
+import { validationError, type ValidationIssue } from '../http/errors.js'
+import { defineOperation, type OperationContext } from '../http/operation.js'
+import { completeActions, completeConditionGroups } from '../model/rule-completion.js'
+import { parseIfMatch, updateVersioned } from '../model/versioning.js'
+import type { Store } from '../stores/store.js'
+import { dataEnvelope } from '../model/shared.js'
+import { ok, UuidIdParams, versionTag } from './results.js'
+import {
+  AutomationRuleSchema,
+  CreateAutomationRuleSchema,
+  UpdateAutomationRuleSchema,
+  type AutomationRule,
+  type AutomationRuleRecord,
+} from '../model/automation-rules.js'
+
+/**
+ * The rule's scope invariant (company rules name at least one company, tenant rules none) and,
+ * when `checkIds`, that every company id is a company of the tenant. Returns the rule with
+ * `companies` resolved.
+ */
+async function withCompanies(
+  store: Store,
+  tenantId: string,
+  rule: AutomationRuleRecord,
+  checkIds: boolean,
+): Promise<AutomationRule> {
+  const issues: ValidationIssue[] = []
+  if (rule.scopeType === 'company' && rule.companyIds.length === 0) {
+    issues.push({ in: 'body', path: 'companyIds', message: 'A company-scoped rule needs at least one company id' })
+  }
+  if (rule.scopeType === 'tenant' && rule.companyIds.length > 0) {
+    issues.push({ in: 'body', path: 'companyIds', message: 'A tenant-scoped rule takes no company ids' })
+  }
+  if (issues.length > 0) throw validationError(issues)
+  const companies = rule.companyIds.length === 0 ? [] : await store.findCompanies(tenantId, rule.companyIds)
+  const byId = new Map(companies.map((company) => [company.id, company]))
+  if (checkIds) {
+    rule.companyIds.forEach((id, index) => {
+      if (!byId.has(id)) issues.push({ in: 'body', path: `companyIds[${index}]`, message: 'No company with this id' })
+    })
+    if (issues.length > 0) throw validationError(issues)
+  }
+  return { ...rule, companies: rule.companyIds.flatMap((id) => byId.get(id) ?? []) }
+}
+
+function actor(context: OperationContext<unknown, unknown, unknown>) {
+  return { id: context.principal.actor.id, name: context.principal.actor.name }
+}
+
+export const createAutomationRule = defineOperation({
+  id: 'createAutomationRule',
+  method: 'POST',
+  path: '/automation',
+  area: 'Automation Rules',
+  summary: 'Create an automation rule',
+  description:
+    'Inactive unless `isActive: true`. Missing ids of condition groups, conditions and actions are generated; a missing action `order` is its index. `version` starts at 1.',
+  scope: 'automation.write',
+  body: CreateAutomationRuleSchema,
+  response: dataEnvelope(AutomationRuleSchema),
+  successStatus: 201,
+  responseHeaders: { ETag: 'The rule’s version, quoted.', Location: 'The new rule.' },
+  errors: [],
+  handle: async (context) => {
+    const { store, tenantId, body, now, basePath } = context
+    const timestamp = now.toISOString()
+    const record: AutomationRuleRecord = {
+      id: crypto.randomUUID(),
+      name: body.name,
+      description: body.description ?? null,
+      isActive: body.isActive,
+      priority: body.priority,
+      scopeType: body.scopeType,
+      companyIds: [...new Set(body.companyIds)],
+      triggerType: body.triggerType,
+      entityType: body.entityType,
+      triggerConfig: body.triggerConfig,
+      conditions: completeConditionGroups(body.conditions),
+      actions: completeActions(body.actions),
+      aggregationConfig: body.aggregationConfig ?? null,
+      createdBy: actor(context),
+      updatedBy: actor(context),
+      createdAt: timestamp,
+      updatedAt: timestamp,
+      version: 1,
+    }
+    const rule = await withCompanies(store, tenantId, record, true)
+    await store.insertAutomationRule(tenantId, record)
+    return {
+      status: 201,
+      body: { data: rule },
+      headers: { ...versionTag(1), location: `${basePath}/automation/${record.id}` },
+    }
+  },
+})
+
+export const updateAutomationRule = defineOperation({
+  id: 'updateAutomationRule',
+  method: 'PATCH',
+  path: '/automation/:id',
+  area: 'Automation Rules',
+  summary: 'Update an automation rule',
+  description:
+    'Only the supplied fields change; `version` goes up by 1. Send `If-Match` with the version you read to refuse lost updates (412).',
+  scope: 'automation.write',
+  params: UuidIdParams,
+  body: UpdateAutomationRuleSchema,
+  response: dataEnvelope(AutomationRuleSchema),
+  successStatus: 200,
+  responseHeaders: { ETag: 'The rule’s new version, quoted.' },
+  errors: ['NOT_FOUND', 'PRECONDITION_FAILED'],
+  handle: async (context) => {
+    const { store, tenantId, params, body, now, request } = context
+    let rule: AutomationRule | undefined
+    const saved = await updateVersioned<AutomationRuleRecord>({
+      what: 'Automation rule',
+      ifMatch: parseIfMatch(request.headers.get('if-match')),
+      load: () => store.getAutomationRule(tenantId, params.id),
+      change: async (current) => {
+        const { conditions, actions, companyIds, ...fields } = body
+        const next: AutomationRuleRecord = {
+          ...current,
+          ...fields,
+          ...(companyIds === undefined ? {} : { companyIds: [...new Set(companyIds)] }),
+          ...(conditions === undefined ? {} : { conditions: completeConditionGroups(conditions) }),
+          ...(actions === undefined ? {} : { actions: completeActions(actions) }),
+          updatedBy: actor(context),
+          updatedAt: now.toISOString(),
+        }
+        rule = await withCompanies(store, tenantId, next, companyIds !== undefined)
+        return next
+      },
+      save: (next, expected) => store.replaceAutomationRule(tenantId, next, expected),
+    })
+    return ok({ ...rule!, version: saved.version }, versionTag(saved.version))
+  },
+})

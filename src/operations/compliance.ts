@@ -1,0 +1,52 @@
+import { defineOperation } from '../http/operation.js'
+import { dataEnvelope, listEnvelope } from '../model/shared.js'
+import { found, ok, okPage, UuidIdParams } from './results.js'
+import {
+  ComplianceCheckSchema,
+  ComplianceTemplateListQuerySchema,
+  ComplianceTemplateSchema,
+} from '../model/compliance.js'
+
+export const listComplianceTemplates = defineOperation({
+  id: 'listComplianceTemplates',
+  method: 'GET',
+  path: '/compliance/templates',
+  area: 'Compliance',
+  summary: 'List compliance templates',
+  scope: 'compliance.read',
+  query: ComplianceTemplateListQuerySchema,
+  response: listEnvelope(ComplianceTemplateSchema),
+  successStatus: 200,
+  errors: [],
+  handle: async ({ store, tenantId, query }) => okPage(await store.listComplianceTemplates(tenantId, query), query),
+})
+
+export const getComplianceTemplate = defineOperation({
+  id: 'getComplianceTemplate',
+  method: 'GET',
+  path: '/compliance/templates/:id',
+  area: 'Compliance',
+  summary: 'Get a compliance template',
+  scope: 'compliance.read',
+  params: UuidIdParams,
+  response: dataEnvelope(ComplianceTemplateSchema),
+  successStatus: 200,
+  errors: ['NOT_FOUND'],
+  handle: async ({ store, tenantId, params }) =>
+    ok(await found(store.getComplianceTemplate(tenantId, params.id), 'Compliance template')),
+})
+
+export const getComplianceCheck = defineOperation({
+  id: 'getComplianceCheck',
+  method: 'GET',
+  path: '/compliance/checks/:id',
+  area: 'Compliance',
+  summary: 'Get an assigned compliance check',
+  scope: 'compliance.read',
+  params: UuidIdParams,
+  response: dataEnvelope(ComplianceCheckSchema),
+  successStatus: 200,
+  errors: ['NOT_FOUND'],
+  handle: async ({ store, tenantId, params }) =>
+    ok(await found(store.getComplianceCheck(tenantId, params.id), 'Compliance check')),
+})

@@ -1,0 +1,60 @@
+/**
+ * The route registry: all 21 operations of the API, in the order of the contract. The router,
+ * request validation, the OpenAPI document, the typed client and the tests all read this list.
+ */
+import type { AnyOperation } from '../http/operation.js'
+import { createAutomationRule, updateAutomationRule } from './automation-rules.js'
+import { createBudgetLineItem, updateBudget } from './budgets.js'
+import { listMeetingTypes } from './calendar.js'
+import { listCompanies } from './companies.js'
+import { getComplianceCheck, getComplianceTemplate, listComplianceTemplates } from './compliance.js'
+import { getGoal } from './goals.js'
+import { getNpsSurvey } from './nps-surveys.js'
+import { getPlannerItemType } from './planner.js'
+import { getReportTemplate, listReportTemplates } from './report-templates.js'
+import { updateReport } from './reports.js'
+import { getTicket, listTickets } from './tickets.js'
+import { deleteTrainingEnrollment, getTrainingCourse, listTrainingEnrollments } from './training.js'
+import { listUsers } from './users.js'
+
+/**
+ * The operations keyed by id, in the order of the contract, each with its own schema types: the typed client derives one
+ * method per entry from this (`typeof operationsById`), so no signature is written twice.
+ *
+ * @example
+ * operationsById.listTickets.path // '/tickets'
+ */
+export const operationsById = {
+  listTickets,
+  getTicket,
+  createBudgetLineItem,
+  updateBudget,
+  createAutomationRule,
+  updateAutomationRule,
+  updateReport,
+  listComplianceTemplates,
+  getComplianceTemplate,
+  getComplianceCheck,
+  listTrainingEnrollments,
+  deleteTrainingEnrollment,
+  getTrainingCourse,
+  listUsers,
+  listReportTemplates,
+  getReportTemplate,
+  listMeetingTypes,
+  listCompanies,
+  getGoal,
+  getNpsSurvey,
+  getPlannerItemType,
+} as const
+
+/** The id of an operation, e.g. `'listTickets'`. */
+export type OperationId = keyof typeof operationsById
+
+/**
+ * Every operation of the API, in the order of the contract.
+ *
+ * @example
+ * operations.map((op) => `${op.method} ${op.path} (${op.scope})`)
+ */
+export const operations: readonly AnyOperation[] = Object.values(operationsById)

@@ -1,0 +1,69 @@
+import { validationError, type ValidationIssue } from '../http/errors.js'
+import { defineOperation } from '../http/operation.js'
+import { parseIfMatch, updateVersioned } from '../model/versioning.js'
+import { dataEnvelope } from '../model/shared.js'
+import { ok, UuidIdParams, versionTag } from './results.js'
+import { ReportSchema, UpdateReportSchema, type Report, type ReportRecord } from '../model/reports.js'
+
+export const updateReport = defineOperation({
+  id: 'updateReport',
+  method: 'PATCH',
+  path: '/reports/:id',
+  area: 'Reports',
+  summary: 'Update a report',
+  description:
+    'Only the supplied fields change; `null` clears description, companyId, reportTypeId, dateStart and dateEnd. `content` replaces the report’s content structure. ' +
+    '`version` goes up by 1; send `If-Match` with the version you read to refuse lost updates (412).',
+  scope: 'reports.write',
+  params: UuidIdParams,
+  body: UpdateReportSchema,
+  response: dataEnvelope(ReportSchema),
+  successStatus: 200,
+  responseHeaders: { ETag: 'The report’s new version, quoted.' },
+  errors: ['NOT_FOUND', 'PRECONDITION_FAILED'],
+  handle: async ({ store, tenantId, params, body, now, request }) => {
+    let names = { companyName: null as string | null, reportTypeName: null as string | null }
+    const saved = await updateVersioned<ReportRecord>({
+      what: 'Report',
+      ifMatch: parseIfMatch(request.headers.get('if-match')),
+      load: () => store.getReport(tenantId, params.id),
+      change: async (current) => {
+        const next: ReportRecord = { ...current, ...body, updatedAt: now.toISOString() }
+        const [companies, reportType] = await Promise.all([
+          next.companyId === null ? [] : store.findCompanies(tenantId, [next.companyId]),
+          next.reportTypeId === null ? null : store.getReportType(tenantId, next.reportTypeId),
+        ])
+        const issues: ValidationIssue[] = []
+        if (typeof body.companyId === 'string' && companies.length === 0)
+          issues.push({ in: 'body', path: 'companyId', message: 'No company with this id' })
+        if (typeof body.reportTypeId === 'string' && reportType === null)
+          issues.push({ in: 'body', path: 'reportTypeId', message: 'No report type with this id' })
+        if (issues.length > 0) throw validationError(issues)
+        names = { companyName: companies[0]?.name ?? null, reportTypeName: reportType?.name ?? null }
+        return next
+      },
+      save: (next, expected) => store.replaceReport(tenantId, next, expected),
+    })
+    const { content: _content, ...fields } = saved
+    const report: Report = {
+      id: fields.id,
+      title: fields.title,
+      description: fields.description,
+      status: fields.status,
+      isShared: fields.isShared,
+      version: fields.version,
+      coverImageUrl: fields.coverImageUrl,
+      dateStart: fields.dateStart,
+      dateEnd: fields.dateEnd,
+      companyId: fields.companyId,
+      companyName: names.companyName,
+      reportTypeId: fields.reportTypeId,
+      reportTypeName: names.reportTypeName,
+      reportTemplateId: fields.reportTemplateId,
+      authorUserId: fields.authorUserId,
+      createdAt: fields.createdAt,
+      updatedAt: fields.updatedAt,
+    }
+    return ok(report, versionTag(saved.version))
+  },
+})

@@ -1,0 +1,51 @@
+import { defineOperation } from '../http/operation.js'
+import { dataEnvelope, listEnvelope, MessageSchema } from '../model/shared.js'
+import { found, notFound, ok, okPage, UuidIdParams } from './results.js'
+import { TrainingCourseSchema, TrainingEnrollmentListQuerySchema, TrainingEnrollmentSchema } from '../model/training.js'
+
+export const listTrainingEnrollments = defineOperation({
+  id: 'listTrainingEnrollments',
+  method: 'GET',
+  path: '/training/enrollments',
+  area: 'Training',
+  summary: 'List training enrollments',
+  description: 'Newest `enrolledAt` first.',
+  scope: 'training.read',
+  query: TrainingEnrollmentListQuerySchema,
+  response: listEnvelope(TrainingEnrollmentSchema),
+  successStatus: 200,
+  errors: [],
+  handle: async ({ store, tenantId, query }) => okPage(await store.listTrainingEnrollments(tenantId, query), query),
+})
+
+export const deleteTrainingEnrollment = defineOperation({
+  id: 'deleteTrainingEnrollment',
+  method: 'DELETE',
+  path: '/training/enrollments/:id',
+  area: 'Training',
+  summary: 'Delete a training enrollment',
+  scope: 'training.write',
+  params: UuidIdParams,
+  response: MessageSchema,
+  successStatus: 200,
+  errors: ['NOT_FOUND'],
+  handle: async ({ store, tenantId, params }) => {
+    if (!(await store.deleteTrainingEnrollment(tenantId, params.id))) throw notFound('Enrollment')
+    return { status: 200, body: { message: 'Enrollment deleted' } }
+  },
+})
+
+export const getTrainingCourse = defineOperation({
+  id: 'getTrainingCourse',
+  method: 'GET',
+  path: '/training/courses/:id',
+  area: 'Training',
+  summary: 'Get a training course',
+  scope: 'training.read',
+  params: UuidIdParams,
+  response: dataEnvelope(TrainingCourseSchema),
+  successStatus: 200,
+  errors: ['NOT_FOUND'],
+  handle: async ({ store, tenantId, params }) =>
+    ok(await found(store.getTrainingCourse(tenantId, params.id), 'Training course')),
+})

@@ -1,0 +1,18 @@
+import { defineOperation } from '../http/operation.js'
+import { listEnvelope } from '../model/shared.js'
+import { okPage } from './results.js'
+import { UserListQuerySchema, UserSchema } from '../model/users.js'
+
+export const listUsers = defineOperation({
+  id: 'listUsers',
+  method: 'GET',
+  path: '/users',
+  area: 'Users',
+  summary: 'List the tenant’s users',
+  scope: 'users.read',
+  query: UserListQuerySchema,
+  response: listEnvelope(UserSchema),
+  successStatus: 200,
+  errors: [],
+  handle: async ({ store, tenantId, query }) => okPage(await store.listUsers(tenantId, query), query),
+})
