@@ -4,7 +4,7 @@
  * timeouts and better-sqlite3 actually throw.
  */
 import { describe, expect, it } from 'vitest'
-import { postgresEngine, sqliteEngine } from '../../src/stores/kysely/engine.js'
+import { postgresEngine, sqliteEngine } from '../../src/stores/sql/engine.js'
 
 const coded = (message: string, code: string) => Object.assign(new Error(message), { code })
 

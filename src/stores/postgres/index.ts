@@ -5,11 +5,11 @@
  */
 import { Kysely, PostgresDialect, type Dialect, type PostgresPool, type PostgresPoolClient } from 'kysely'
 import type { Pool, PoolClient, QueryResult } from 'pg'
-import { postgresEngine } from '../kysely/engine.js'
-import { createKyselyStore, type SqlStore } from '../kysely/kysely-store.js'
+import { postgresEngine } from '../sql/engine.js'
+import { createSqlStore, type SqlStore } from '../sql/sql-store.js'
 
-export { sqlRateLimiter, type SqlRateLimiterOptions } from '../kysely/rate-limiter.js'
-export type { SqlStore } from '../kysely/kysely-store.js'
+export { sqlRateLimiter, type SqlRateLimiterOptions } from '../sql/rate-limiter.js'
+export type { SqlStore } from '../sql/sql-store.js'
 
 /** Where the Postgres database is. */
 export type PostgresStoreSource =
@@ -252,7 +252,7 @@ export async function createPostgresStore(
     dialect = new PostgresDialect({ pool: guardedPool(pool, { queryTimeoutMs }) })
   }
   const db = new Kysely<unknown>({ dialect, plugins: [...postgresEngine.plugins] })
-  return createKyselyStore(db, postgresEngine, {
+  return createSqlStore(db, postgresEngine, {
     migrate: options.migrate ?? true,
     ...(source.schema !== undefined ? { schema: source.schema } : {}),
   })

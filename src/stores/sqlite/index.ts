@@ -6,11 +6,11 @@
 import { Kysely, SqliteDialect, type Dialect, type SqliteDatabase, type SqliteStatement } from 'kysely'
 import type BetterSqlite3 from 'better-sqlite3'
 import { StoreUnavailableError } from '../store.js'
-import { sqliteEngine } from '../kysely/engine.js'
-import { createKyselyStore, type SqlStore } from '../kysely/kysely-store.js'
+import { sqliteEngine } from '../sql/engine.js'
+import { createSqlStore, type SqlStore } from '../sql/sql-store.js'
 
-export { sqlRateLimiter, type SqlRateLimiterOptions } from '../kysely/rate-limiter.js'
-export type { SqlStore } from '../kysely/kysely-store.js'
+export { sqlRateLimiter, type SqlRateLimiterOptions } from '../sql/rate-limiter.js'
+export type { SqlStore } from '../sql/sql-store.js'
 
 /** Where the SQLite database is. */
 export type SqliteStoreSource =
@@ -77,7 +77,7 @@ export async function createSqliteStore(
   }
   // Once the store exists, db.destroy() closes the handle (the dialect closes the one it was given).
   try {
-    return await createKyselyStore(new Kysely<unknown>({ dialect, plugins: [...sqliteEngine.plugins] }), sqliteEngine, {
+    return await createSqlStore(new Kysely<unknown>({ dialect, plugins: [...sqliteEngine.plugins] }), sqliteEngine, {
       migrate: options.migrate ?? true,
     })
   } catch (error) {

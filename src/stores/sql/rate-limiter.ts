@@ -6,7 +6,7 @@ import { sql } from 'kysely'
 import type { RateLimitRule } from '../../http/auth.js'
 import type { RateLimiter, RateLimitResult } from '../../http/rate-limit.js'
 import type { Store } from '../store.js'
-import { sqlStoreInternals } from './kysely-store.js'
+import { sqlStoreInternals } from './sql-store.js'
 
 /** Options of {@link sqlRateLimiter}. */
 export interface SqlRateLimiterOptions {

@@ -18,8 +18,8 @@ import { migrateToLatest } from './migrations/index.js'
 import { createPages } from './queries.js'
 import { createSeeder } from './seeding.js'
 
-/** Options of {@link createKyselyStore}. */
-export interface KyselyStoreOptions {
+/** Options of {@link createSqlStore}. */
+export interface SqlStoreOptions {
   /** Run the migrations on creation. Default true. */
   migrate?: boolean
   /** Postgres only: the schema that holds every table (created if missing). */
@@ -64,12 +64,12 @@ export function sqlStoreInternals(store: Store): SqlStoreInternals {
  * `createPostgresStore`, which build the Kysely instance and pick the engine.
  *
  * @example
- * const store = await createKyselyStore(new Kysely({ dialect }), sqliteEngine)
+ * const store = await createSqlStore(new Kysely({ dialect }), sqliteEngine)
  */
-export async function createKyselyStore(
+export async function createSqlStore(
   db: Kysely<unknown>,
   engine: Engine,
-  options: KyselyStoreOptions = {},
+  options: SqlStoreOptions = {},
 ): Promise<SqlStore> {
   const schema = engine.name === 'postgres' ? options.schema : undefined
   const ctx = createSqlContext(db, engine, schema)

@@ -42,7 +42,7 @@ import {
 export type EngineName = 'sqlite' | 'postgres'
 
 /**
- * What the shared Kysely store asks of its engine.
+ * What the shared SQL store asks of its engine.
  *
  * @example
  * const engine = sqliteEngine
@@ -93,7 +93,7 @@ const SQLITE_UNAVAILABLE_PREFIXES = ['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOE
  * SQLite (better-sqlite3, or any Kysely SQLite dialect).
  *
  * @example
- * createKyselyStore(new Kysely({ dialect }), sqliteEngine)
+ * createSqlStore(new Kysely({ dialect }), sqliteEngine)
  */
 export const sqliteEngine: Engine = {
   name: 'sqlite',
@@ -198,7 +198,7 @@ function isUnavailableSqlState(code: string): boolean {
  * Postgres (pg, or any Kysely Postgres dialect such as one over PGlite).
  *
  * @example
- * createKyselyStore(new Kysely({ dialect: new PostgresDialect({ pool }) }), postgresEngine)
+ * createSqlStore(new Kysely({ dialect: new PostgresDialect({ pool }) }), postgresEngine)
  */
 export const postgresEngine: Engine = {
   name: 'postgres',
