@@ -4,7 +4,7 @@
  * unchanged in Node, Bun, Deno and browsers.
  */
 import type { OperationId } from '../operations/index.js'
-import { ApiError } from './errors.js'
+import { ApiResponseError } from './errors.js'
 import { CLIENT_ROUTES, type ClientRoute } from './routes.js'
 import type { ListOperationId, OperationMethods, OptionsOf, Paginators, RequestOptions } from './types.js'
 
@@ -117,10 +117,10 @@ function queryString(query: Record<string, unknown> | undefined): string {
 
 /**
  * Creates a typed client of the API. Every method is named by its operation id and typed from the
- * same valibot schemas the server validates with; a non-2xx answer throws {@link ApiError}.
+ * same valibot schemas the server validates with; a non-2xx answer throws {@link ApiResponseError}.
  *
  * @example
- * import { createClient, ApiError } from 'tenant-public-api/client'
+ * import { createClient, ApiResponseError } from 'tenant-public-api/client'
  *
  * const client = createClient({ baseUrl: 'https://portal.example.com', apiKey: process.env.API_KEY! })
  * const { data: tickets, pagination } = await client.listTickets({ isClosed: false, limit: 10 })
@@ -184,7 +184,7 @@ export function createClient(options: ClientOptions): Client {
         try {
           return JSON.parse(text) as unknown
         } catch {
-          throw new ApiError({
+          throw new ApiResponseError({
             status: response.status,
             code: 'UNEXPECTED_RESPONSE',
             message: 'The response body is not JSON',
@@ -195,7 +195,7 @@ export function createClient(options: ClientOptions): Client {
       }
       const retryable = response.status === 429 || (response.status === 503 && isRetrySafe(route.method, headers))
       const wait = retryAfterMs(response.headers.get('retry-after')) ?? backoff
-      if (!retryable || attempt >= retries || wait > maxDelay) throw await ApiError.fromResponse(response)
+      if (!retryable || attempt >= retries || wait > maxDelay) throw await ApiResponseError.fromResponse(response)
       await response.body?.cancel().catch(() => {})
       await sleep(wait, signal)
     }

@@ -5,7 +5,7 @@ import type { ErrorCode } from '../http/errors.js'
  * A `code` of the API, or `UNEXPECTED_RESPONSE` when the answer was not the API's Error shape (a
  * proxy's 502 page, say).
  */
-export type ApiErrorCode = ErrorCode | 'UNEXPECTED_RESPONSE'
+export type ApiResponseErrorCode = ErrorCode | 'UNEXPECTED_RESPONSE'
 
 /**
  * A non-2xx answer of the API, with the fields of its Error body.
@@ -14,15 +14,15 @@ export type ApiErrorCode = ErrorCode | 'UNEXPECTED_RESPONSE'
  * try {
  *   await client.getTicket('T-404')
  * } catch (error) {
- *   if (error instanceof ApiError && error.code === 'NOT_FOUND') return null
+ *   if (error instanceof ApiResponseError && error.code === 'NOT_FOUND') return null
  *   throw error
  * }
  */
-export class ApiError extends Error {
+export class ApiResponseError extends Error {
   /** The HTTP status, e.g. 404. */
   readonly status: number
   /** The Error body's `code`, e.g. `'NOT_FOUND'`. */
-  readonly code: ApiErrorCode
+  readonly code: ApiResponseErrorCode
   /** The request id (body `requestId`, else the `X-Request-Id` header): quote it to support. */
   readonly requestId: string | undefined
   /** `VALIDATION_ERROR`: `[{ in, path, message }]`; `INSUFFICIENT_SCOPE`: `{ requiredScopes }`. */
@@ -32,14 +32,14 @@ export class ApiError extends Error {
 
   constructor(init: {
     status: number
-    code: ApiErrorCode
+    code: ApiResponseErrorCode
     message: string
     requestId?: string | undefined
     details?: unknown
     headers?: Headers
   }) {
     super(init.message)
-    this.name = 'ApiError'
+    this.name = 'ApiResponseError'
     this.status = init.status
     this.code = init.code
     this.requestId = init.requestId
@@ -48,12 +48,12 @@ export class ApiError extends Error {
   }
 
   /**
-   * Reads an error response into an `ApiError` (consumes the body).
+   * Reads an error response into an `ApiResponseError` (consumes the body).
    *
    * @example
-   * if (!response.ok) throw await ApiError.fromResponse(response)
+   * if (!response.ok) throw await ApiResponseError.fromResponse(response)
    */
-  static async fromResponse(response: Response): Promise<ApiError> {
+  static async fromResponse(response: Response): Promise<ApiResponseError> {
     const text = await response.text().catch(() => '')
     let body: unknown
     try {
@@ -63,7 +63,7 @@ export class ApiError extends Error {
     }
     const headerId = response.headers.get('x-request-id') ?? undefined
     if (isErrorBody(body)) {
-      return new ApiError({
+      return new ApiResponseError({
         status: response.status,
         code: body.code ?? 'UNEXPECTED_RESPONSE',
         message: body.error,
@@ -72,7 +72,7 @@ export class ApiError extends Error {
         headers: response.headers,
       })
     }
-    return new ApiError({
+    return new ApiResponseError({
       status: response.status,
       code: 'UNEXPECTED_RESPONSE',
       message: `HTTP ${response.status}${text === '' ? '' : `: ${text.slice(0, 200)}`}`,

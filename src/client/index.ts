@@ -14,7 +14,7 @@ export {
   type ClientOptions,
   type FetchLike,
 } from './create-client.js'
-export { ApiError, type ApiErrorCode } from './errors.js'
+export { ApiResponseError, type ApiResponseErrorCode } from './errors.js'
 export { CLIENT_ROUTES, type ClientRoute } from './routes.js'
 export type {
   ArgsOf,

@@ -18,7 +18,7 @@ import {
   makeReportTemplates,
   makeReportTypes,
   makeTraining,
-} from './service.js'
+} from './practice-records.js'
 import { lazyArray, ticketFactory, type DemoTicket } from './tickets.js'
 
 /** Options of {@link createDemoData}. */

@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { operations } from 'tenant-public-api'
 import {
-  ApiError,
+  ApiResponseError,
   CLIENT_ROUTES,
   createClient,
   retryAfterMs,
@@ -80,20 +80,20 @@ describe('createClient against the real handler', () => {
     expect(survey.data.responseCount).toBe(3)
   })
 
-  it('throws a typed ApiError with the Error body and request id', async () => {
+  it('throws a typed ApiResponseError with the Error body and request id', async () => {
     const { client: c } = await client()
     const error = await c.getGoal(IDS.ticket, undefined).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(ApiError)
-    const apiError = error as ApiError
+    expect(error).toBeInstanceOf(ApiResponseError)
+    const apiError = error as ApiResponseError
     expect(apiError.status).toBe(404)
     expect(apiError.code).toBe('NOT_FOUND')
     expect(apiError.requestId).toMatch(/^[0-9a-f-]{36}$/)
-    const invalid = (await c.listTickets({ limit: 500 }).catch((e: unknown) => e)) as ApiError
+    const invalid = (await c.listTickets({ limit: 500 }).catch((e: unknown) => e)) as ApiResponseError
     expect(invalid.code).toBe('VALIDATION_ERROR')
     expect(invalid.details).toEqual([expect.objectContaining({ in: 'query', path: 'limit' })])
     const stale = (await c
       .updateReport(IDS.report, { title: 'x' }, { ifMatch: 7 })
-      .catch((e: unknown) => e)) as ApiError
+      .catch((e: unknown) => e)) as ApiResponseError
     expect(stale.code).toBe('PRECONDITION_FAILED')
   })
 
@@ -176,7 +176,7 @@ describe('retries', () => {
   it('gives up after `retries` and throws the last error', async () => {
     const { fetch, seen } = flaky(10, rateLimited, async () => Promise.reject(new Error('unreachable')))
     const c = createClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch, retries: 1 })
-    const error = (await c.listCompanies().catch((e: unknown) => e)) as ApiError
+    const error = (await c.listCompanies().catch((e: unknown) => e)) as ApiResponseError
     expect(error.code).toBe('RATE_LIMITED')
     expect(seen).toHaveLength(2)
   })

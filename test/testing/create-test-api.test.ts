@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApi, DEMO_TENANT_ID } from 'tenant-public-api/testing'
-import { ApiError } from 'tenant-public-api/client'
+import { ApiResponseError } from 'tenant-public-api/client'
 import { IDS, seedData } from '../http/fixture.js'
 import { assertResponseMatchesContract } from '../support/contract.js'
 
@@ -47,8 +47,8 @@ describe('createTestApi', () => {
       onResponse: assertResponseMatchesContract,
     })
     await expect(client.listTickets()).resolves.toMatchObject({ pagination: { totalCount: 1 } })
-    const error = (await client.listUsers().catch((e: unknown) => e)) as ApiError
-    expect(error).toBeInstanceOf(ApiError)
+    const error = (await client.listUsers().catch((e: unknown) => e)) as ApiResponseError
+    expect(error).toBeInstanceOf(ApiResponseError)
     expect(error.code).toBe('INSUFFICIENT_SCOPE')
   })
 
