@@ -127,7 +127,12 @@ class TenantData {
   ticketNotes = new Map<string, readonly TicketNote[]>()
   /** Ticket numbers can repeat across PSA providers: the lookup takes the smallest id. */
   ticketIdsByNumber = new Map<string, string[]>()
-  budgets = new Collection<BudgetRecord & { lineItems: readonly BudgetLineItem[] }>(budgets)
+  budgets = new Collection<BudgetRecord>(budgets)
+  /**
+   * Each budget's line items, oldest first, beside the budget rather than inside it: adding one
+   * appends a frozen item instead of copying and re-freezing the whole budget (O(1), not O(items)).
+   */
+  budgetLineItems = new Map<string, BudgetLineItem[]>()
   automationRules = new Collection(automationRules)
   reports = new Collection(reports)
   reportTypes = new Collection(reportTypes)
@@ -290,13 +295,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     return page(collection.sorted(terms), query, matcher(collection.spec, query), show as (e: Entry<RecordOf<K>>) => T)
   }
 
-  function budgetView(record: BudgetRecord & { lineItems: readonly BudgetLineItem[] }): Budget {
-    return {
-      ...record,
-      lineItems: [...record.lineItems],
-      totals: budgetTotals(record.lineItems),
-      lineItemCount: record.lineItems.length,
-    }
+  function budgetView(t: TenantData, record: BudgetRecord): Budget {
+    const lineItems = [...(t.budgetLineItems.get(record.id) ?? [])]
+    return { ...record, lineItems, totals: budgetTotals(lineItems), lineItemCount: lineItems.length }
   }
 
   function seedSync(tenantId: string, data: SeedData): void {
@@ -315,7 +316,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const ids = [...(t.ticketIdsByNumber.get(ticket.ticketNumber) ?? []), ticket.id].sort(compareCodePoints)
       t.ticketIdsByNumber.set(ticket.ticketNumber, ids)
     }
-    for (const budget of records.budgets) t.budgets.set(budget)
+    for (const budget of records.budgets) {
+      t.budgets.set(budgets.document(budget))
+      t.budgetLineItems.set(budget.id, budget.lineItems.map((item) => deepFreeze(structuredClone(item))))
+    }
     for (const rule of records.automationRules) t.automationRules.set(rule)
     for (const report of records.reports) t.reports.set(report)
     for (const type of records.reportTypes) t.reportTypes.set(type)
@@ -350,25 +354,27 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
     async getBudget(tenantId, id) {
       const record = get(tenantId, 'budgets', id)
-      return record ? budgetView(record) : null
+      return record ? budgetView(tenant(tenantId), record) : null
     },
 
     async updateBudget(tenantId, id, patch, updatedAt) {
       const current = get(tenantId, 'budgets', id)
       if (!current) return null
+      const t = tenant(tenantId)
       const next = { ...current, ...patch, updatedAt }
-      tenant(tenantId).budgets.set(next)
-      return budgetView(next)
+      t.budgets.set(next)
+      return budgetView(t, next)
     },
 
     async addBudgetLineItem(tenantId, budgetId, item) {
       const current = get(tenantId, 'budgets', budgetId)
       if (!current) return false
-      tenant(tenantId).budgets.set({
-        ...current,
-        lineItems: [...current.lineItems, structuredClone(item)],
-        updatedAt: item.createdAt,
-      })
+      const t = tenant(tenantId)
+      t.budgets.set({ ...current, updatedAt: item.createdAt })
+      const items = t.budgetLineItems.get(budgetId)
+      const added = deepFreeze(structuredClone(item))
+      if (items === undefined) t.budgetLineItems.set(budgetId, [added])
+      else items.push(added)
       return true
     },
 
