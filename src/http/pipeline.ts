@@ -178,20 +178,22 @@ export function methodNotAllowed(
   return errorReply(
     405,
     'METHOD_NOT_ALLOWED',
-    `${request.method} is not allowed here; use ${allow}`,
+    `${echoed(request.method)} is not allowed here; use ${allow}`,
     state.requestId,
     undefined,
     { allow },
   )
 }
 
-/** How much of an unknown path a 404 repeats. */
+/** How much of an unknown path (or method) an error repeats: a Fetch handler may be handed any length. */
 const MAX_ECHOED_PATH = 200
+
+function echoed(text: string): string {
+  return text.length > MAX_ECHOED_PATH ? `${text.slice(0, MAX_ECHOED_PATH)}…` : text
+}
 
 /** 404 for a path no route matches. */
 export function routeNotFound(request: Request, state: RequestState): LightweightResponse {
-  const path = state.url.pathname
-  // The echo is bounded: a Fetch handler may be handed a URL of any length.
-  const shown = path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}…` : path
-  return errorReply(404, 'NOT_FOUND', `No route matches ${request.method} ${shown}`, state.requestId)
+  const message = `No route matches ${echoed(request.method)} ${echoed(state.url.pathname)}`
+  return errorReply(404, 'NOT_FOUND', message, state.requestId)
 }

@@ -185,6 +185,14 @@ describe('X-Content-Type-Options: nosniff', () => {
     }
   })
 
+  it('a 405 repeats at most 200 characters of the method', async () => {
+    const { api, key } = await setup()
+    const method = `X${'Y'.repeat(10_000)}`
+    const response = await api(raw('/tickets', { method, headers: { authorization: `Bearer ${key}` } }))
+    expect(response.status).toBe(405)
+    expect((await response.text()).length).toBeLessThan(600)
+  })
+
   it('a 404 repeats at most 200 characters of an unknown path', async () => {
     const { api, key } = await setup()
     const response = await api(raw(`/${'a'.repeat(100_000)}`, { headers: { authorization: `Bearer ${key}` } }))
