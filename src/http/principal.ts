@@ -4,6 +4,9 @@
  * error (a string's `includes` would match `tickets.readXX` as `tickets.read`).
  */
 import * as v from 'valibot'
+import type { RateLimitRule } from '../model/rate-limiter.js'
+
+export type { RateLimitRule } from '../model/rate-limiter.js'
 
 const PositiveIntegerSchema = v.pipe(v.number(), v.safeInteger(), v.minValue(1))
 
@@ -14,11 +17,6 @@ const PositiveIntegerSchema = v.pipe(v.number(), v.safeInteger(), v.minValue(1))
  * const rule: RateLimitRule = { limit: 600, windowMs: 60_000 }
  */
 export const RateLimitRuleSchema = v.object({ limit: PositiveIntegerSchema, windowMs: PositiveIntegerSchema })
-/** A per-key rate limit rule: at most `limit` requests per `windowMs`. */
-export interface RateLimitRule {
-  limit: number
-  windowMs: number
-}
 
 /**
  * Who is calling: what `keyResolver` returns for a valid key. Fields beyond these are ignored;

@@ -1,25 +1,6 @@
-import type { RateLimitRule } from './auth.js'
+import type { RateLimiter, RateLimitResult, RateLimitRule } from '../model/rate-limiter.js'
 
-/** The outcome of one `consume` call. */
-export interface RateLimitResult {
-  allowed: boolean
-  limit: number
-  remaining: number
-  resetAt: Date
-}
-
-/**
- * Counts requests per API key. `consume` is called once per authenticated request; `rule` is the
- * principal's own `rateLimit` when it has one. Implementations must be atomic: N concurrent calls
- * allow at most `limit` of them per window. A limiter whose backend is down may throw
- * `StoreUnavailableError` (503).
- *
- * @example
- * const limiter: RateLimiter = { consume: (key) => ({ allowed: true, limit: 1, remaining: 1, resetAt: new Date() }) }
- */
-export interface RateLimiter {
-  consume(key: string, rule?: RateLimitRule): RateLimitResult | Promise<RateLimitResult>
-}
+export type { RateLimiter, RateLimitResult, RateLimitRule } from '../model/rate-limiter.js'
 
 /** Options of {@link memoryRateLimiter}. */
 export interface MemoryRateLimiterOptions {

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { isPrecheck } from '../model/precheck.js'
 import { validationError, type ValidationIssue } from './errors.js'
 
 /**
@@ -153,23 +154,6 @@ class Problems {
   }
 }
 
-const PRECHECKS = new WeakSet<object>()
-
-/**
- * A `v.check` that {@link checkInput} also runs on the raw input before any element of it is
- * validated: for bounds on a whole structure (how many condition groups a rule has), whose
- * elements would otherwise each be validated, and reported, first. `requirement` therefore sees
- * unparsed JSON and must accept any value.
- *
- * @example
- * v.pipe(v.array(Group), precheck((groups) => countGroups(groups) <= 200, 'At most 200 groups'))
- */
-export function precheck<T>(requirement: (input: unknown) => boolean, message: string) {
-  const action = v.check<T, string>(requirement, message)
-  PRECHECKS.add(action)
-  return action
-}
-
 /** The parts of a valibot schema that {@link scan} reads. */
 interface SchemaNode {
   kind: string
@@ -200,11 +184,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * Whether `action` is a cap to check on the raw value before its elements: an array's
- * `maxLength`, or a {@link precheck}. A string's `maxLength` is left to the schema, which checks
+ * `maxLength`, or a `precheck` (src/model/precheck.ts). A string's `maxLength` is left to the schema, which checks
  * it before anything costly and reports it alongside the other problems.
  */
 function isCap(action: SchemaNode, schema: SchemaNode, input: unknown): boolean {
-  if (PRECHECKS.has(action)) return true
+  if (isPrecheck(action)) return true
   return action.type === 'max_length' && schema.type === 'array' && Array.isArray(input)
 }
 
@@ -263,7 +247,7 @@ function unknownKeyMessage(where: Where): string {
 /**
  * Validates `input`, collecting one `{ in, path, message }` per offending field (every unknown key
  * included) instead of throwing, so that query and body problems are reported together. Caps come
- * first: an array over its `maxLength` (or a failed {@link precheck}) is reported without any of
+ * first: an array over its `maxLength` (or a failed `precheck` (src/model/precheck.ts)) is reported without any of
  * its elements being validated, and then the schema does not run, so neither the work nor the
  * answer grows with what is past the cap. At most {@link MAX_LISTED_PROBLEMS} problems are listed.
  */

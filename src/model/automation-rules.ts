@@ -1,6 +1,6 @@
 /** Automation rules: versioned documents, replaced by compare-and-set on `version`. */
 import * as v from 'valibot'
-import { precheck } from '../http/validation.js'
+import { precheck } from './precheck.js'
 import { DateTimeSchema, FiniteNumberSchema, JsonObjectSchema, NamedRefSchema, UuidSchema } from './shared.js'
 import { column, defineCollection } from './collection.js'
 

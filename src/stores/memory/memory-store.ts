@@ -318,7 +318,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     }
     for (const budget of records.budgets) {
       t.budgets.set(budgets.document(budget))
-      t.budgetLineItems.set(budget.id, budget.lineItems.map((item) => deepFreeze(structuredClone(item))))
+      t.budgetLineItems.set(
+        budget.id,
+        budget.lineItems.map((item) => deepFreeze(structuredClone(item))),
+      )
     }
     for (const rule of records.automationRules) t.automationRules.set(rule)
     for (const report of records.reports) t.reports.set(report)

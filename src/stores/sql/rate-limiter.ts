@@ -3,8 +3,7 @@
  * database shares one limit. Each request is one atomic upsert timed by the database's clock.
  */
 import { sql } from 'kysely'
-import type { RateLimitRule } from '../../http/auth.js'
-import type { RateLimiter, RateLimitResult } from '../../http/rate-limit.js'
+import type { RateLimiter, RateLimitResult, RateLimitRule } from '../../model/rate-limiter.js'
 import type { Store } from '../store.js'
 import { sqlStoreInternals } from './sql-store.js'
 

@@ -1,0 +1,32 @@
+/**
+ * The rate limiter port: what the pipeline asks of a limiter, and what every limiter (in memory,
+ * SQL, Redis) implements. Types only, in the model so that stores can implement it without
+ * depending on the HTTP layer.
+ */
+
+/** A per-key rate limit rule: at most `limit` requests per `windowMs`. */
+export interface RateLimitRule {
+  limit: number
+  windowMs: number
+}
+
+/** The outcome of one `consume` call. */
+export interface RateLimitResult {
+  allowed: boolean
+  limit: number
+  remaining: number
+  resetAt: Date
+}
+
+/**
+ * Counts requests per API key. `consume` is called once per authenticated request; `rule` is the
+ * principal's own `rateLimit` when it has one. Implementations must be atomic: N concurrent calls
+ * allow at most `limit` of them per window. A limiter whose backend is down may throw
+ * `StoreUnavailableError` (503).
+ *
+ * @example
+ * const limiter: RateLimiter = { consume: (key) => ({ allowed: true, limit: 1, remaining: 1, resetAt: new Date() }) }
+ */
+export interface RateLimiter {
+  consume(key: string, rule?: RateLimitRule): RateLimitResult | Promise<RateLimitResult>
+}
