@@ -170,12 +170,16 @@ function cases(schema: string): Case[] {
       path: `/tickets?search=${term}`,
       raw: {
         sqlite: [
-          `SELECT count(*) FROM tickets WHERE tenant_id = '${BIG}' AND rowid IN (SELECT rowid FROM ticket_fts WHERE title_f MATCH '"${term}"')`,
-          `SELECT doc FROM tickets WHERE tenant_id = '${BIG}' AND rowid IN (SELECT rowid FROM ticket_fts WHERE title_f MATCH '"${term}"') ORDER BY created_at DESC NULLS LAST, id ASC LIMIT 25`,
+          `SELECT count(*) FROM tickets WHERE tenant_id = '${BIG}' ` +
+            `AND rowid IN (SELECT rowid FROM ticket_fts WHERE title_f MATCH '"${term}"')`,
+          `SELECT doc FROM tickets WHERE tenant_id = '${BIG}' ` +
+            `AND rowid IN (SELECT rowid FROM ticket_fts WHERE title_f MATCH '"${term}"') ` +
+            'ORDER BY created_at DESC NULLS LAST, id ASC LIMIT 25',
         ],
         postgres: [
           `SELECT count(*) FROM ${q('tickets').postgres} WHERE tenant_id = '${BIG}' AND title_f LIKE '%${term}%'`,
-          `SELECT doc FROM ${q('tickets').postgres} WHERE tenant_id = '${BIG}' AND title_f LIKE '%${term}%' ORDER BY created_at DESC NULLS LAST, id ASC LIMIT 25`,
+          `SELECT doc FROM ${q('tickets').postgres} WHERE tenant_id = '${BIG}' AND title_f LIKE '%${term}%' ` +
+            'ORDER BY created_at DESC NULLS LAST, id ASC LIMIT 25',
         ],
       },
       target: 1.5,
@@ -247,7 +251,16 @@ async function measure(
   let ok = true
   console.log(`\n${engine}: ${TICKETS.toLocaleString('en')} tickets in one tenant + 10,000 in another`)
   console.log(
-    `${'case'.padEnd(46)} ${'raw SQL ms'.padStart(10)} ${'handler ms'.padStart(10)} ${'ratio'.padStart(6)} ${'node ms'.padStart(8)} ${'ratio'.padStart(6)} ${'bare Fetch ms'.padStart(13)} ${'ratio'.padStart(6)}  target`,
+    [
+      'case'.padEnd(46),
+      'raw SQL ms'.padStart(10),
+      'handler ms'.padStart(10),
+      'ratio'.padStart(6),
+      'node ms'.padStart(8),
+      'ratio'.padStart(6),
+      'bare Fetch ms'.padStart(13),
+      `${'ratio'.padStart(6)}  target`,
+    ].join(' '),
   )
   // One untimed pass over the page cases first: early in the process (heap sizing, caches) the
   // first cases timed would otherwise run markedly slower than the same cases later.
@@ -304,7 +317,17 @@ async function measure(
     const met = ratio <= c.target
     ok &&= met
     console.log(
-      `${c.name.padEnd(46)} ${rawMs!.toFixed(3).padStart(10)} ${handlerMs!.toFixed(3).padStart(10)} ${ratio.toFixed(2).padStart(6)} ${nodeMs!.toFixed(3).padStart(8)} ${nodeRatio.toFixed(2).padStart(6)} ${bareMs!.toFixed(3).padStart(13)} ${(bareMs! / rawMs!).toFixed(2).padStart(6)}  ≤ ${c.target}x ${met ? 'ok' : nodeRatio <= c.target ? 'node path only' : 'MISSED'}`,
+      [
+        c.name.padEnd(46),
+        rawMs!.toFixed(3).padStart(10),
+        handlerMs!.toFixed(3).padStart(10),
+        ratio.toFixed(2).padStart(6),
+        nodeMs!.toFixed(3).padStart(8),
+        nodeRatio.toFixed(2).padStart(6),
+        bareMs!.toFixed(3).padStart(13),
+        `${(bareMs! / rawMs!).toFixed(2).padStart(6)}  ≤ ${c.target}x`,
+        met ? 'ok' : nodeRatio <= c.target ? 'node path only' : 'MISSED',
+      ].join(' '),
     )
   }
   return ok
@@ -392,7 +415,8 @@ async function seedMain(engine: string, where: string): Promise<void> {
     const seconds = await seedStore(store, () => {
       const spent = [...times].sort((a, b) => b[1] - a[1])
       const total = spent.reduce((sum, [, ms]) => sum + ms, 0)
-      split = `; SQLite's own statements took ${(total / 1000).toFixed(1)} s of it (${spent.map(([kind, ms]) => `${kind} ${(ms / 1000).toFixed(1)} s`).join(', ')})`
+      const parts = spent.map(([kind, ms]) => `${kind} ${(ms / 1000).toFixed(1)} s`).join(', ')
+      split = `; SQLite's own statements took ${(total / 1000).toFixed(1)} s of it (${parts})`
     })
     console.log(
       `sqlite: seeded ${TICKETS.toLocaleString('en')} tickets in ${seconds.toFixed(1)} s (target < 60 s)${split}`,
@@ -456,7 +480,8 @@ export async function runStoresBench(): Promise<boolean> {
     clearInterval(sampler)
     peak = Math.max(peak, process.memoryUsage().rss)
     console.log(
-      `peak RSS while serving from the SQLite file: ${(peak / 1024 / 1024).toFixed(0)} MB (target < 300 MB) ${peak < 300 * 1024 * 1024 ? 'ok' : 'MISSED'}`,
+      `peak RSS while serving from the SQLite file: ${(peak / 1024 / 1024).toFixed(0)} MB ` +
+        `(target < 300 MB) ${peak < 300 * 1024 * 1024 ? 'ok' : 'MISSED'}`,
     )
     ok &&= peak < 300 * 1024 * 1024
     raw.close()

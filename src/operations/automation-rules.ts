@@ -54,7 +54,8 @@ export const createAutomationRule = defineOperation({
   area: 'Automation Rules',
   summary: 'Create an automation rule',
   description:
-    'Inactive unless `isActive: true`. Missing ids of condition groups, conditions and actions are generated; a missing action `order` is its index. `version` starts at 1.',
+    'Inactive unless `isActive: true`. Missing ids of condition groups, conditions and actions are generated; ' +
+    'a missing action `order` is its index. `version` starts at 1.',
   scope: 'automation.write',
   body: CreateAutomationRuleSchema,
   response: dataEnvelope(AutomationRuleSchema),
@@ -101,7 +102,8 @@ export const updateAutomationRule = defineOperation({
   area: 'Automation Rules',
   summary: 'Update an automation rule',
   description:
-    'Only the supplied fields change; `version` goes up by 1. Send `If-Match` with the version you read to refuse lost updates (412).',
+    'Only the supplied fields change; `version` goes up by 1. ' +
+    'Send `If-Match` with the version you read to refuse lost updates (412).',
   scope: 'automation.write',
   params: UuidIdParams,
   body: UpdateAutomationRuleSchema,

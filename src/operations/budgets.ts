@@ -18,7 +18,8 @@ export const createBudgetLineItem = defineOperation({
   area: 'Budgets',
   summary: 'Add a line item to a budget',
   description:
-    'Creates a line item (status `draft` unless given) and moves the budget’s `updatedAt`. `categoryId` must name a planner item type of the tenant; ' +
+    'Creates a line item (status `draft` unless given) and moves the budget’s `updatedAt`. ' +
+    '`categoryId` must name a planner item type of the tenant; ' +
     '`linkedItemType: goal` must name a goal of the tenant. Send `Idempotency-Key` to make retries safe.',
   scope: 'budgets.write',
   params: UuidIdParams,

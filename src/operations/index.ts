@@ -18,8 +18,9 @@ import { deleteTrainingEnrollment, getTrainingCourse, listTrainingEnrollments } 
 import { listUsers } from './users.js'
 
 /**
- * The operations keyed by id, in the order of the contract, each with its own schema types: the typed client derives one
- * method per entry from this (`typeof operationsById`), so no signature is written twice.
+ * The operations keyed by id, in the order of the contract, each with its own schema types: the typed
+ * client derives one method per entry from this (`typeof operationsById`), so no signature is
+ * written twice.
  *
  * @example
  * operationsById.listTickets.path // '/tickets'

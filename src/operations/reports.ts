@@ -12,7 +12,8 @@ export const updateReport = defineOperation({
   area: 'Reports',
   summary: 'Update a report',
   description:
-    'Only the supplied fields change; `null` clears description, companyId, reportTypeId, dateStart and dateEnd. `content` replaces the report’s content structure. ' +
+    'Only the supplied fields change; `null` clears description, companyId, reportTypeId, dateStart and dateEnd. ' +
+    '`content` replaces the report’s content structure. ' +
     '`version` goes up by 1; send `If-Match` with the version you read to refuse lost updates (412).',
   scope: 'reports.write',
   params: UuidIdParams,

@@ -94,7 +94,7 @@ describe('body size (413)', () => {
     expect(state.pulls).toBeLessThanOrEqual(1)
   })
 
-  it('a chunked body without Content-Length that never ends is cut off past the limit and its stream cancelled', async () => {
+  it('a chunked body with no Content-Length that never ends is cut off past the limit, stream cancelled', async () => {
     const { api, key } = await setup({ maxBodyBytes: 64 * 1024 })
     const { stream, state } = endlessStream(new Uint8Array(4096).fill(0x20))
     const request = raw('/automation', {
@@ -111,7 +111,7 @@ describe('body size (413)', () => {
     expect(state.pulls).toBeLessThan(16 + 4)
   })
 
-  it("a body over the limit on a cloned request (a tee'd stream, as logging middleware makes) still answers 413", async () => {
+  it("a body over the limit on a cloned request (a tee'd stream, as logging middleware makes) is a 413", async () => {
     const { api, key } = await setup({ maxBodyBytes: 100 })
     const original = raw(`/budgets/${IDS.budget}`, {
       method: 'PATCH',
