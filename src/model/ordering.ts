@@ -48,15 +48,8 @@ export function orderBy<T extends { id: string }>(
   then?: (record: T) => Sortable,
 ): (a: T, b: T) => number {
   return (a, b) => {
-    const x = key(a)
-    const y = key(b)
-    const xNull = x === null || x === undefined
-    const yNull = y === null || y === undefined
-    if (xNull !== yNull) return xNull ? 1 : -1
-    if (!xNull) {
-      const c = compareValues(x, y)
-      if (c !== 0) return descending ? -c : c
-    }
+    const c = compareNullsLast(key(a), key(b), descending)
+    if (c !== 0) return c
     if (then) {
       const c = compareValues(then(a), then(b))
       if (c !== 0) return c
@@ -80,18 +73,20 @@ export function orderByKeys<T extends { id: string }>(
 ): (a: T, b: T) => number {
   return (a, b) => {
     for (const { key, descending } of keys) {
-      const x = key(a)
-      const y = key(b)
-      const xNull = x === null || x === undefined
-      const yNull = y === null || y === undefined
-      if (xNull !== yNull) return xNull ? 1 : -1
-      if (!xNull) {
-        const c = compareValues(x, y)
-        if (c !== 0) return descending ? -c : c
-      }
+      const c = compareNullsLast(key(a), key(b), descending)
+      if (c !== 0) return c
     }
     return compareCodePoints(a.id, b.id)
   }
+}
+
+/** Two sort values in `descending` or ascending order, nulls last either way. */
+function compareNullsLast(x: Sortable, y: Sortable, descending: boolean): number {
+  const xNull = x === null || x === undefined
+  const yNull = y === null || y === undefined
+  if (xNull || yNull) return xNull === yNull ? 0 : xNull ? 1 : -1
+  const c = compareValues(x, y)
+  return descending ? -c : c
 }
 
 /**
