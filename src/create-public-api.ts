@@ -1,4 +1,7 @@
-import type { KeyResolver } from './http/auth.js'
+import * as v from 'valibot'
+import type { KeyResolver, RateLimitRule } from './http/auth.js'
+import type { ResponseListener } from './http/observe.js'
+import { RateLimitRuleSchema } from './http/principal.js'
 import { memoryRateLimiter, type RateLimiter } from './http/rate-limit.js'
 import { reply } from './http/reply.js'
 import { buildRouter, type PublicRoute } from './http/router.js'
@@ -29,6 +32,13 @@ export interface PublicApiOptions {
    * Default `true`; `false` answers 404.
    */
   docs?: boolean
+  /**
+   * Also count every request against its tenant's bucket (shared by all the tenant's keys, on the same
+   * `rateLimiter`): a 429 when either bucket is spent. Default: no tenant bucket.
+   */
+  tenantRateLimit?: RateLimitRule
+  /** Called once per response with its request id, operation, route, status, duration, tenant, key and error code. */
+  onResponse?: ResponseListener
 }
 
 /**
@@ -102,6 +112,8 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
     rateLimiter: options.rateLimiter ?? memoryRateLimiter(),
     basePath,
     maxBodyBytes,
+    onResponse: options.onResponse,
+    tenantRateLimit: options.tenantRateLimit,
     onError:
       options.onError ??
       ((error, { requestId }) => console.error(`[tenant-public-api] request ${requestId} failed:`, error)),
@@ -120,6 +132,10 @@ function checkOptions(options: PublicApiOptions): void {
     throw new TypeError('rateLimiter must have a consume(key, rule?) method')
   if (options.onError !== undefined && typeof options.onError !== 'function')
     throw new TypeError('onError must be a function')
+  if (options.onResponse !== undefined && typeof options.onResponse !== 'function')
+    throw new TypeError('onResponse must be a function')
+  if (options.tenantRateLimit !== undefined && !v.is(RateLimitRuleSchema, options.tenantRateLimit))
+    throw new TypeError('tenantRateLimit must be { limit, windowMs } of positive integers')
 }
 
 /** Path segments of unreserved URL characters only: the router compiles the base path into a regular expression. */

@@ -8,10 +8,13 @@ import type { Store } from '../stores/store.js'
 import { authenticate, requireScope, type KeyResolver } from './auth.js'
 import { assertSafeJson, parseJson, readBodyText, requireJsonContentType } from './body.js'
 import { StoreUnavailableError } from '../stores/store.js'
-import { ApiError, apiErrorOf, isErrorCode, validationError } from './errors.js'
+import { ApiError, apiErrorOf, isErrorCode, validationError, type ErrorCode } from './errors.js'
 import { withIdempotency } from './idempotency.js'
+import type { ResponseListener } from './observe.js'
 import type { AnyOperation, OperationResult } from './operation.js'
-import { rateLimitHeaders, retryAfterSeconds, type RateLimiter, type RateLimitResult } from './rate-limit.js'
+import type { RateLimitRule } from './principal.js'
+import { retryAfterSeconds, type RateLimiter, type RateLimitResult } from './rate-limit.js'
+import { TENANT_BUCKET_PREFIX, writeRateLimitFields } from './rate-limit-fields.js'
 import { resolveRequestId } from './request-id.js'
 import { errorReply, jsonReply, partsOf, reply, type LightweightResponse } from './reply.js'
 import { checkInput, checkQuery, validationIssues } from './validation.js'
@@ -24,6 +27,10 @@ export interface PipelineConfig {
   basePath: string
   maxBodyBytes: number
   onError: (error: unknown, context: { request: Request; requestId: string }) => void
+  /** Called once per response (observe.ts); undefined costs nothing. */
+  onResponse?: ResponseListener | undefined
+  /** Every request also counts against its tenant's bucket under this rule. */
+  tenantRateLimit?: RateLimitRule | undefined
 }
 
 /** Per-request state the router threads through every step. */
@@ -31,11 +38,31 @@ export interface RequestState {
   requestId: string
   url: URL
   rateLimit?: RateLimitResult
+  /** The tenant bucket's count, with `tenantRateLimit`. */
+  tenantRateLimit?: RateLimitResult | undefined
+  /** What `onResponse` reports (observe.ts); filled in as the request gets that far. */
+  startedAt: number
+  operationId: string | null
+  route: string | null
+  tenantId: string | null
+  keyId: string | null
+  errorCode: ErrorCode | null
 }
 
 /** Step 1-2: the request id, and refusing cookies (before authentication). */
-export function startRequest(request: Request): RequestState {
-  return { requestId: resolveRequestId(request.headers.get('x-request-id')), url: new URL(request.url) }
+export function startRequest(request: Request, startedAt = 0): RequestState {
+  return {
+    requestId: resolveRequestId(request.headers.get('x-request-id')),
+    url: new URL(request.url),
+    rateLimit: undefined,
+    tenantRateLimit: undefined,
+    startedAt,
+    operationId: null,
+    route: null,
+    tenantId: null,
+    keyId: null,
+    errorCode: null,
+  }
 }
 
 export function refuseCookies(request: Request): void {
@@ -67,15 +94,12 @@ export async function runOperation(
   config: PipelineConfig,
 ): Promise<LightweightResponse> {
   const principal = await authenticate(request, config.keyResolver)
+  state.tenantId = principal.tenantId
+  state.keyId = principal.keyId
   // Counted before the scope check so that 403s carry the rate-limit headers too; the 403 still wins over a 429.
-  const limit = await config.rateLimiter.consume(principal.keyId, principal.rateLimit)
-  state.rateLimit = limit
+  await consumeRateLimits(principal.keyId, principal.tenantId, principal.rateLimit, state, config)
   requireScope(principal, operation.scope)
-  if (!limit.allowed) {
-    throw new ApiError('RATE_LIMITED', 'Too many requests for this API key; retry after the window resets', undefined, {
-      'retry-after': String(retryAfterSeconds(limit)),
-    })
-  }
+  refuseWhenLimited(state)
 
   let json: unknown
   if (operation.body !== undefined) {
@@ -110,6 +134,42 @@ export async function runOperation(
   return jsonReply(result.status, result.body, result.headers)
 }
 
+/** Counts the request against its key's bucket and, with `tenantRateLimit`, its tenant's (both, concurrently). */
+async function consumeRateLimits(
+  keyId: string,
+  tenantId: string,
+  rule: RateLimitRule | undefined,
+  state: RequestState,
+  config: PipelineConfig,
+): Promise<void> {
+  const tenantRule = config.tenantRateLimit
+  if (tenantRule === undefined) {
+    state.rateLimit = await config.rateLimiter.consume(keyId, rule)
+    return
+  }
+  const [key, tenant] = await Promise.all([
+    config.rateLimiter.consume(keyId, rule),
+    config.rateLimiter.consume(TENANT_BUCKET_PREFIX + tenantId, tenantRule),
+  ])
+  state.rateLimit = key
+  state.tenantRateLimit = tenant
+}
+
+/** 429 when the key's or the tenant's bucket is spent, with the later of their resets as `Retry-After`. */
+function refuseWhenLimited(state: RequestState): void {
+  const key = state.rateLimit!
+  const tenant = state.tenantRateLimit
+  if (key.allowed && (tenant === undefined || tenant.allowed)) return
+  const waits = [
+    key.allowed ? 0 : retryAfterSeconds(key),
+    tenant === undefined || tenant.allowed ? 0 : retryAfterSeconds(tenant),
+  ]
+  const message = key.allowed
+    ? "Too many requests for this API key's tenant; retry after the window resets"
+    : 'Too many requests for this API key; retry after the window resets'
+  throw new ApiError('RATE_LIMITED', message, undefined, { 'retry-after': String(Math.max(...waits)) })
+}
+
 /** The Error-shape response for anything thrown; unexpected errors go to `onError` and say nothing. */
 export function errorToResponse(
   error: unknown,
@@ -120,11 +180,13 @@ export function errorToResponse(
   const known = apiErrorOf(error) ?? error
   // An ApiError with a code outside the table is a host bug (untyped code): a 500 like any other.
   if (known instanceof ApiError && isErrorCode(known.code)) {
+    state.errorCode = known.code
     return errorReply(known.status, known.code, known.message, state.requestId, known.details, known.headers)
   }
   // A client that hung up mid-request is not a fault of ours: nobody reads the answer, nothing to log.
   if (!request.signal?.aborted) report(error, request, state, config)
   if (error instanceof StoreUnavailableError) {
+    state.errorCode = 'SERVICE_UNAVAILABLE'
     return errorReply(
       503,
       'SERVICE_UNAVAILABLE',
@@ -134,6 +196,7 @@ export function errorToResponse(
       { 'retry-after': '1' },
     )
   }
+  state.errorCode = 'INTERNAL_ERROR'
   return errorReply(500, 'INTERNAL_ERROR', 'An unexpected error occurred', state.requestId)
 }
 
@@ -160,7 +223,7 @@ export function finishResponse(
   // Bodies echo client input (a 404 names the path): no browser may sniff them into HTML.
   headers['x-content-type-options'] = 'nosniff'
   if (state.rateLimit !== undefined) {
-    Object.assign(headers, rateLimitHeaders(state.rateLimit))
+    writeRateLimitFields(headers, state.rateLimit, state.tenantRateLimit)
     headers['cache-control'] = 'no-store'
   }
   if (request.method === 'HEAD') parts.body = null
@@ -175,6 +238,7 @@ export function methodNotAllowed(
 ): LightweightResponse {
   const allow = allowed.join(', ')
   if (request.method === 'OPTIONS') return reply(204, null, { allow })
+  state.errorCode = 'METHOD_NOT_ALLOWED'
   return errorReply(
     405,
     'METHOD_NOT_ALLOWED',
@@ -194,6 +258,7 @@ function echoed(text: string): string {
 
 /** 404 for a path no route matches. */
 export function routeNotFound(request: Request, state: RequestState): LightweightResponse {
+  state.errorCode = 'NOT_FOUND'
   const message = `No route matches ${echoed(request.method)} ${echoed(state.url.pathname)}`
   return errorReply(404, 'NOT_FOUND', message, state.requestId)
 }

@@ -41,7 +41,8 @@ export function memoryRateLimiter(options: MemoryRateLimiterOptions = {}): RateL
       }
       const allowed = window.count < rule.limit
       if (allowed) window.count += 1
-      return { allowed, limit: rule.limit, remaining: rule.limit - window.count, resetAt: new Date(window.resetAt) }
+      const remaining = rule.limit - window.count
+      return { allowed, limit: rule.limit, remaining, resetAt: new Date(window.resetAt), windowMs: rule.windowMs }
     },
   }
 }

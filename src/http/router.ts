@@ -3,6 +3,7 @@
  * the operation registry onto routes; the pipeline does the rest.
  */
 import { Router } from 'itty-router'
+import { notifyResponse } from './observe.js'
 import type { AnyOperation } from './operation.js'
 import {
   errorToResponse,
@@ -44,6 +45,7 @@ export function buildRouter(
   publicRoutes: readonly PublicRoute[],
   config: PipelineConfig,
 ): (request: Request) => Promise<Response> {
+  const onResponse = config.onResponse
   const router = Router<Request, [RequestState, Routing]>({
     before: [
       (request) => void refuseCookies(request),
@@ -53,7 +55,17 @@ export function buildRouter(
         state.url.pathname.length > 1 && state.url.pathname.endsWith('/') ? routeNotFound(request, state) : undefined,
     ],
     catch: (error, request, state) => errorToResponse(error, request, state, config),
-    finally: [(response: LightweightResponse, request, state) => forHost(finishResponse(response, request, state))],
+    finally: [
+      onResponse === undefined
+        ? (response: LightweightResponse, request, state) => forHost(finishResponse(response, request, state))
+        : (response: LightweightResponse, request, state) => {
+            const finished = finishResponse(response, request, state)
+            notifyResponse(onResponse, request.method, finished.status, state, (error) =>
+              config.onError(error, { request, requestId: state.requestId }),
+            )
+            return forHost(finished)
+          },
+    ],
   })
 
   const allowed = new Map<string, string[]>()
@@ -61,14 +73,23 @@ export function buildRouter(
 
   for (const route of publicRoutes) {
     const path = config.basePath + route.path
-    router.get(path, (request) => route.handle(request))
-    router.head(path, (request) => route.handle(request))
+    const handler = (request: Request, state: RequestState) => {
+      state.route = path
+      return route.handle(request)
+    }
+    router.get(path, handler)
+    router.head(path, handler)
     allow(path, 'GET', 'HEAD')
   }
   for (const operation of operations) {
     const path = config.basePath + operation.path
-    const handler = (request: Request, state: RequestState, routing: Routing) =>
-      runOperation(operation, request, routing.params ?? {}, state, config)
+    // The route as OpenAPI (and OpenTelemetry's http.route) names it: `{id}`, not itty's `:id`.
+    const template = config.basePath + operation.path.replace(/:(\w+)/g, '{$1}')
+    const handler = (request: Request, state: RequestState, routing: Routing) => {
+      state.operationId = operation.id
+      state.route = template
+      return runOperation(operation, request, routing.params ?? {}, state, config)
+    }
     router[operation.method.toLowerCase() as 'get'](path, handler)
     if (operation.method === 'GET') {
       router.head(path, handler)
@@ -79,14 +100,18 @@ export function buildRouter(
   }
   for (const [path, methods] of allowed) {
     const list = [...methods, 'OPTIONS']
-    router.all(path, (request, state) => methodNotAllowed(request, list, state))
+    const template = path.replace(/:(\w+)/g, '{$1}')
+    router.all(path, (request, state) => {
+      state.route = template
+      return methodNotAllowed(request, list, state)
+    })
   }
   router.all('*', (request, state) => routeNotFound(request, state))
 
   return (request) => {
     let state: RequestState
     try {
-      state = startRequest(request)
+      state = startRequest(request, onResponse === undefined ? 0 : performance.now())
     } catch (error) {
       // A Fetch handler fails by rejecting, never by throwing at its caller.
       return Promise.reject(error)

@@ -16,6 +16,8 @@ export interface RateLimitResult {
   limit: number
   remaining: number
   resetAt: Date
+  /** The window's length, for the `w` of `RateLimit-Policy` (left out when a limiter does not say). */
+  windowMs?: number
 }
 
 /**

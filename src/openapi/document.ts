@@ -114,6 +114,18 @@ const rateLimitHeaders = (required: boolean) => ({
   'X-RateLimit-Limit': HEADER('Requests allowed per window for this key.', { type: 'integer', minimum: 0 }, required),
   'X-RateLimit-Remaining': HEADER('Requests left in the current window.', { type: 'integer', minimum: 0 }, required),
   'X-RateLimit-Reset': HEADER('When the window resets (ISO 8601).', { type: 'string', format: 'date-time' }, required),
+  'RateLimit-Policy': HEADER(
+    'draft-ietf-httpapi-ratelimit-headers: the policy of the bucket with the least remaining, `"key"` or `"tenant"`, ' +
+      'its quota `q` and window `w` in seconds, e.g. `"key";q=120;w=60`.',
+    { type: 'string', pattern: '^"(key|tenant)";q=[0-9]+(;w=[0-9]+)?$' },
+    required,
+  ),
+  RateLimit: HEADER(
+    "draft-ietf-httpapi-ratelimit-headers: that bucket's remaining requests `r` and seconds to its reset `t`, " +
+      'e.g. `"key";r=119;t=60`.',
+    { type: 'string', pattern: '^"(key|tenant)";r=[0-9]+;t=[0-9]+$' },
+    required,
+  ),
 })
 const RATE_LIMIT_HEADERS = rateLimitHeaders(true)
 /**

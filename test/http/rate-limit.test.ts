@@ -61,13 +61,19 @@ describe('rate limiting', () => {
     let now = 1_000_000
     const limiter = memoryRateLimiter({ limit: 2, windowMs: 1000, now: () => now })
     const first = limiter.consume('k') as ReturnType<RateLimiter['consume']> & { allowed: boolean }
-    expect(first).toEqual({ allowed: true, limit: 2, remaining: 1, resetAt: new Date(1_001_000) })
+    expect(first).toEqual({ allowed: true, limit: 2, remaining: 1, resetAt: new Date(1_001_000), windowMs: 1000 })
     expect(limiter.consume('k')).toMatchObject({ allowed: true, remaining: 0 })
     expect(limiter.consume('k')).toMatchObject({ allowed: false, remaining: 0 })
     now += 999
     expect(limiter.consume('k')).toMatchObject({ allowed: false })
     now += 1
-    expect(limiter.consume('k')).toEqual({ allowed: true, limit: 2, remaining: 1, resetAt: new Date(1_002_000) })
+    expect(limiter.consume('k')).toEqual({
+      allowed: true,
+      limit: 2,
+      remaining: 1,
+      resetAt: new Date(1_002_000),
+      windowMs: 1000,
+    })
   })
 
   it('memoryRateLimiter: a per-call rule gets its own window, apart from the default rule of the same key', () => {

@@ -72,6 +72,8 @@ const API_HEADERS = [
   'x-ratelimit-limit',
   'x-ratelimit-remaining',
   'x-ratelimit-reset',
+  'ratelimit-policy',
+  'ratelimit',
   'etag',
   'location',
   'retry-after',

@@ -47,6 +47,7 @@ export function sqlRateLimiter(store: Store, options: SqlRateLimiterOptions = {}
           limit: rule.limit,
           remaining: Math.max(0, rule.limit - count),
           resetAt: new Date(Number(row?.reset_at)),
+          windowMs: rule.windowMs,
         }
       } catch (error) {
         throw unavailable(error)

@@ -1,0 +1,85 @@
+/**
+ * `onResponse`: one event per response, for access logs and metrics (docs/observability.md).
+ * The pipeline fills the request state as it goes; this turns it into the event once the
+ * response is final. A listener that throws or rejects never changes the response.
+ */
+import type { ErrorCode } from './errors.js'
+
+/**
+ * What {@link ResponseListener} receives once per response. `null` where the request never got
+ * that far (no route matched, no key resolved, no error).
+ *
+ * @example
+ * const event: ResponseEvent = {
+ *   requestId: '3f1c…', operationId: 'listTickets', route: '/api/public/v1/tickets', method: 'GET',
+ *   status: 200, durationMs: 1.7, tenantId: 'tenant-1', keyId: 'key-1', errorCode: null,
+ * }
+ */
+export interface ResponseEvent {
+  /** The response's `X-Request-Id`. */
+  requestId: string
+  /** The operation's id (`listTickets`), or null for a path no operation serves. */
+  operationId: string | null
+  /** The matched route template with the base path (`/api/public/v1/tickets/{id}`), or null for no match. */
+  route: string | null
+  /** The request's method, as sent (`HEAD` stays `HEAD`). */
+  method: string
+  /** The response's status. */
+  status: number
+  /** Milliseconds from the request reaching the handler to the response being ready. */
+  durationMs: number
+  /** The authenticated key's tenant, or null before (or without) authentication. */
+  tenantId: string | null
+  /** The authenticated key's id, or null before (or without) authentication. */
+  keyId: string | null
+  /** The Error body's `code` for error responses, else null. */
+  errorCode: ErrorCode | null
+}
+
+/**
+ * Called once per response of the API with its {@link ResponseEvent}; what it returns is ignored
+ * and what it throws (or a promise it returns rejects with) goes to `onError`, never to the client.
+ *
+ * @example
+ * const onResponse: ResponseListener = (event) => logger.info(event, 'request')
+ */
+export type ResponseListener = (event: ResponseEvent) => void | Promise<void>
+
+/** What the pipeline knows about a request when its response is ready. */
+export interface ObservedState {
+  requestId: string
+  startedAt: number
+  operationId: string | null
+  route: string | null
+  tenantId: string | null
+  keyId: string | null
+  errorCode: ErrorCode | null
+}
+
+/** Tells `listener` about a finished response; its failures go to `report`, never to the client. */
+export function notifyResponse(
+  listener: ResponseListener,
+  method: string,
+  status: number,
+  state: ObservedState,
+  report: (error: unknown) => void,
+): void {
+  const event: ResponseEvent = {
+    requestId: state.requestId,
+    operationId: state.operationId,
+    route: state.route,
+    method,
+    status,
+    durationMs: performance.now() - state.startedAt,
+    tenantId: state.tenantId,
+    keyId: state.keyId,
+    errorCode: state.errorCode,
+  }
+  try {
+    const result = listener(event) as unknown
+    if (typeof (result as PromiseLike<void> | undefined)?.then === 'function')
+      (result as PromiseLike<void>).then(undefined, report)
+  } catch (error) {
+    report(error)
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The rate-limit header fields of every authenticated response: `X-RateLimit-*` as before, and
+ * `RateLimit-Policy` / `RateLimit` of draft-ietf-httpapi-ratelimit-headers (structured-field
+ * lists, docs/api-behaviour.md#rate-limits). With a tenant bucket beside the key's, both describe
+ * the bucket the client must heed: the one that refused the request, else the one with the least left.
+ */
+import { rateLimitHeaders, type RateLimitResult } from './rate-limit.js'
+
+/**
+ * The tenant bucket is counted on the API's own `rateLimiter` under this prefix and the tenant id,
+ * so it is shared across processes exactly when the key buckets are.
+ */
+export const TENANT_BUCKET_PREFIX = 'tenant:'
+
+/** Which bucket a response describes. */
+export interface ShownBucket {
+  /** The draft's policy name: `key` or `tenant`. */
+  name: 'key' | 'tenant'
+  result: RateLimitResult
+}
+
+/** The bucket to describe: a refusing one first, then the least remaining; the key's on a tie. */
+export function shownBucket(key: RateLimitResult, tenant: RateLimitResult | undefined): ShownBucket {
+  if (tenant === undefined) return { name: 'key', result: key }
+  if (key.allowed !== tenant.allowed)
+    return key.allowed ? { name: 'tenant', result: tenant } : { name: 'key', result: key }
+  return tenant.remaining < key.remaining ? { name: 'tenant', result: tenant } : { name: 'key', result: key }
+}
+
+/** Writes `X-RateLimit-*`, `RateLimit-Policy` and `RateLimit` for the shown bucket into `headers`. */
+export function writeRateLimitFields(
+  headers: Record<string, string>,
+  key: RateLimitResult,
+  tenant: RateLimitResult | undefined,
+  now = Date.now(),
+): void {
+  const { name, result } = shownBucket(key, tenant)
+  Object.assign(headers, rateLimitHeaders(result))
+  // The draft's `w` and `t` are whole seconds: the window is rounded up, the reset too (as Retry-After is).
+  const window = result.windowMs === undefined ? '' : `;w=${Math.max(1, Math.ceil(result.windowMs / 1000))}`
+  headers['ratelimit-policy'] = `"${name}";q=${result.limit}${window}`
+  const reset = Math.max(0, Math.ceil((result.resetAt.getTime() - now) / 1000))
+  headers.ratelimit = `"${name}";r=${Math.max(0, result.remaining)};t=${reset}`
+}
