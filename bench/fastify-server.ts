@@ -12,7 +12,7 @@
  *     schema;
  *   - every response carries the API's headers: `x-request-id` (the client's when well-formed, else
  *     a UUID), `x-content-type-options: nosniff`, the `application/json; charset=utf-8` content type,
- *     and `x-ratelimit-*` and `cache-control: no-store` once a key is known.
+ *     and `x-ratelimit-*`, `ratelimit-policy`, `ratelimit` and `cache-control: no-store` once a key is known.
  *
  * Ajv's integer coercion is a little more lenient than the API (it takes `+5` or `1.0` as a page
  * number where the API wants digits only): that costs nothing either way and never arises in the bench.
@@ -206,10 +206,13 @@ export function createFastifyPeer(options: FastifyPeerOptions) {
           return sendError(request, reply, 401, 'UNAUTHORIZED', 'A valid API key is required')
         }
         const limit = await rateLimiter.consume(principal.keyId, principal.rateLimit)
+        const now = Date.now()
         reply.headers({
           'x-ratelimit-limit': String(limit.limit),
           'x-ratelimit-remaining': String(Math.max(0, limit.remaining)),
           'x-ratelimit-reset': limit.resetAt.toISOString(),
+          'ratelimit-policy': `"key";q=${limit.limit};w=${Math.ceil((limit.windowMs ?? 60_000) / 1000)}`,
+          ratelimit: `"key";r=${Math.max(0, limit.remaining)};t=${Math.ceil((limit.resetAt.getTime() - now) / 1000)}`,
           'cache-control': 'no-store',
         })
         if (!hasScope(principal.scopes, 'tickets.read')) {
