@@ -1,0 +1,145 @@
+/**
+ * A fixed-window rate limiter in Redis, so that every process on one Redis shares one exact limit.
+ * Built on rate-limiter-flexible's RateLimiterRedis (docs/stores.md#redis-rate-limits): one
+ * round trip per request (its Lua script sets the window with `SET NX EX`, then `INCRBY` and
+ * `PTTL`), so the count is atomic and the window is timed by the Redis server's clock.
+ */
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible'
+import type { RateLimitRule } from '../../http/auth.js'
+import type { RateLimiter, RateLimitResult } from '../../http/rate-limit.js'
+import { StoreUnavailableError } from '../store.js'
+
+/**
+ * The part of an ioredis client (`new Redis(url)`, ioredis 5) the limiter uses: it defines its
+ * Lua script as a command and reads `status` to refuse at once while disconnected.
+ */
+export interface IoRedisLikeClient {
+  status: string
+  defineCommand(name: string, definition: { numberOfKeys?: number; lua: string }): unknown
+}
+
+/**
+ * The part of a node-redis client (`createClient({ url })`, redis 4 and 5, connected) the limiter
+ * uses: `EVAL` with keys and arguments, and `isReady` to refuse at once while disconnected.
+ */
+export interface NodeRedisLikeClient {
+  isReady: boolean
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
+}
+
+/** Options of {@link redisRateLimiter}. */
+export interface RedisRateLimiterOptions {
+  /** An ioredis or node-redis client; the limiter never connects or closes it. */
+  client: IoRedisLikeClient | NodeRedisLikeClient
+  /** Requests per window. Default 120. */
+  limit?: number
+  /** Window length, rounded up to whole seconds (Redis expiries here are in seconds). Default 60,000 ms. */
+  windowMs?: number
+  /** Prefix of the Redis keys, `{prefix}:{limit}/{seconds}:{key}`. Default `tpa:rl`. */
+  prefix?: string
+  /**
+   * When Redis cannot be reached: `"fail"` (default) throws `StoreUnavailableError`, so the request
+   * is a 503 `SERVICE_UNAVAILABLE`; `"allow"` counts in this process's memory instead, per process,
+   * until Redis answers again.
+   */
+  onUnavailable?: 'fail' | 'allow'
+  /**
+   * The longest wait for Redis's answer; then Redis counts as unreachable for that request (a
+   * command on a connection cut mid-flight is otherwise held by the client until it reconnects).
+   * Default 500 ms.
+   */
+  timeoutMs?: number
+}
+
+/**
+ * A rate limiter on Redis, shared exactly by every process using the same Redis and prefix.
+ *
+ * @example
+ * import Redis from 'ioredis'
+ * import { redisRateLimiter } from 'tenant-public-api/redis'
+ * const rateLimiter = redisRateLimiter({ client: new Redis(process.env.REDIS_URL!), limit: 600 })
+ * const api = createPublicApi({ store, keyResolver, rateLimiter })
+ */
+export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
+  const client = options.client as IoRedisLikeClient & NodeRedisLikeClient
+  if (typeof client !== 'object' || client === null)
+    throw new TypeError('redisRateLimiter needs { client }: an ioredis or node-redis client')
+  const ioredis = typeof client.defineCommand === 'function'
+  if (!ioredis && typeof client.eval !== 'function')
+    throw new TypeError('client must be an ioredis client (defineCommand) or a node-redis client (eval)')
+  const defaults: RateLimitRule = { limit: options.limit ?? 120, windowMs: options.windowMs ?? 60_000 }
+  for (const [name, value] of Object.entries(defaults))
+    if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${name} must be a positive integer`)
+  const prefix = options.prefix ?? 'tpa:rl'
+  const onUnavailable = options.onUnavailable ?? 'fail'
+  if (onUnavailable !== 'fail' && onUnavailable !== 'allow')
+    throw new TypeError('onUnavailable must be "fail" or "allow"')
+
+  const timeoutMs = options.timeoutMs ?? 500
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new TypeError('timeoutMs must be a positive integer')
+
+  /** A rule's Redis limiter and, with onUnavailable "allow", its in-process fallback. */
+  interface RuleLimiters {
+    redis: RateLimiterRedis
+    fallback: RateLimiterMemory | undefined
+  }
+  // One pair per rule (a principal's own rateLimit has its own window), made on first use.
+  const limiters = new Map<string, RuleLimiters>()
+  const limitersFor = (rule: RateLimitRule): RuleLimiters => {
+    const seconds = Math.max(1, Math.ceil(rule.windowMs / 1000))
+    const id = `${rule.limit}/${seconds}`
+    let found = limiters.get(id)
+    if (found === undefined) {
+      const keyPrefix = `${prefix}:${id}`
+      const fallback =
+        onUnavailable === 'allow'
+          ? new RateLimiterMemory({ points: rule.limit, duration: seconds, keyPrefix })
+          : undefined
+      const redis = new RateLimiterRedis({
+        storeClient: client,
+        useRedisPackage: !ioredis,
+        points: rule.limit,
+        duration: seconds,
+        keyPrefix,
+        // Fail at once while disconnected, rather than queueing behind a reconnect.
+        rejectIfRedisNotReady: true,
+        // rate-limiter-flexible's insurance: on a Redis error the fallback counts instead.
+        ...(fallback === undefined ? {} : { insuranceLimiter: fallback }),
+      })
+      found = { redis, fallback }
+      limiters.set(id, found)
+    }
+    return found
+  }
+
+  const resultOf = (res: RateLimiterRes, rule: RateLimitRule, allowed: boolean): RateLimitResult => ({
+    allowed,
+    limit: rule.limit,
+    remaining: Math.max(0, res.remainingPoints),
+    resetAt: new Date(Date.now() + Math.max(0, res.msBeforeNext)),
+    windowMs: Math.max(1, Math.ceil(rule.windowMs / 1000)) * 1000,
+  })
+
+  return {
+    consume(key, rule = defaults) {
+      const { redis, fallback } = limitersFor(rule)
+      let timer: ReturnType<typeof setTimeout> | undefined
+      // A command on a connection cut mid-flight waits for the client's reconnect: bounded here.
+      const late = new Promise<RateLimiterRes>((resolve, reject) => {
+        timer = setTimeout(() => {
+          if (fallback === undefined) reject(new Error(`Redis did not answer within ${timeoutMs} ms`))
+          else fallback.consume(key).then(resolve, reject)
+        }, timeoutMs)
+      })
+      const answered = redis.consume(key).finally(() => clearTimeout(timer))
+      return Promise.race([answered, late]).then(
+        (res) => resultOf(res, rule, true),
+        (reason: unknown) => {
+          // rate-limiter-flexible rejects with its result when the window is spent, with an Error when Redis failed.
+          if (reason instanceof RateLimiterRes) return resultOf(reason, rule, false)
+          throw new StoreUnavailableError(reason)
+        },
+      )
+    },
+  }
+}

@@ -1,0 +1,228 @@
+import { execFile } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { promisify } from 'node:util'
+import Redis from 'ioredis'
+import { createClient } from 'redis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createMemoryStore, createPublicApi, StoreUnavailableError, type RateLimiter } from 'tenant-public-api'
+import { redisRateLimiter, type RedisRateLimiterOptions } from 'tenant-public-api/redis'
+import { testKey, testKeyResolver } from 'tenant-public-api/testing'
+import { startTestRedis, type TestRedis } from '../support/redis.js'
+import { TcpProxy } from './support.js'
+
+let redis: TestRedis
+beforeAll(async () => {
+  redis = await startTestRedis()
+})
+afterAll(async () => {
+  await redis?.stop()
+})
+
+type Client = RedisRateLimiterOptions['client']
+interface ClientKind {
+  name: 'ioredis' | 'node-redis'
+  open(port: number): Promise<{ client: Client; close(): Promise<void> }>
+}
+
+const kinds: ClientKind[] = [
+  {
+    name: 'ioredis',
+    async open(port) {
+      // No retry limit: a cut connection must come back by itself once Redis answers again.
+      const client = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: null, retryStrategy: () => 50 })
+      await new Promise<void>((resolve, reject) => client.once('ready', resolve).once('error', reject))
+      client.on('error', () => {})
+      return { client, close: async () => void client.disconnect() }
+    },
+  },
+  {
+    name: 'node-redis',
+    async open(port) {
+      const client = createClient({ url: `redis://127.0.0.1:${port}`, socket: { reconnectStrategy: () => 50 } })
+      client.on('error', () => {})
+      await client.connect()
+      return { client, close: async () => void client.destroy() }
+    },
+  },
+]
+
+const key = () => `test-${randomUUID()}`
+
+async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+function apiWith(rateLimiter: RateLimiter) {
+  const api = createPublicApi({
+    store: createMemoryStore(),
+    keyResolver: testKeyResolver(),
+    rateLimiter,
+    onError: () => {},
+  })
+  const token = testKey('tenant-a', ['tickets.read'])
+  return () =>
+    api(new Request('http://api.test/api/public/v1/tickets', { headers: { authorization: `Bearer ${token}` } }))
+}
+
+describe.each(kinds)('redisRateLimiter with $name', (kind) => {
+  it('allows exactly limit of 200 concurrent requests, counting remaining down, timed by Redis', async () => {
+    const { client, close } = await kind.open(redis.port)
+    try {
+      // A generous timeout: this is about exactness, and the stand-in runs Lua slowly (fengari).
+      const limiter = redisRateLimiter({ client, limit: 50, windowMs: 30_000, timeoutMs: 10_000 })
+      const id = key()
+      const results = await Promise.all(Array.from({ length: 200 }, () => limiter.consume(id)))
+      expect(results.filter((r) => r.allowed)).toHaveLength(50)
+      expect(
+        results
+          .map((r) => r.remaining)
+          .sort((a, b) => a - b)
+          .slice(150),
+      ).toEqual(Array.from({ length: 50 }, (_, i) => i))
+      for (const result of results) {
+        expect(result.limit).toBe(50)
+        expect(result.windowMs).toBe(30_000)
+        expect(result.resetAt.getTime() - Date.now()).toBeGreaterThan(25_000)
+        expect(result.resetAt.getTime() - Date.now()).toBeLessThanOrEqual(30_000)
+      }
+      // Another key, and another rule for the same key, have their own windows.
+      expect(await limiter.consume(key())).toMatchObject({ allowed: true, remaining: 49 })
+      expect(await limiter.consume(id, { limit: 3, windowMs: 2000 })).toMatchObject({ allowed: true, remaining: 2 })
+    } finally {
+      await close()
+    }
+  })
+
+  it('a new window starts once the old one expires in Redis', async () => {
+    const { client, close } = await kind.open(redis.port)
+    try {
+      const limiter = redisRateLimiter({ client, limit: 1, windowMs: 1000 })
+      const id = key()
+      expect((await limiter.consume(id)).allowed).toBe(true)
+      const refused = await limiter.consume(id)
+      expect(refused.allowed).toBe(false)
+      await new Promise((resolve) => setTimeout(resolve, refused.resetAt.getTime() - Date.now() + 50))
+      expect((await limiter.consume(id)).allowed).toBe(true)
+    } finally {
+      await close()
+    }
+  })
+
+  it('two OS processes share one exact limit', async () => {
+    const id = key()
+    const run = () =>
+      promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', 'test/stores/redis-worker.ts', redis.url, kind.name, id, '150', '200'],
+        { timeout: 60_000 },
+      ).then(({ stdout }) => (JSON.parse(stdout.trim().split('\n').at(-1)!) as { allowed: number }).allowed)
+    const [a, b] = await Promise.all([run(), run()])
+    // 400 requests from two processes against one limit of 150: exactly 150 allowed in all.
+    expect(a + b).toBe(150)
+  })
+
+  it('Redis unreachable mid-run: 503 SERVICE_UNAVAILABLE, then 200 again once it is back', async () => {
+    const proxy = new TcpProxy({ host: redis.host, port: redis.port })
+    await proxy.start()
+    const { client, close } = await kind.open(proxy.port)
+    try {
+      const call = apiWith(redisRateLimiter({ client, limit: 100, windowMs: 60_000, prefix: `t-${randomUUID()}` }))
+      const before = await call()
+      expect(before.status).toBe(200)
+      expect(before.headers.get('ratelimit')).toMatch(/^"key";r=99;t=/)
+      await proxy.stop()
+      await until(async () => (await call()).status === 503)
+      const down = await call()
+      expect(down.status).toBe(503)
+      expect(((await down.json()) as { code: string }).code).toBe('SERVICE_UNAVAILABLE')
+      expect(down.headers.get('retry-after')).toBe('1')
+      await proxy.start()
+      await until(async () => (await call()).status === 200)
+      // The count goes on in Redis. A command in flight at the cut may be resent by the client once it
+      // reconnects, so a request answered 503 can still have been counted (never more than the few cut).
+      const after = await call()
+      expect(after.status).toBe(200)
+      const remaining = Number(after.headers.get('x-ratelimit-remaining'))
+      expect(remaining).toBeLessThanOrEqual(97)
+      expect(remaining).toBeGreaterThanOrEqual(90)
+    } finally {
+      await close()
+      await proxy.stop()
+    }
+  })
+
+  it('onUnavailable "allow": counts in memory while Redis is unreachable, and in Redis again after', async () => {
+    const proxy = new TcpProxy({ host: redis.host, port: redis.port })
+    await proxy.start()
+    const { client, close } = await kind.open(proxy.port)
+    const prefix = `t-${randomUUID()}`
+    try {
+      const limiter = redisRateLimiter({ client, limit: 3, windowMs: 60_000, onUnavailable: 'allow', prefix })
+      const id = key()
+      expect(await limiter.consume(id)).toMatchObject({ allowed: true, remaining: 2 })
+      await proxy.stop()
+      // Requests keep being answered, counted by the in-process fallback from zero: 3 allowed, then refused.
+      const fallback = []
+      for (let i = 0; i < 4; i++) fallback.push((await limiter.consume(id)).allowed)
+      expect(fallback).toEqual([true, true, true, false])
+      await proxy.start()
+      // Back on Redis, whose window had counted one before the cut.
+      const direct = kind.name === 'ioredis' ? new Redis({ host: redis.host, port: redis.port }) : undefined
+      const node = direct === undefined ? await createClient({ url: redis.url }).connect() : undefined
+      try {
+        const redisKey = `${prefix}:3/60:${id}`
+        // The fallback's window is spent, so an allowed request is one Redis counted.
+        await until(async () => (await limiter.consume(id)).allowed)
+        const counted = Number(direct ? await direct.get(redisKey) : await node!.get(redisKey))
+        expect(counted).toBeGreaterThanOrEqual(2)
+      } finally {
+        direct?.disconnect()
+        await node?.quit()
+      }
+    } finally {
+      await close()
+      await proxy.stop()
+    }
+  })
+
+  it('a Redis that does not answer within timeoutMs: StoreUnavailableError, or the fallback with "allow"', async () => {
+    const proxy = new TcpProxy({ host: redis.host, port: redis.port })
+    await proxy.start()
+    const { client, close } = await kind.open(proxy.port)
+    try {
+      const failing = redisRateLimiter({ client, timeoutMs: 200, prefix: `t-${randomUUID()}` })
+      const allowing = redisRateLimiter({ client, timeoutMs: 200, onUnavailable: 'allow', prefix: `t-${randomUUID()}` })
+      expect((await failing.consume('k')).allowed).toBe(true)
+      proxy.silence()
+      const started = Date.now()
+      await expect(failing.consume('k')).rejects.toBeInstanceOf(StoreUnavailableError)
+      expect(Date.now() - started).toBeLessThan(2000)
+      expect(await allowing.consume('k')).toMatchObject({ allowed: true, remaining: 119 })
+    } finally {
+      await close()
+      await proxy.stop()
+    }
+  })
+})
+
+describe('redisRateLimiter options', () => {
+  it('refuses what is not an ioredis or node-redis client, and bad limits, with a TypeError', () => {
+    expect(() => redisRateLimiter({ client: {} as never })).toThrow(TypeError)
+    expect(() => redisRateLimiter(undefined as never)).toThrow(TypeError)
+    const client = { isReady: true, eval: async () => [1, 1000] }
+    expect(() => redisRateLimiter({ client, limit: 0 })).toThrow(TypeError)
+    expect(() => redisRateLimiter({ client, windowMs: 1.5 })).toThrow(TypeError)
+    expect(() => redisRateLimiter({ client, onUnavailable: 'maybe' as never })).toThrow(TypeError)
+  })
+
+  it('a node-redis client that is not ready fails at once with StoreUnavailableError', async () => {
+    const client = { isReady: false, eval: () => new Promise<unknown>(() => {}) }
+    await expect(Promise.resolve(redisRateLimiter({ client }).consume('k'))).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    )
+  })
+})
