@@ -5,6 +5,7 @@ import { RateLimitRuleSchema } from './http/principal.js'
 import { memoryRateLimiter, type RateLimiter } from './http/rate-limit.js'
 import { reply } from './http/reply.js'
 import { buildRouter, type PublicRoute } from './http/router.js'
+import { loadTracing } from './http/tracing.js'
 import { renderReferencePage, type ReferenceDocument } from './docs/render.js'
 import { createOpenApiDocument } from './openapi/document.js'
 import { operations } from './operations/index.js'
@@ -106,6 +107,8 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
     })
   }
 
+  // OpenTelemetry, when installed: loaded in the background, it traces once a provider is registered.
+  void loadTracing()
   const answer: PublicApiHandler = buildRouter(operations, publicRoutes, {
     store: options.store,
     keyResolver: options.keyResolver,

@@ -16,6 +16,7 @@ import type { RateLimitRule } from './principal.js'
 import { retryAfterSeconds, type RateLimiter, type RateLimitResult } from './rate-limit.js'
 import { TENANT_BUCKET_PREFIX, writeRateLimitFields } from './rate-limit-fields.js'
 import { resolveRequestId } from './request-id.js'
+import { tracedStore, type RequestSpan } from './tracing.js'
 import { errorReply, jsonReply, partsOf, reply, type LightweightResponse } from './reply.js'
 import { checkInput, checkQuery, validationIssues } from './validation.js'
 
@@ -47,6 +48,8 @@ export interface RequestState {
   tenantId: string | null
   keyId: string | null
   errorCode: ErrorCode | null
+  /** The request's OpenTelemetry span while a tracer provider is registered (tracing.ts). */
+  span: RequestSpan | undefined
 }
 
 /** Step 1-2: the request id, and refusing cookies (before authentication). */
@@ -62,6 +65,7 @@ export function startRequest(request: Request, startedAt = 0): RequestState {
     tenantId: null,
     keyId: null,
     errorCode: null,
+    span: undefined,
   }
 }
 
@@ -115,6 +119,7 @@ export async function runOperation(
   const params = pathParams(operation, rawParams)
 
   const now = new Date()
+  const store = state.span === undefined ? config.store : tracedStore(config.store, state.span)
   const execute = () =>
     operation.handle({
       request,
@@ -124,12 +129,12 @@ export async function runOperation(
       params,
       query: (query as { value: unknown }).value,
       body: (body as { value: unknown }).value,
-      store: config.store,
+      store,
       now,
       basePath: config.basePath,
     } as Parameters<AnyOperation['handle']>[0])
   const result: OperationResult = operation.idempotent
-    ? await withIdempotency(request, state.url, json, principal.tenantId, config.store, now, execute)
+    ? await withIdempotency(request, state.url, json, principal.tenantId, store, now, execute)
     : await execute()
   return jsonReply(result.status, result.body, result.headers)
 }

@@ -4,6 +4,7 @@
  */
 import { Router } from 'itty-router'
 import { notifyResponse } from './observe.js'
+import { endRequestSpan, startRequestSpan } from './tracing.js'
 import type { AnyOperation } from './operation.js'
 import {
   errorToResponse,
@@ -56,15 +57,15 @@ export function buildRouter(
     ],
     catch: (error, request, state) => errorToResponse(error, request, state, config),
     finally: [
-      onResponse === undefined
-        ? (response: LightweightResponse, request, state) => forHost(finishResponse(response, request, state))
-        : (response: LightweightResponse, request, state) => {
-            const finished = finishResponse(response, request, state)
-            notifyResponse(onResponse, request.method, finished.status, state, (error) =>
-              config.onError(error, { request, requestId: state.requestId }),
-            )
-            return forHost(finished)
-          },
+      (response: LightweightResponse, request, state) => {
+        const finished = finishResponse(response, request, state)
+        if (state.span !== undefined) endRequestSpan(state.span, request.method, finished.status, state)
+        if (onResponse !== undefined)
+          notifyResponse(onResponse, request.method, finished.status, state, (error) =>
+            config.onError(error, { request, requestId: state.requestId }),
+          )
+        return forHost(finished)
+      },
     ],
   })
 
@@ -112,6 +113,7 @@ export function buildRouter(
     let state: RequestState
     try {
       state = startRequest(request, onResponse === undefined ? 0 : performance.now())
+      state.span = startRequestSpan(request, state.requestId)
     } catch (error) {
       // A Fetch handler fails by rejecting, never by throwing at its caller.
       return Promise.reject(error)
