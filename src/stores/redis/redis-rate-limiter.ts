@@ -44,9 +44,9 @@ export interface RedisRateLimiterOptions {
    */
   onUnavailable?: 'fail' | 'allow'
   /**
-   * The longest wait for Redis's answer; then Redis counts as unreachable for that request (a
-   * command on a connection cut mid-flight is otherwise held by the client until it reconnects).
-   * Default 500 ms.
+   * How long to wait for Redis's answer (timed out after timeoutMs to 1.5 x timeoutMs); then Redis
+   * counts as unreachable for that request (a command on a connection cut mid-flight is otherwise
+   * held by the client until it reconnects). Default 500 ms.
    */
   timeoutMs?: number
 }
@@ -120,26 +120,57 @@ export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter 
     windowMs: Math.max(1, Math.ceil(rule.windowMs / 1000)) * 1000,
   })
 
+  const failure = (reason: unknown, rule: RateLimitRule): RateLimitResult => {
+    // rate-limiter-flexible rejects with its result when the window is spent, with an Error when Redis failed.
+    if (reason instanceof RateLimiterRes) return resultOf(reason, rule, false)
+    throw new StoreUnavailableError(reason)
+  }
+
+  // Timeouts without a timer per call (this is the hot path of every request): calls join the
+  // youngest of three generations, and every timeoutMs / 2 the oldest generation's unsettled calls
+  // time out, so a call times out after timeoutMs to 1.5 x timeoutMs.
+  let generations: Array<Array<() => void>> = [[], [], []]
+  let sweeper: ReturnType<typeof setInterval> | undefined
+  const sweep = () => {
+    const expired = generations[2]!
+    generations = [[], generations[0]!, generations[1]!]
+    for (const expire of expired) expire()
+  }
+
   return {
     consume(key, rule = defaults) {
       const { redis, fallback } = limitersFor(rule)
-      let timer: ReturnType<typeof setTimeout> | undefined
-      // A command on a connection cut mid-flight waits for the client's reconnect: bounded here.
-      const late = new Promise<RateLimiterRes>((resolve, reject) => {
-        timer = setTimeout(() => {
-          if (fallback === undefined) reject(new Error(`Redis did not answer within ${timeoutMs} ms`))
-          else fallback.consume(key).then(resolve, reject)
-        }, timeoutMs)
+      if (sweeper === undefined) {
+        sweeper = setInterval(sweep, Math.max(1, Math.floor(timeoutMs / 2)))
+        // The sweeper must not keep a process alive that has nothing else to do.
+        ;(sweeper as { unref?: () => void }).unref?.()
+      }
+      return new Promise<RateLimitResult>((resolve, reject) => {
+        let settled = false
+        const settle = (res: RateLimiterRes | undefined, reason?: unknown) => {
+          if (settled) return
+          settled = true
+          try {
+            resolve(res === undefined ? failure(reason, rule) : resultOf(res, rule, true))
+          } catch (error) {
+            reject(error)
+          }
+        }
+        // A command on a connection cut mid-flight waits for the client's reconnect: bounded here.
+        generations[0]!.push(() => {
+          if (settled) return
+          if (fallback === undefined) settle(undefined, new Error(`Redis did not answer within ${timeoutMs} ms`))
+          else
+            fallback.consume(key).then(
+              (res) => settle(res),
+              (reason: unknown) => settle(undefined, reason),
+            )
+        })
+        redis.consume(key).then(
+          (res) => settle(res),
+          (reason: unknown) => settle(undefined, reason),
+        )
       })
-      const answered = redis.consume(key).finally(() => clearTimeout(timer))
-      return Promise.race([answered, late]).then(
-        (res) => resultOf(res, rule, true),
-        (reason: unknown) => {
-          // rate-limiter-flexible rejects with its result when the window is spent, with an Error when Redis failed.
-          if (reason instanceof RateLimiterRes) return resultOf(reason, rule, false)
-          throw new StoreUnavailableError(reason)
-        },
-      )
     },
   }
 }

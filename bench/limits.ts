@@ -1,0 +1,178 @@
+/**
+ * The `limits` part of the bench (bench/README.md#limits-and-observability), every figure a ratio
+ * to a baseline measured in the same run, in paired rounds (each round runs every variant in turn):
+ *
+ *   redisRateLimiter (ioredis)  vs  sqlRateLimiter on Postgres: one key, 64 concurrent callers,
+ *                                   consumes per second (targets: >= 30,000/s and >= 15x)
+ *   the handler, in process     vs  the branch point's handler (BENCH_BASE, default 9915d86, exported
+ *                                   from git into a temporary directory): GET /tickets on 10,000
+ *                                   tickets, 64 concurrent callers, no onResponse, no tracer
+ *                                   (target: within noise); then with onResponse, and with a
+ *                                   tracer provider and an in-memory exporter (reported)
+ *
+ * Env: REDIS_URL (default redis://127.0.0.1:6379), DATABASE_URL, BENCH_SECONDS (per variant and
+ * round, default 2), BENCH_ROUNDS (default 5), BENCH_BASE.
+ */
+import { execSync } from 'node:child_process'
+import { existsSync, mkdtempSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { trace } from '@opentelemetry/api'
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
+import Redis from 'ioredis'
+import * as current from '../src/index.js'
+import { createPostgresStore, sqlRateLimiter } from '../src/stores/postgres/index.js'
+import { redisRateLimiter } from '../src/stores/redis/index.js'
+import { createDemoData } from '../src/testing/index.js'
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
+const CONCURRENCY = 64
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+/** Calls `work` from 64 concurrent callers for `seconds`; returns completed calls per second. */
+async function throughput(work: () => Promise<unknown>, seconds = SECONDS): Promise<number> {
+  const end = performance.now() + seconds * 1000
+  let done = 0
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < end) {
+        await work()
+        done++
+      }
+    }),
+  )
+  return done / seconds
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
+
+/** Paired rounds: every variant once per round, ratios per round against the first, then medians. */
+type Variant = [name: string, work: () => Promise<unknown>, around?: (on: boolean) => void]
+
+async function measured([, work, around]: Variant, seconds = SECONDS): Promise<number> {
+  around?.(true)
+  try {
+    return await throughput(work, seconds)
+  } finally {
+    around?.(false)
+  }
+}
+
+async function rounds(title: string, variants: Variant[]): Promise<number[]> {
+  console.log(`\n${title}`)
+  for (const variant of variants) await measured(variant, 0.5) // warm-up
+  const rates: number[][] = variants.map(() => [])
+  for (let round = 0; round < ROUNDS; round++) {
+    const line: string[] = []
+    for (const [i, variant] of variants.entries()) {
+      const [name] = variant
+      const rate = await measured(variant)
+      rates[i]!.push(rate)
+      line.push(`${name} ${fmt(rate)}/s`)
+    }
+    console.log(`  round ${round + 1}: ${line.join(' · ')}`)
+  }
+  const ratios = variants.map((_, i) => median(rates[i]!.map((rate, round) => rate / rates[0]![round]!)))
+  for (const [i, [name]] of variants.entries())
+    console.log(`  ${name}: median ${fmt(median(rates[i]!))}/s, ${ratios[i]!.toFixed(2)}x the ${variants[0]![0]}`)
+  return ratios
+}
+
+async function limiters(): Promise<boolean> {
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
+  const store = await createPostgresStore({
+    connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    schema: 'bench_limits',
+    max: 10,
+  })
+  try {
+    const key = `bench-${Date.now()}`
+    const onRedis = redisRateLimiter({ client: redis, limit: 1e9, windowMs: 3_600_000, prefix: 'bench:rl' })
+    const onPostgres = sqlRateLimiter(store, { limit: 1e9, windowMs: 3_600_000 })
+    const [, ratio] = await rounds('rate limiters: one key, 64 concurrent callers (consumes/s)', [
+      ['sqlRateLimiter (Postgres)', () => Promise.resolve(onPostgres.consume(key))],
+      ['redisRateLimiter (ioredis)', () => Promise.resolve(onRedis.consume(key))],
+    ])
+    const redisRate = await throughput(() => Promise.resolve(onRedis.consume(key)))
+    console.log(`  redisRateLimiter alone: ${fmt(redisRate)}/s (target >= 30,000/s); ratio target >= 15x`)
+    return redisRate >= 30_000 && ratio! >= 15
+  } finally {
+    redis.disconnect()
+    await store.close()
+  }
+}
+
+/** The branch point's sources, exported from git (never a worktree), importable beside the current ones. */
+async function baseApi(): Promise<typeof current> {
+  const commit = process.env.BENCH_BASE ?? '9915d86'
+  const dir = mkdtempSync(join(tmpdir(), 'tpa-bench-base-'))
+  execSync(`git archive ${commit} src | tar -x -C ${dir}`, { cwd: root })
+  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
+  console.log(`  baseline: ${commit} exported to ${dir}`)
+  return (await import(pathToFileURL(join(dir, 'src/index.ts')).href)) as typeof current
+}
+
+async function handler(): Promise<void> {
+  const tenant = 'bench'
+  const token = `test:${tenant}:*`
+  const principal = { tenantId: tenant, keyId: 'bench', scopes: ['tickets.read'], actor: { id: 'u', name: 'Bench' } }
+  const seed = { tickets: createDemoData({ tickets: 10_000 }).tickets }
+  const make = async (lib: typeof current, extra: Partial<current.PublicApiOptions> = {}) => {
+    const store = lib.createMemoryStore()
+    await store.seed(tenant, seed as never)
+    const api = lib.createPublicApi({
+      store,
+      keyResolver: (t) => (t === token ? principal : null),
+      rateLimiter: lib.memoryRateLimiter({ limit: 1e12, windowMs: 60_000 }),
+      ...extra,
+    } as current.PublicApiOptions)
+    const url = 'http://bench.local/api/public/v1/tickets?limit=25'
+    const headers = { authorization: `Bearer ${token}` }
+    return async () => {
+      const response = await api(new Request(url, { headers }))
+      if (response.status !== 200) throw new Error(`status ${response.status}`)
+      await response.text()
+    }
+  }
+  const base = await baseApi()
+  let events = 0
+  const plain = await make(current)
+  const baseline = await make(base)
+  const observed = await make(current, { onResponse: () => void events++ })
+  await rounds('handler in process, GET /tickets, no onResponse, no tracer (requests/s)', [
+    ['base', baseline],
+    ['current', plain],
+  ])
+  await rounds('handler in process with onResponse (a counter)', [
+    ['current', plain],
+    ['current + onResponse', observed],
+  ])
+  const exporter = new InMemorySpanExporter()
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] })
+  await rounds('handler in process: a tracer registered (in-memory exporter) vs none', [
+    ['no tracer', plain],
+    [
+      'tracer',
+      async () => {
+        await plain()
+        if (exporter.getFinishedSpans().length > 10_000) exporter.reset()
+      },
+      (on) => {
+        if (on) trace.setGlobalTracerProvider(provider)
+        else trace.disable()
+      },
+    ],
+  ])
+  console.log(`  (${events > 0 ? 'onResponse called' : 'onResponse never called'}; spans are exported)`)
+}
+
+const ok = await limiters()
+await handler()
+if (!ok) {
+  console.error('\nredisRateLimiter missed its target (>= 30,000/s and >= 15x sqlRateLimiter on Postgres)')
+  process.exit(1)
+}
+process.exit(0)
