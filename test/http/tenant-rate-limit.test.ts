@@ -1,7 +1,12 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createMemoryStore, createPublicApi, memoryRateLimiter, type RateLimiter } from 'tenant-public-api'
+import { createMemoryStore, createPublicApi, memoryRateLimiter, type RateLimiter, type Store } from 'tenant-public-api'
+import { createSqliteStore, sqlRateLimiter } from 'tenant-public-api/sqlite'
 import { testKey, testKeyResolver } from 'tenant-public-api/testing'
-import { setup, TENANT } from './fixture.js'
+import { createTestPostgresStore } from '../support/postgres.js'
+import { BASE, ORIGIN, seedData, setup, TENANT } from './fixture.js'
 
 const readKey = testKey(TENANT, ['tickets.read'])
 const otherKey = testKey(TENANT, ['tickets.read', 'goals.read'])
@@ -129,6 +134,50 @@ describe('tenantRateLimit: a bucket per tenant beside the one per key', () => {
           tenantRateLimit: tenantRateLimit as never,
         }),
       ).toThrow(TypeError)
+    }
+  })
+})
+
+describe('tenantRateLimit on the shared limiters', () => {
+  const engines: Array<[string, () => Promise<{ store: Store; close: () => Promise<void> }>]> = [
+    [
+      'SQLite',
+      async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'tpa-tenant-limit-'))
+        const store = await createSqliteStore({ filename: join(dir, 'api.db') })
+        return { store, close: () => store.close() }
+      },
+    ],
+    [
+      'Postgres',
+      async () => {
+        const { store } = await createTestPostgresStore()
+        return { store, close: () => store.close() }
+      },
+    ],
+  ]
+  it.each(engines)('sqlRateLimiter on %s: two APIs on one database share one tenant bucket', async (_, open) => {
+    const { store, close } = await open()
+    try {
+      await store.seed(TENANT, seedData())
+      const make = () =>
+        createPublicApi({
+          store,
+          keyResolver: testKeyResolver(),
+          rateLimiter: sqlRateLimiter(store, { limit: 100, windowMs: 60_000 }),
+          tenantRateLimit: { limit: 4, windowMs: 20_000 },
+        })
+      const [a, b] = [make(), make()]
+      const call = (api: typeof a, key: string) =>
+        api(new Request(`${ORIGIN}${BASE}/tickets`, { headers: { authorization: `Bearer ${key}` } }))
+      const statuses = []
+      for (let i = 0; i < 6; i++) statuses.push((await call(i % 2 ? a : b, i % 3 ? readKey : otherKey)).status)
+      expect(statuses).toEqual([200, 200, 200, 200, 429, 429])
+      const last = await call(a, readKey)
+      expect(last.headers.get('ratelimit-policy')).toBe('"tenant";q=4;w=20')
+      expect(last.headers.get('ratelimit')).toMatch(/^"tenant";r=0;t=(19|20)$/)
+    } finally {
+      await close()
     }
   })
 })
