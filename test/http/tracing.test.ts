@@ -40,7 +40,7 @@ async function traced(api: (request: Request) => Promise<Response>): Promise<voi
 const byName = (spans: ReadableSpan[], name: string) => spans.filter((span) => span.name === name)
 
 describe('OpenTelemetry', () => {
-  it('each request is a SERVER span {method} {route} with the HTTP conventions, tenant, key and request id', async () => {
+  it('each request is a SERVER span {method} {route}: HTTP conventions, tenant, key, request id', async () => {
     const { api, h } = await setup()
     await traced(api)
     await h.call('GET', `/tickets/${IDS.ticket}`, { headers: { 'x-request-id': 'req-42' } })
@@ -85,7 +85,7 @@ describe('OpenTelemetry', () => {
     expect(server.parentSpanContext?.spanId).toBe('00f067aa0ba902b7')
   })
 
-  it('unmatched paths are named by the method alone; errors carry their status, 5xx mark the span and store span', async () => {
+  it('no route: named by the method; errors carry their status; 5xx mark the span and the store span', async () => {
     const { api, h } = await setup()
     await traced(api)
     await h.call('GET', '/nowhere')

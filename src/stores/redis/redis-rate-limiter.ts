@@ -5,8 +5,7 @@
  * `PTTL`), so the count is atomic and the window is timed by the Redis server's clock.
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible'
-import type { RateLimitRule } from '../../http/auth.js'
-import type { RateLimiter, RateLimitResult } from '../../http/rate-limit.js'
+import type { RateLimiter, RateLimitResult, RateLimitRule } from '../../model/rate-limiter.js'
 import { StoreUnavailableError } from '../store.js'
 
 /**
