@@ -5,7 +5,9 @@
  */
 import * as v from 'valibot'
 import { operations } from '../../operations/index.js'
+import type { ListResult, Store } from '../../stores/store.js'
 import type { ListMethod } from './lists-and-ordering.js'
+import type { Row } from './reference.js'
 
 /**
  * Names a store call the way a store author would write it; fixture tenants read as `A` and `B`.
@@ -30,3 +32,34 @@ export function listQuery(method: ListMethod, query: string): Record<string, unk
   if (operation?.query === undefined) throw new Error(`No list operation ${method} with a query schema`)
   return v.parse(operation.query, Object.fromEntries(new URLSearchParams(query))) as Record<string, unknown>
 }
+
+/** A list method called by name, with a query from {@link listQuery}. */
+export type ListCall = (tenantId: string, query: Record<string, unknown>) => Promise<ListResult<Row>>
+
+/**
+ * Calls a list method by name. The query comes from the method's own schema (see
+ * {@link listQuery}), so widening the method's query type here is sound.
+ *
+ * @example
+ * const result = await lister(store, 'listUsers')(tenantId, listQuery('listUsers', 'limit=100'))
+ */
+export function lister(store: Store, method: ListMethod): ListCall {
+  const fn = store[method] as unknown as ListCall
+  return (tenantId, query) => fn.call(store, tenantId, query)
+}
+
+/**
+ * Every list method of the Store.
+ *
+ * @example
+ * for (const method of LIST_METHODS) await lister(store, method)(tenantId, listQuery(method, ''))
+ */
+export const LIST_METHODS: readonly ListMethod[] = [
+  'listTickets',
+  'listUsers',
+  'listComplianceTemplates',
+  'listReportTemplates',
+  'listCompanies',
+  'listMeetingTypes',
+  'listTrainingEnrollments',
+]
