@@ -63,7 +63,7 @@ export function storeIdempotencyAndIsolation(ctx: ConformanceContext): void {
       expect(taken.result, taken.label).toEqual({ state: 'reserved' })
     })
 
-    it('a completed response is replayed for IDEMPOTENCY_TTL_MS from its reservation, then the key is free', async () => {
+    it('a completed response replays for IDEMPOTENCY_TTL_MS from its reservation, then the key is free', async () => {
       const { tenantId } = await ctx.fresh({})
       await reserve(tenantId, 'k', 'fp-1', T0)
       await ctx.store.completeIdempotencyKey(tenantId, 'k', RESPONSE)
@@ -73,7 +73,7 @@ export function storeIdempotencyAndIsolation(ctx: ConformanceContext): void {
       expect(expired.result, expired.label).toEqual({ state: 'reserved' })
     })
 
-    it('keys are per tenant: the same key in another tenant is free, and release there frees nothing here', async () => {
+    it('keys are per tenant: the same key elsewhere is free, and a release there frees nothing here', async () => {
       const one = await ctx.fresh({})
       const two = await ctx.fresh({})
       await reserve(one.tenantId, 'k', 'fp-1', T0)

@@ -43,7 +43,7 @@ function lineItem(n: number, createdAt: string): BudgetLineItem {
  */
 export function storeRecords(ctx: ConformanceContext): void {
   describe('store: gets and computed fields', () => {
-    it('getTicket finds by id, then by ticket number; notesLimit null leaves notes out, n keeps the newest n', async () => {
+    it('getTicket finds by id, then by number; notesLimit null leaves notes out, n keeps the newest n', async () => {
       const { tickets, ticketNumber } = ctx.a.ids
       const byId = await ctx.store.getTicket(ctx.a.tenantId, tickets[0]!, null)
       expect(byId?.id, callLabel('getTicket', 'A', tickets[0], null)).toBe(tickets[0])
