@@ -63,3 +63,15 @@ export const LIST_METHODS: readonly ListMethod[] = [
   'listMeetingTypes',
   'listTrainingEnrollments',
 ]
+
+/**
+ * The problems of `value` against a model schema, one `path: message` each (none when it
+ * matches), so that a failure lists every wrong field of the record a store returned.
+ *
+ * @example
+ * expect(shapeProblems(TicketSchema, ticket), 'getTicket(A, …)').toEqual([])
+ */
+export function shapeProblems(schema: v.GenericSchema, value: unknown): string[] {
+  const result = v.safeParse(schema, value)
+  return result.success ? [] : result.issues.map((issue) => `${v.getDotPath(issue) ?? '(record)'}: ${issue.message}`)
+}

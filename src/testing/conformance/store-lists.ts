@@ -4,13 +4,21 @@
  * and an empty tenant, each against the independent reference (reference.ts), called directly on
  * the store with the query the pipeline would hand it.
  */
+import type * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
+import { MeetingTypeSchema } from '../../model/calendar.js'
+import { CompanySchema } from '../../model/companies.js'
+import { ComplianceTemplateSchema } from '../../model/compliance.js'
+import { ReportTemplateSchema } from '../../model/report-templates.js'
+import { TicketSchema } from '../../model/tickets.js'
+import { TrainingEnrollmentSchema } from '../../model/training.js'
+import { UserSchema } from '../../model/users.js'
 import { operations } from '../../operations/index.js'
 import type { ConformanceContext } from './context.js'
 import { FILTERS, FIXED, SORTABLE, type ListMethod } from './lists-and-ordering.js'
 import { sortRows } from './reference.js'
 import { hasIdParam } from './samples.js'
-import { callLabel, LIST_METHODS, lister, listQuery } from './store-calls.js'
+import { callLabel, LIST_METHODS, lister, listQuery, shapeProblems } from './store-calls.js'
 
 /**
  * Calls `method` on fixture tenant A with `query` (a URL query string) and checks the ids and the
@@ -44,6 +52,17 @@ async function expectList(
     ).toEqual(expected.slice((page - 1) * pageSize, page * pageSize))
     expect(slice.totalCount, `${pageLabel} totalCount`).toBe(expected.length)
   }
+}
+
+/** The model schema of each list's items. */
+const ITEM_SCHEMAS: Record<ListMethod, v.GenericSchema> = {
+  listTickets: TicketSchema,
+  listUsers: UserSchema,
+  listComplianceTemplates: ComplianceTemplateSchema,
+  listReportTemplates: ReportTemplateSchema,
+  listCompanies: CompanySchema,
+  listMeetingTypes: MeetingTypeSchema,
+  listTrainingEnrollments: TrainingEnrollmentSchema,
 }
 
 const orderWord = (descending: boolean) => (descending ? 'descending' : 'ascending')
@@ -105,6 +124,15 @@ export function storeLists(ctx: ConformanceContext): void {
         .filter((operation) => operation.method === 'GET' && !hasIdParam(operation))
         .map((operation) => operation.id)
       expect([...lists].sort(), 'list operations without a store-level check').toEqual([...LIST_METHODS].sort())
+    })
+
+    it('every list method returns items in the shape of its record schema', async () => {
+      for (const method of LIST_METHODS) {
+        const query = listQuery(method, 'limit=100')
+        const { items } = await lister(ctx.store, method)(ctx.a.tenantId, query)
+        const problems = items.flatMap((item, i) => shapeProblems(ITEM_SCHEMAS[method], item).map((p) => `[${i}] ${p}`))
+        expect(problems, `${callLabel(method, 'A', query)} returned items that do not match the model`).toEqual([])
+      }
     })
 
     it('every list method answers a tenant without records with no items and totalCount 0', async () => {

@@ -6,13 +6,20 @@
  */
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
-import type { BudgetLineItem } from '../../model/budgets.js'
+import { type BudgetLineItem, BudgetSchema } from '../../model/budgets.js'
+import { ComplianceCheckSchema, ComplianceTemplateSchema } from '../../model/compliance.js'
+import { GoalSchema } from '../../model/goals.js'
+import { NpsSurveySchema } from '../../model/nps-surveys.js'
+import { PlannerItemTypeSchema } from '../../model/planner.js'
+import { ReportTemplateDetailSchema } from '../../model/report-templates.js'
+import { ReportTypeSchema } from '../../model/reports.js'
+import { TicketWithNotesSchema } from '../../model/tickets.js'
 import { CompanyListQuerySchema } from '../../model/companies.js'
-import { TrainingEnrollmentListQuerySchema } from '../../model/training.js'
+import { TrainingCourseSchema, TrainingEnrollmentListQuerySchema } from '../../model/training.js'
 import type { SeedData } from '../../stores/seed.js'
 import type { ConformanceContext } from './context.js'
 import { at, fixtureId, fixtureSeed, writableSeed } from './fixtures.js'
-import { callLabel } from './store-calls.js'
+import { callLabel, shapeProblems } from './store-calls.js'
 
 /** A complete line item, as the core hands it to `addBudgetLineItem`. */
 function lineItem(n: number, createdAt: string): BudgetLineItem {
@@ -122,6 +129,51 @@ export function storeRecords(ctx: ConformanceContext): void {
       const full = await ctx.store.getReportTemplate(ctx.a.tenantId, id, true)
       const seeded = fixtureSeed('a').reportTemplates!.find((template) => template.id === id)!.templateStructure
       expect(full?.templateStructure, callLabel('getReportTemplate', 'A', id, true)).toEqual(seeded)
+    })
+
+    it('every get returns a record in the shape of its model schema', async () => {
+      const t = ctx.a.tenantId
+      const ids = ctx.a.ids
+      const gets: Array<[string, string, v.GenericSchema, () => Promise<unknown>]> = [
+        ['getTicket', ids.ticketNumber, TicketWithNotesSchema, () => ctx.store.getTicket(t, ids.ticketNumber, 25)],
+        ['getTicket', ids.tickets[1]!, TicketWithNotesSchema, () => ctx.store.getTicket(t, ids.tickets[1]!, null)],
+        ['getBudget', ids.budget, BudgetSchema, () => ctx.store.getBudget(t, ids.budget)],
+        ['getReportType', ids.reportTypes[0]!, ReportTypeSchema, () => ctx.store.getReportType(t, ids.reportTypes[0]!)],
+        [
+          'getReportTemplate',
+          ids.reportTemplates[0]!,
+          ReportTemplateDetailSchema,
+          () => ctx.store.getReportTemplate(t, ids.reportTemplates[0]!, true),
+        ],
+        [
+          'getComplianceTemplate',
+          ids.complianceTemplates[0]!,
+          ComplianceTemplateSchema,
+          () => ctx.store.getComplianceTemplate(t, ids.complianceTemplates[0]!),
+        ],
+        [
+          'getComplianceCheck',
+          ids.complianceCheck,
+          ComplianceCheckSchema,
+          () => ctx.store.getComplianceCheck(t, ids.complianceCheck),
+        ],
+        [
+          'getTrainingCourse',
+          ids.courses[0]!,
+          TrainingCourseSchema,
+          () => ctx.store.getTrainingCourse(t, ids.courses[0]!),
+        ],
+        ['getGoal', ids.goals[0]!, GoalSchema, () => ctx.store.getGoal(t, ids.goals[0]!)],
+        ['getNpsSurvey', ids.npsSurveys.full, NpsSurveySchema, () => ctx.store.getNpsSurvey(t, ids.npsSurveys.full)],
+        [
+          'getPlannerItemType',
+          ids.plannerTypes[0]!,
+          PlannerItemTypeSchema,
+          () => ctx.store.getPlannerItemType(t, ids.plannerTypes[0]!),
+        ],
+      ]
+      for (const [method, id, schema, get] of gets)
+        expect(shapeProblems(schema, await get()), `${callLabel(method, 'A', id)} does not match the model`).toEqual([])
     })
 
     it('every other get returns the record of its id, and null for an unknown one', async () => {
