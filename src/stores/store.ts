@@ -6,7 +6,7 @@
  *
  * Three stores ship: `createMemoryStore()`, `createSqliteStore()` and `createPostgresStore()`.
  * A host with its own database implements this interface and proves it with the conformance
- * suite exported from `tenant-public-api/testing`.
+ * suite exported from `tenant-public-api/conformance`.
  */
 import type { AutomationRuleRecord } from '../model/automation-rules.js'
 import type { Budget, BudgetLineItem, UpdateBudget } from '../model/budgets.js'

@@ -21,6 +21,20 @@ export interface ConformanceOptions {
   createStore: () => Store | Promise<Store>
   /** Sees every response (our own runs check each against the OpenAPI document). */
   onResponse?: (result: CallResult) => void
+  /**
+   * Which groups run; both by default. `store` calls the store's methods directly and names each
+   * call in its messages (start there when debugging a store); `http` drives the same store
+   * through the API (operations end to end, lists, versions, idempotency, concurrency, isolation).
+   */
+  groups?: ConformanceGroups
+}
+
+/** The groups of `runStoreConformance`; a group left out runs. */
+export interface ConformanceGroups {
+  /** The store-level group: every Store method called directly. Default true. */
+  store?: boolean
+  /** The HTTP group: the API over the store, for everything that reaches the store. Default true. */
+  http?: boolean
 }
 
 /** A seeded fixture tenant and a client holding a key with every scope for it. */

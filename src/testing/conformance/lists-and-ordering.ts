@@ -10,9 +10,21 @@ import { fetchAll, fold, sortRows, walkPages, type Row } from './reference.js'
 
 type Value = string | number | boolean | null | undefined
 
-interface SortableList {
+/** The Store methods behind the lists (each is also the id of its list operation). */
+export type ListMethod =
+  | 'listTickets'
+  | 'listUsers'
+  | 'listComplianceTemplates'
+  | 'listReportTemplates'
+  | 'listCompanies'
+  | 'listMeetingTypes'
+  | 'listTrainingEnrollments'
+
+/** A list with sort options, as both the HTTP and the store-level groups check it. */
+export interface SortableList {
   name: string
   path: string
+  method: ListMethod
   rows: () => Row[]
   sortParam: string
   /** The query of a direction, e.g. `sortDesc=true` or `sortOrder=desc`. */
@@ -27,10 +39,11 @@ const field = (name: string) => (row: Row) => row[name] as Value
 const nested = (name: string, inner: string) => (row: Row) =>
   ((row[name] as Record<string, unknown> | null)?.[inner] ?? null) as Value
 
-const SORTABLE: SortableList[] = [
+export const SORTABLE: SortableList[] = [
   {
     name: 'tickets',
     path: '/tickets',
+    method: 'listTickets',
     rows: fixtureRows('tickets'),
     sortParam: 'sortColumn',
     direction: (d) => `sortDesc=${d}`,
@@ -49,6 +62,7 @@ const SORTABLE: SortableList[] = [
   {
     name: 'users',
     path: '/users',
+    method: 'listUsers',
     rows: fixtureRows('users'),
     sortParam: 'sortColumn',
     direction: (d) => `sortDesc=${d}`,
@@ -64,6 +78,7 @@ const SORTABLE: SortableList[] = [
   {
     name: 'compliance templates',
     path: '/compliance/templates',
+    method: 'listComplianceTemplates',
     rows: fixtureRows('complianceTemplates'),
     sortParam: 'sortBy',
     direction: (d) => `sortOrder=${d ? 'desc' : 'asc'}`,
@@ -79,6 +94,7 @@ const SORTABLE: SortableList[] = [
   {
     name: 'report templates',
     path: '/report-templates',
+    method: 'listReportTemplates',
     rows: fixtureRows('reportTemplates'),
     sortParam: 'sortBy',
     direction: (d) => `sortOrder=${d ? 'desc' : 'asc'}`,
@@ -88,6 +104,7 @@ const SORTABLE: SortableList[] = [
   {
     name: 'companies',
     path: '/companies',
+    method: 'listCompanies',
     rows: fixtureRows('companies'),
     sortParam: 'sortBy',
     direction: (d) => `sortOrder=${d ? 'desc' : 'asc'}`,
@@ -97,20 +114,23 @@ const SORTABLE: SortableList[] = [
 ]
 
 /** Lists with one fixed order. */
-const FIXED: Array<{ name: string; path: string; order: () => Row[] }> = [
+export const FIXED: Array<{ name: string; path: string; method: ListMethod; order: () => Row[] }> = [
   {
     name: 'calendar types (orderIndex, then name, then id)',
     path: '/calendar/types',
+    method: 'listMeetingTypes',
     order: () => sortRows(fixtureRows('meetingTypes')(), field('orderIndex'), false, [field('name')]),
   },
   {
     name: 'training enrollments (newest enrolledAt first, ties by id)',
     path: '/training/enrollments',
+    method: 'listTrainingEnrollments',
     order: () => sortRows(fixtureRows('trainingEnrollments')(), field('enrolledAt'), true),
   },
 ]
 
-interface FilterCase {
+/** One filter query and the reference's statement of what it keeps. */
+export interface FilterCase {
   query: string
   matches: (row: Row) => boolean
   /** When given, the titles/names the filter must return, whatever the order. */
@@ -119,10 +139,12 @@ interface FilterCase {
 
 const ticketTitle = (row: Row) => row.title as string
 const orderWord = (descending: boolean) => (descending ? 'descending' : 'ascending')
-const FILTERS: Record<
+/** Every filter of every list, checked against the reference. */
+export const FILTERS: Record<
   string,
   {
     path: string
+    method: ListMethod
     rows: () => Row[]
     defaultOrder: (rows: Row[]) => Row[]
     label: (row: Row) => string
@@ -131,6 +153,7 @@ const FILTERS: Record<
 > = {
   tickets: {
     path: '/tickets',
+    method: 'listTickets',
     rows: fixtureRows('tickets'),
     defaultOrder: (rows) => sortRows(rows, field('createdAt'), true),
     label: ticketTitle,
@@ -210,6 +233,7 @@ const FILTERS: Record<
   },
   users: {
     path: '/users',
+    method: 'listUsers',
     rows: fixtureRows('users'),
     defaultOrder: (rows) => sortRows(rows, field('createdAt'), true),
     label: (r) => r.email as string,
@@ -259,6 +283,7 @@ const FILTERS: Record<
   },
   'compliance templates': {
     path: '/compliance/templates',
+    method: 'listComplianceTemplates',
     rows: fixtureRows('complianceTemplates'),
     defaultOrder: (rows) => sortRows(rows, field('createdAt'), true),
     label: (r) => r.title as string,
@@ -286,6 +311,7 @@ const FILTERS: Record<
   },
   'report templates': {
     path: '/report-templates',
+    method: 'listReportTemplates',
     rows: fixtureRows('reportTemplates'),
     defaultOrder: (rows) => sortRows(rows, field('createdAt'), true),
     label: (r) => r.name as string,
@@ -304,6 +330,7 @@ const FILTERS: Record<
   },
   'training enrollments': {
     path: '/training/enrollments',
+    method: 'listTrainingEnrollments',
     rows: fixtureRows('trainingEnrollments'),
     defaultOrder: (rows) => sortRows(rows, field('enrolledAt'), true),
     label: (r) => r.id,
@@ -331,51 +358,16 @@ const FILTERS: Record<
 }
 
 /**
- * Registers the list tests.
+ * Registers the list tests that reach the store through HTTP: explicit code-point, null and tie
+ * cases, pagination math, pages past the end and an empty tenant. Every sort, filter and page walk
+ * runs on each store in the store-level group (store-lists.ts) and through HTTP once, in
+ * {@link listWalks}.
  *
  * @example
  * listsAndOrdering(ctx)
  */
 export function listsAndOrdering(ctx: ConformanceContext): void {
   describe('lists: ordering', () => {
-    for (const list of SORTABLE) {
-      describe(list.name, () => {
-        it(`orders by ${list.defaultSort.value} ${orderWord(list.defaultSort.descending)} by default`, async () => {
-          const expected = sortRows(list.rows(), list.sorts[list.defaultSort.value]!, list.defaultSort.descending)
-          const { status, ids } = await fetchAll(ctx.a.h, list.path)
-          expect(status).toBe(200)
-          expect(ids).toEqual(expected.map((row) => row.id))
-        })
-
-        for (const [value, key] of Object.entries(list.sorts)) {
-          for (const descending of [false, true]) {
-            const title = `orders by ${value} ${orderWord(descending)} (nulls last, ties by id)`
-            it(`${title}, and pages of 3 neither overlap nor skip`, async () => {
-              const query = `${list.sortParam}=${value}&${list.direction(descending)}`
-              const expected = sortRows(list.rows(), key, descending).map((row) => row.id)
-              const all = await fetchAll(ctx.a.h, list.path, query)
-              expect(all.status).toBe(200)
-              expect(all.ids).toEqual(expected)
-              const walked = await walkPages(ctx.a.h, list.path, query, 3)
-              expect(walked.problems).toEqual([])
-              expect(walked.ids).toEqual(expected)
-            })
-          }
-        }
-      })
-    }
-
-    for (const list of FIXED) {
-      it(`${list.name}: one fixed order, and pages of 3 neither overlap nor skip`, async () => {
-        const expected = list.order().map((row) => row.id)
-        const all = await fetchAll(ctx.a.h, list.path)
-        expect(all.ids).toEqual(expected)
-        const walked = await walkPages(ctx.a.h, list.path, '', 3)
-        expect(walked.problems).toEqual([])
-        expect(walked.ids).toEqual(expected)
-      })
-    }
-
     it('orders strings by code point: Z < a < é < Ａ (U+FF21) < 😀 (U+1F600)', async () => {
       const { body } = await fetchAll(ctx.a.h, '/tickets', 'sortColumn=title&sortDesc=false')
       const titles: string[] = body.data.map((t: Row) => t.title)
@@ -463,6 +455,57 @@ export function listsAndOrdering(ctx: ConformanceContext): void {
         pagination: { page: 1, limit: 25, totalCount: 0, totalPages: 0, hasNextPage: false, hasPrevPage: false },
       })
     })
+  })
+}
+
+/**
+ * Registers the list walks through HTTP: the default order and every sort option in both
+ * directions, the fixed orders and every filter, fetched whole and walked page by page against the
+ * reference. What they add to the store-level walks (query parsing, the pagination object) does
+ * not depend on the store, so they run once per test run (`runHttpConformance`).
+ *
+ * @example
+ * listWalks(ctx)
+ */
+export function listWalks(ctx: ConformanceContext): void {
+  describe('lists: ordering', () => {
+    for (const list of SORTABLE) {
+      describe(list.name, () => {
+        it(`orders by ${list.defaultSort.value} ${orderWord(list.defaultSort.descending)} by default`, async () => {
+          const expected = sortRows(list.rows(), list.sorts[list.defaultSort.value]!, list.defaultSort.descending)
+          const { status, ids } = await fetchAll(ctx.a.h, list.path)
+          expect(status).toBe(200)
+          expect(ids).toEqual(expected.map((row) => row.id))
+        })
+
+        for (const [value, key] of Object.entries(list.sorts)) {
+          for (const descending of [false, true]) {
+            const title = `orders by ${value} ${orderWord(descending)} (nulls last, ties by id)`
+            it(`${title}, and pages of 3 neither overlap nor skip`, async () => {
+              const query = `${list.sortParam}=${value}&${list.direction(descending)}`
+              const expected = sortRows(list.rows(), key, descending).map((row) => row.id)
+              const all = await fetchAll(ctx.a.h, list.path, query)
+              expect(all.status).toBe(200)
+              expect(all.ids).toEqual(expected)
+              const walked = await walkPages(ctx.a.h, list.path, query, 3)
+              expect(walked.problems).toEqual([])
+              expect(walked.ids).toEqual(expected)
+            })
+          }
+        }
+      })
+    }
+
+    for (const list of FIXED) {
+      it(`${list.name}: one fixed order, and pages of 3 neither overlap nor skip`, async () => {
+        const expected = list.order().map((row) => row.id)
+        const all = await fetchAll(ctx.a.h, list.path)
+        expect(all.ids).toEqual(expected)
+        const walked = await walkPages(ctx.a.h, list.path, '', 3)
+        expect(walked.problems).toEqual([])
+        expect(walked.ids).toEqual(expected)
+      })
+    }
   })
 
   describe('lists: filters and search', () => {
