@@ -5,6 +5,7 @@
  * idempotency and atomicity under concurrency.
  */
 import { describe } from 'vitest'
+import { apiKeys } from './api-keys.js'
 import { authAndScopes } from './auth-and-scopes.js'
 import { automationRules } from './automation-rules.js'
 import { budgets } from './budgets.js'
@@ -45,5 +46,6 @@ export function runStoreConformance(options: ConformanceOptions): void {
     idempotency(ctx)
     concurrency(ctx)
     isolation(ctx)
+    apiKeys(ctx)
   })
 }
