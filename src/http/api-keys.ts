@@ -154,19 +154,24 @@ export function createApiKeys(store: Store, options: ApiKeysOptions = {}): ApiKe
   /** When this process last wrote (or saw) each key's `lastUsedAt`, in ms. */
   const lastWritten = new Map<string, number>()
 
+  /** Bumped by every revoke and roll: a read that started before one is not cached (it may predate it). */
+  let generation = 0
   const forget = (id: string) => {
+    generation++
+    reading.clear() // later requests read afresh rather than join a read that began before
     for (const [hash, entry] of cache) if (entry.record?.id === id) cache.delete(hash)
   }
 
   const lookup = (hash: string): Promise<CacheEntry> => {
     let pending = reading.get(hash)
     if (pending === undefined) {
+      const started = generation
       pending = store
         .findApiKeyByHash(hash)
         .then((record) => {
           const entry = { record, principal: record && principalOf(record), until: now() + cacheTtlMs }
           if (cache.size >= MAX_CACHED_KEYS) cache.clear()
-          if (cacheTtlMs > 0) cache.set(hash, entry)
+          if (cacheTtlMs > 0 && started === generation) cache.set(hash, entry)
           return entry
         })
         .finally(() => reading.delete(hash))

@@ -57,6 +57,39 @@ describe('createApiKeys and a failing store', () => {
     expect((await store.getApiKey(apiKey.id))?.lastUsedAt).toBeNull()
   })
 
+  it('does not cache a read that began before a revoke in the same process', async () => {
+    const store = createMemoryStore()
+    let release!: () => void
+    let arrive!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const arrived = new Promise<void>((resolve) => (arrive = resolve))
+    const gated = new Proxy(store, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown
+        if (typeof value !== 'function') return value
+        if (property !== 'findApiKeyByHash') return value.bind(target)
+        return async (...args: unknown[]) => {
+          const read = await value.apply(target, args)
+          arrive()
+          await gate
+          return read
+        }
+      },
+    })
+    const keys = createApiKeys(gated)
+    const { key, apiKey } = await keys.create({ tenantId: 't1', name: 'k', scopes: ['tickets.read'] })
+    const h = createHarness(api(gated, keys.keyResolver), { key })
+    const during = h.call('GET', '/tickets')
+    await arrived
+    await keys.revoke(apiKey.id)
+    const after = h.call('GET', '/tickets')
+    release()
+    // The request that began before the revoke may be served; none after it is.
+    expect([200, 401]).toContain((await during).status)
+    expect((await after).status).toBe(401)
+    expect((await h.call('GET', '/tickets')).status).toBe(401)
+  })
+
   it('refuses a store without the key methods, and bad options, when given', async () => {
     const { findApiKeyByHash: _gone, ...partial } = createMemoryStore()
     expect(() => createApiKeys(partial as unknown as Store)).toThrow(/API key methods/)
