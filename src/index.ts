@@ -28,6 +28,19 @@ export {
   type TrainingCourseRecord,
 } from './stores/seed.js'
 
+// API keys for hosts (docs/api-keys.md)
+export {
+  createApiKeys,
+  LAST_USED_INTERVAL_MS,
+  type ApiKeys,
+  type ApiKeysOptions,
+  type CreateApiKeyInput,
+  type CreatedApiKey,
+  type RollApiKeyOptions,
+} from './http/api-keys.js'
+export * from './model/api-keys.js'
+export type { ApiKeyMethods } from './stores/store.js'
+
 // Authentication, scopes, rate limiting, errors
 export {
   bearerToken,

@@ -1,7 +1,7 @@
 // Run from the repository root: npm run build && bun examples/bun/server.ts
-import { createMemoryStore, createPublicApi } from 'tenant-public-api'
+import { createApiKeys, createMemoryStore, createPublicApi, SCOPES } from 'tenant-public-api'
 import { serveWithBun } from 'tenant-public-api/bun'
-import { createDemoData, DEMO_API_KEY, DEMO_TENANT_ID, demoKeyResolver } from 'tenant-public-api/testing'
+import { createDemoData, DEMO_TENANT_ID, demoAdmin } from 'tenant-public-api/testing'
 
 const store = createMemoryStore()
 // Postgres instead:
@@ -12,6 +12,14 @@ const store = createMemoryStore()
 //   const store = createSqliteStore({ filename: 'demo.db' })
 await store.seed(DEMO_TENANT_ID, createDemoData())
 
-const api = createPublicApi({ store, keyResolver: demoKeyResolver() })
+// A demo key with every scope, made on each start and printed once (the store keeps only its hash).
+const keys = createApiKeys(store)
+const { key } = await keys.create({
+  tenantId: DEMO_TENANT_ID,
+  name: 'Demo key',
+  scopes: [...SCOPES],
+  createdBy: demoAdmin(),
+})
+const api = createPublicApi({ store, keyResolver: keys.keyResolver })
 const server = serveWithBun<{ url: URL }>(api, { port: Number(process.env.PORT ?? 3000), hostname: '127.0.0.1' })
-console.log(`Bun: ${server.url}api/public/v1/tickets  (Authorization: Bearer ${DEMO_API_KEY})`)
+console.log(`Bun: ${server.url}api/public/v1/tickets  (Authorization: Bearer ${key})`)

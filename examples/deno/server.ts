@@ -1,9 +1,9 @@
 // Run from the repository root:
 //   npm run build && deno run --allow-net --allow-env --allow-read \
 //     --config examples/deno/deno.json examples/deno/server.ts
-import { createMemoryStore, createPublicApi } from 'tenant-public-api'
+import { createApiKeys, createMemoryStore, createPublicApi, SCOPES } from 'tenant-public-api'
 import { serveWithDeno } from 'tenant-public-api/deno'
-import { createDemoData, DEMO_API_KEY, DEMO_TENANT_ID, demoKeyResolver } from 'tenant-public-api/testing'
+import { createDemoData, DEMO_TENANT_ID, demoAdmin } from 'tenant-public-api/testing'
 
 const store = createMemoryStore()
 // Postgres instead:
@@ -11,11 +11,18 @@ const store = createMemoryStore()
 //   const store = createPostgresStore({ connectionString: Deno.env.get('DATABASE_URL') })
 await store.seed(DEMO_TENANT_ID, createDemoData())
 
-const api = createPublicApi({ store, keyResolver: demoKeyResolver() })
+// A demo key with every scope, made on each start and printed once (the store keeps only its hash).
+const keys = createApiKeys(store)
+const { key } = await keys.create({
+  tenantId: DEMO_TENANT_ID,
+  name: 'Demo key',
+  scopes: [...SCOPES],
+  createdBy: demoAdmin(),
+})
+const api = createPublicApi({ store, keyResolver: keys.keyResolver })
 const port = Number(Deno.env.get('PORT') ?? 3000)
 serveWithDeno(api, {
   port,
   hostname: '127.0.0.1',
-  onListen: () =>
-    console.log(`Deno: http://127.0.0.1:${port}/api/public/v1/tickets  (Authorization: Bearer ${DEMO_API_KEY})`),
+  onListen: () => console.log(`Deno: http://127.0.0.1:${port}/api/public/v1/tickets  (Authorization: Bearer ${key})`),
 })

@@ -1,10 +1,10 @@
 // Run from the repository root: npx tsx examples/express/server.ts
 import { createServer } from 'node:http'
 import express from 'express'
-import { createMemoryStore, createPublicApi } from 'tenant-public-api'
+import { createApiKeys, createMemoryStore, createPublicApi, SCOPES } from 'tenant-public-api'
 import { toExpressMiddleware } from 'tenant-public-api/express'
 import { nodeServerOptions } from 'tenant-public-api/node'
-import { createDemoData, DEMO_API_KEY, DEMO_TENANT_ID, demoKeyResolver } from 'tenant-public-api/testing'
+import { createDemoData, DEMO_TENANT_ID, demoAdmin } from 'tenant-public-api/testing'
 
 const store = createMemoryStore()
 // Postgres instead:
@@ -14,7 +14,15 @@ const store = createMemoryStore()
 //   import { createSqliteStore } from 'tenant-public-api/sqlite'
 //   const store = createSqliteStore({ filename: 'demo.db' })
 await store.seed(DEMO_TENANT_ID, createDemoData())
-const api = createPublicApi({ store, keyResolver: demoKeyResolver() })
+// A demo key with every scope, made on each start and printed once (the store keeps only its hash).
+const keys = createApiKeys(store)
+const { key } = await keys.create({
+  tenantId: DEMO_TENANT_ID,
+  name: 'Demo key',
+  scopes: [...SCOPES],
+  createdBy: demoAdmin(),
+})
+const api = createPublicApi({ store, keyResolver: keys.keyResolver })
 
 const app = express()
 app.use(express.json()) // the host's own parser: the API still gets its bodies, and its errors stay JSON
@@ -24,5 +32,5 @@ app.get('/', (_req, res) => void res.send('The host app; the API is under /api/p
 const port = Number(process.env.PORT ?? 3000)
 // Bounded header and request times (Node's defaults let a slow client hold a socket for minutes).
 createServer(nodeServerOptions, app).listen(port, '127.0.0.1', () =>
-  console.log(`Express: http://127.0.0.1:${port}/api/public/v1/tickets  (Authorization: Bearer ${DEMO_API_KEY})`),
+  console.log(`Express: http://127.0.0.1:${port}/api/public/v1/tickets  (Authorization: Bearer ${key})`),
 )

@@ -8,11 +8,11 @@ import { mkdirSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { dirname } from 'node:path'
 import type { AddressInfo } from 'node:net'
-import { createMemoryStore, createPublicApi, type Store } from 'tenant-public-api'
+import { createApiKeys, createMemoryStore, createPublicApi, SCOPES, type Store } from 'tenant-public-api'
 import { nodeServerOptions, toNodeHandler } from 'tenant-public-api/node'
 import { createPostgresStore } from 'tenant-public-api/postgres'
 import { createSqliteStore } from 'tenant-public-api/sqlite'
-import { createDemoData, DEMO_API_KEY, DEMO_TENANT_ID, demoKeyResolver } from 'tenant-public-api/testing'
+import { createDemoData, DEMO_TENANT_ID, demoAdmin } from 'tenant-public-api/testing'
 
 async function createStore(): Promise<{ store: Store; label: string }> {
   if (process.env.DATABASE_URL)
@@ -34,7 +34,19 @@ if (existing.totalCount === 0) {
     await store.seed(DEMO_TENANT_ID, { tickets: tickets.slice(i, i + 5_000) })
 }
 
-const api = createPublicApi({ store, keyResolver: demoKeyResolver() })
+// A fresh demo key on every start (shown once, stored as a hash); the previous run's is revoked.
+const DEMO_KEY_NAME = 'Demo key (npm start)'
+const keys = createApiKeys(store)
+for (const old of await keys.list(DEMO_TENANT_ID))
+  if (old.name === DEMO_KEY_NAME && old.revokedAt === null) await keys.revoke(old.id)
+const { key } = await keys.create({
+  tenantId: DEMO_TENANT_ID,
+  name: DEMO_KEY_NAME,
+  scopes: [...SCOPES],
+  createdBy: demoAdmin(),
+})
+
+const api = createPublicApi({ store, keyResolver: keys.keyResolver })
 // Bounded header and request times: a slow client cannot hold sockets open for minutes.
 const server = createServer(nodeServerOptions, toNodeHandler(api))
 server.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1', () => {
@@ -42,9 +54,9 @@ server.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1',
   const base = `http://${address}:${port}/api/public/v1`
   const ticket = demo.tickets.find((t) => t.notes.length > 0) ?? demo.tickets[0]!
   const budget = demo.budgets![0]!
-  const auth = `-H 'Authorization: Bearer ${DEMO_API_KEY}'`
+  const auth = `-H 'Authorization: Bearer ${key}'`
   console.log(`tenant-public-api listening on ${base} (store: ${label})`)
-  console.log(`Demo key (every scope): ${DEMO_API_KEY}`)
+  console.log(`Demo key (every scope): ${key}`)
   console.log(`Reference: ${base}/docs   OpenAPI: ${base}/openapi.json`)
   console.log('Try:')
   console.log(`curl -s ${auth} '${base}/tickets?limit=5&isClosed=false&sortColumn=priority_name'`)

@@ -8,6 +8,7 @@
  * A host with its own database implements this interface and proves it with the conformance
  * suite exported from `tenant-public-api/conformance`.
  */
+import type { ApiKey, ApiKeyChanges, ApiKeyRecord } from '../model/api-keys.js'
 import type { AutomationRuleRecord } from '../model/automation-rules.js'
 import type { Budget, BudgetLineItem, UpdateBudget } from '../model/budgets.js'
 import type { MeetingType, MeetingTypeListQuery } from '../model/calendar.js'
@@ -161,6 +162,20 @@ export interface Store {
   /** Frees `key` after its request failed unexpectedly, so that a retry runs again. */
   releaseIdempotencyKey(tenantId: string, key: string): Promise<void>
 
+  // --- API keys (createApiKeys, docs/api-keys.md) ---
+  // The one table read across tenants: a bearer token names no tenant, so a key is found by the
+  // hash of the token, and by its id (globally unique). Lists stay per tenant.
+  /** Stores a new key (its `id` and `hash` are new). */
+  insertApiKey(key: ApiKeyRecord): Promise<void>
+  /** The key whose `hash` (lower-case hex SHA-256 of the token) this is, or null. */
+  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>
+  /** The key with this id, or null. */
+  getApiKey(id: string): Promise<ApiKeyRecord | null>
+  /** The tenant's keys, newest `createdAt` first (ties by id), without their hashes. */
+  listApiKeys(tenantId: string): Promise<ApiKey[]>
+  /** Applies `changes` by the rules of {@link ApiKeyChanges}; the key after them, or null when unknown. */
+  updateApiKey(id: string, changes: ApiKeyChanges): Promise<ApiKey | null>
+
   /**
    * Loads records of one tenant, in the response shapes of the contract (see {@link SeedData}).
    * Derived fields are recomputed whatever the seed says; seeding an id again replaces the record.
@@ -169,6 +184,17 @@ export interface Store {
   /** Releases connections and files. */
   close(): Promise<void>
 }
+
+/**
+ * The API key methods of a store (each store implements them in a file of its own).
+ *
+ * @example
+ * const store = { ...memoryApiKeyMethods(), ... }
+ */
+export type ApiKeyMethods = Pick<
+  Store,
+  'insertApiKey' | 'findApiKeyByHash' | 'getApiKey' | 'listApiKeys' | 'updateApiKey'
+>
 
 /**
  * How long a completed idempotent response is replayed: 24 hours.

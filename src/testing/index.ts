@@ -15,6 +15,7 @@ export {
   DEMO_API_KEY,
   DEMO_NOW,
   DEMO_TENANT_ID,
+  demoAdmin,
   demoKeyResolver,
   lazyArray,
   type DemoData,

@@ -7,8 +7,16 @@ import express4 from 'express4'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryStore, createPublicApi, type PublicApiHandler } from 'tenant-public-api'
 import { clientAddress, toExpressMiddleware } from 'tenant-public-api/express'
-import { DEMO_API_KEY, testKey, testKeyResolver } from 'tenant-public-api/testing'
-import { freePort, mountSeed, runMountScenario, startProcess, TENANT, type ServedProcess } from './support.js'
+import { testKey, testKeyResolver } from 'tenant-public-api/testing'
+import {
+  freePort,
+  mountSeed,
+  printedKey,
+  runMountScenario,
+  startProcess,
+  TENANT,
+  type ServedProcess,
+} from './support.js'
 
 const token = testKey(TENANT)
 const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
@@ -137,7 +145,7 @@ describe('examples/express, as its one command runs it', () => {
   afterAll(() => served?.stop())
 
   it('serves the scenario behind express.json()', async () => {
-    await runMountScenario(base, DEMO_API_KEY)
+    await runMountScenario(base, await printedKey(served))
     expect(served.output()).toContain('Express: ')
   })
 })

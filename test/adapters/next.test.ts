@@ -6,8 +6,7 @@ import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DEMO_API_KEY } from 'tenant-public-api/testing'
-import { freePort, runMountScenario, startProcess, type ServedProcess } from './support.js'
+import { freePort, printedKey, runMountScenario, startProcess, type ServedProcess } from './support.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const app = join(root, 'examples/next')
@@ -37,6 +36,6 @@ describe('Next.js mount (examples/next)', () => {
     // keep-alive connections without saying so, and a request reusing one would be reset.
     const page = await fetch(`${base.replace('/api/public/v1', '')}/`)
     expect(await page.text()).toContain('tenant-public-api on Next.js')
-    await runMountScenario(base, DEMO_API_KEY)
+    await runMountScenario(base, await printedKey(served))
   })
 })

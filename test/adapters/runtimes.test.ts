@@ -7,8 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DEMO_API_KEY } from 'tenant-public-api/testing'
-import { freePort, runMountScenario, startProcess, type ServedProcess } from './support.js'
+import { freePort, printedKey, runMountScenario, startProcess, type ServedProcess } from './support.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 let bun = ''
@@ -58,8 +57,6 @@ describe('the core is runtime-neutral', () => {
   })
 })
 
-const token = DEMO_API_KEY
-
 describe('the handler on Bun and Deno, without a mount', () => {
   // Both servers refuse anything but their own Response: there the API answers with native ones.
   it.each(['bun', 'deno'])(
@@ -101,7 +98,7 @@ describe('Bun mount (examples/bun)', () => {
   afterAll(() => served?.stop())
 
   it('serves the scenario on the real runtime', async () => {
-    await runMountScenario(base, token)
+    await runMountScenario(base, await printedKey(served))
     expect(served.output()).toContain('Bun: ')
   })
 })
@@ -134,7 +131,7 @@ describe('Deno mount (examples/deno)', () => {
   afterAll(() => served?.stop())
 
   it('serves the scenario on the real runtime', async () => {
-    await runMountScenario(base, token)
+    await runMountScenario(base, await printedKey(served))
     expect(served.output()).toContain('Deno: ')
   })
 })

@@ -124,6 +124,21 @@ export async function startProcess(
   }
 }
 
+/**
+ * The demo key an example printed (each makes one with createApiKeys on start), waiting for the line
+ * for up to `timeoutMs`: the Next.js example prints it once its route has first loaded.
+ */
+export async function printedKey(served: ServedProcess, timeoutMs = 30_000): Promise<string> {
+  const pattern = /(?:Bearer |demo key \(every scope\): )(tpa_[0-9A-Za-z]{38})\b/i
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const found = pattern.exec(served.output())?.[1]
+    if (found !== undefined) return found
+    if (Date.now() > deadline) throw new Error(`No demo key printed:\n${served.output()}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
 /** Sends headers and part of a declared body, then drops the connection mid-body. */
 export function abortMidBody(url: string, token: string): Promise<void> {
   return new Promise((resolve) => {

@@ -58,7 +58,7 @@ describe('examples/node-server (npm start)', () => {
   it('prints the URL, a demo key and three curl lines that work as printed', async () => {
     const { child, banner } = await start()
     expect(banner).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/api\/public\/v1 \(store: SQLite /)
-    expect(banner).toMatch(/Demo key \(every scope\): tpa_demo_\w+/)
+    expect(banner).toMatch(/Demo key \(every scope\): tpa_[0-9A-Za-z]{38}\n/)
     lines = banner.split('\n').filter((line) => line.startsWith('curl '))
     expect(lines).toHaveLength(3)
 
@@ -92,6 +92,12 @@ describe('examples/node-server (npm start)', () => {
     const body = (await budget.json()) as { data: { lineItems: Array<{ id: string }> } }
     expect(budget.status).toBe(200)
     expect(body.data.lineItems.filter((item) => item.id === createdId)).toHaveLength(1)
+    // Each start makes a new demo key and revokes the previous run's.
+    const previous = /Bearer (\S+)'/.exec(lines[0]!)![1]!
+    expect(previous).not.toBe(key)
+    expect((await fetch(`${base}/tickets?limit=1`, { headers: { authorization: `Bearer ${previous}` } })).status).toBe(
+      401,
+    )
     const tickets = (await (await fetch(`${base}/tickets?limit=1`, { headers })).json()) as {
       pagination: { totalCount: number }
     }

@@ -40,6 +40,7 @@ import type { ReportTemplate, ReportTemplateRecord } from '../../model/report-te
 import type { TicketNote } from '../../model/tickets.js'
 import { deepFreeze } from '../../model/frozen-records.js'
 import { normalizeSeed, type BudgetRecord, type SeedData } from '../seed.js'
+import { memoryApiKeyMethods } from './api-keys.js'
 import {
   IDEMPOTENCY_LOCK_MS,
   IDEMPOTENCY_TTL_MS,
@@ -519,6 +520,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     async releaseIdempotencyKey(tenantId, key) {
       tenants.get(tenantId)?.idempotency.delete(key)
     },
+
+    ...memoryApiKeyMethods(),
 
     async seed(tenantId, data) {
       seedSync(tenantId, data)

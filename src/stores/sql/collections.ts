@@ -32,7 +32,7 @@ import type { ReportTemplateRecord } from '../../model/report-templates.js'
 import type { ReportRecord } from '../../model/reports.js'
 import type { Ticket, TicketNote } from '../../model/tickets.js'
 import type { BudgetRecord } from '../seed.js'
-import type { Store } from '../store.js'
+import type { ApiKeyMethods, Store } from '../store.js'
 import { type Exec, json, parse, type SqlContext } from './context.js'
 import { listConditions, orderSql, type Pages } from './queries.js'
 import { rowBuilder, rowColumns, upsert } from './seeding.js'
@@ -40,7 +40,7 @@ import { rowBuilder, rowColumns, upsert } from './seeding.js'
 /** The store methods of this file. */
 export type CollectionMethods = Omit<
   Store,
-  'reserveIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey' | 'seed' | 'close'
+  'reserveIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey' | 'seed' | 'close' | keyof ApiKeyMethods
 >
 
 /**

@@ -10,6 +10,7 @@
 import type { Kysely, RawBuilder } from 'kysely'
 import { StoreUnavailableError } from '../store.js'
 import type { Store } from '../store.js'
+import { sqlApiKeyMethods } from './api-keys.js'
 import { collectionMethods } from './collections.js'
 import { createSqlContext } from './context.js'
 import type { Engine, EngineName } from './engine.js'
@@ -94,6 +95,7 @@ export async function createSqlStore(
     migrate,
     ...collectionMethods(ctx, createPages(ctx)),
     ...idempotencyMethods(ctx),
+    ...sqlApiKeyMethods(ctx),
     seed: createSeeder(ctx),
     async close() {
       await db.destroy()

@@ -9,6 +9,7 @@
  */
 import { describe } from 'vitest'
 import { createMemoryStore } from '../../stores/memory/memory-store.js'
+import { apiKeys } from './api-keys.js'
 import { authAndScopes, operationsEndToEnd } from './auth-and-scopes.js'
 import { automationRules } from './automation-rules.js'
 import { budgets } from './budgets.js'
@@ -47,6 +48,7 @@ const HTTP_GROUPS: ConformanceGroup[] = [
   idempotency,
   concurrency,
   isolation,
+  apiKeys,
 ]
 
 /**

@@ -1,0 +1,280 @@
+/**
+ * `createApiKeys`: keys a host issues, lists, revokes and rolls, and the `keyResolver` that accepts
+ * them (docs/api-keys.md). Keys are made and checked like GitHub's (a prefix, random base62, a
+ * CRC32 checksum) and kept like Stripe's (only a hash, shown once, rolled with an overlap).
+ */
+import * as v from 'valibot'
+import {
+  type ApiKey,
+  type ApiKeyCreator,
+  ApiKeyCreatorSchema,
+  type ApiKeyRecord,
+  withoutHash,
+} from '../model/api-keys.js'
+import type { Store } from '../stores/store.js'
+import {
+  constantTimeEqual,
+  hashKey,
+  isKeyPrefix,
+  isWellFormedKey,
+  KEY_START_LENGTH,
+  newKeyToken,
+} from './api-key-token.js'
+import { SCOPES, type KeyResolver, type Scope } from './auth.js'
+import { type Principal, type RateLimitRule, RateLimitRuleSchema } from './principal.js'
+
+/**
+ * `lastUsedAt` is written at most this often per key and process: once a minute, like GitHub's
+ * "last used" (a write per request would make every read a write).
+ *
+ * @example
+ * Date.parse(key.lastUsedAt!) > Date.now() - 2 * LAST_USED_INTERVAL_MS
+ */
+export const LAST_USED_INTERVAL_MS = 60_000
+/** Resolved keys (and unknown hashes) kept per process; beyond this the cache starts afresh. */
+const MAX_CACHED_KEYS = 10_000
+
+/** Options of {@link createApiKeys}. */
+export interface ApiKeysOptions {
+  /** Starts every key: 1..20 ASCII letters and digits, starting with a letter. Default `tpa`. */
+  prefix?: string
+  /** How long a resolved key (or an unknown one) is kept in this process. Default 5,000 ms. */
+  cacheTtlMs?: number
+  /** The clock, in milliseconds since the epoch (tests inject one). Default `Date.now`. */
+  now?: () => number
+}
+
+/** What {@link ApiKeys.create} takes. */
+export interface CreateApiKeyInput {
+  /** The one tenant the key sees. */
+  tenantId: string
+  /** A name for people (1..200 characters), e.g. `"PSA sync"`. */
+  name: string
+  /** The granted scopes: 1..{@link SCOPES}.length of them, each one of {@link SCOPES}. */
+  scopes: readonly Scope[]
+  /** When the key stops working (in the future), or null/absent for never. */
+  expiresAt?: Date | string | null
+  /** This key's own rate limit, instead of the rate limiter's default. */
+  rateLimit?: RateLimitRule | null
+  /** Who created it; becomes the actor of what the key writes (else the key itself: its id and name). */
+  createdBy?: ApiKeyCreator | null
+}
+
+/** A new key: `key` is the secret, shown only here; `apiKey` what the store keeps of it, minus its hash. */
+export interface CreatedApiKey {
+  key: string
+  apiKey: ApiKey
+}
+
+/** Options of {@link ApiKeys.roll}. */
+export interface RollApiKeyOptions {
+  /** How long the old key keeps working, in ms (0: not at all). Default 86,400,000 (24 h). */
+  expireOldAfterMs?: number
+}
+
+/** What {@link createApiKeys} returns. */
+export interface ApiKeys {
+  /** Issues a key. Throws a `TypeError` naming the field when the input is invalid. */
+  create(input: CreateApiKeyInput): Promise<CreatedApiKey>
+  /** The tenant's keys, newest first, revoked and expired ones included; never a secret or hash. */
+  list(tenantId: string): Promise<ApiKey[]>
+  /** Revokes the key now (at once in this process); the key as revoked, or null when unknown. */
+  revoke(id: string): Promise<ApiKey | null>
+  /**
+   * A new key with the same tenant, name, scopes, expiry, rate limit and creator; the old one keeps
+   * working for `expireOldAfterMs`. Null when unknown; a `TypeError` for a revoked or expired key.
+   */
+  roll(id: string, options?: RollApiKeyOptions): Promise<CreatedApiKey | null>
+  /** Pass it to `createPublicApi({ keyResolver })`. */
+  keyResolver: KeyResolver
+}
+
+const CreateApiKeyInputSchema = v.object({
+  tenantId: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  name: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  scopes: v.pipe(v.array(v.picklist(SCOPES)), v.minLength(1), v.maxLength(SCOPES.length)),
+  expiresAt: v.nullish(v.union([v.date(), v.pipe(v.string(), v.isoTimestamp())])),
+  rateLimit: v.nullish(RateLimitRuleSchema),
+  createdBy: v.nullish(ApiKeyCreatorSchema),
+})
+
+/** A resolved token in the cache: the key (or null when unknown) and its principal, until `until`. */
+interface CacheEntry {
+  record: ApiKeyRecord | null
+  principal: Principal | null
+  until: number
+}
+
+function principalOf(record: ApiKeyRecord): Principal {
+  const principal: Principal = {
+    tenantId: record.tenantId,
+    keyId: record.id,
+    scopes: record.scopes,
+    actor: record.createdBy ?? { id: record.id, name: record.name },
+  }
+  if (record.rateLimit !== null) principal.rateLimit = record.rateLimit
+  return principal
+}
+
+/** Fields only, never values: a value may be a secret a host passed by mistake. */
+function invalid(issues: readonly v.BaseIssue<unknown>[]): TypeError {
+  const fields = issues.slice(0, 10).map((issue) => {
+    const path = (issue.path ?? []).map((item) => String(item.key)).join('.') || '(the input)'
+    return `${path}: ${issue.message}`
+  })
+  return new TypeError(`Invalid API key input: ${fields.join('; ')}`)
+}
+
+/**
+ * Keys for hosts: create, list, revoke and roll them on `store`, and resolve them with
+ * `keyResolver`. Only the SHA-256 of a key is stored; the key itself is returned once, by
+ * `create` or `roll`. The resolver refuses a token of the wrong shape or checksum without reading
+ * the store, caches what it reads for `cacheTtlMs`, and writes `lastUsedAt` at most once a minute
+ * per key.
+ *
+ * @example
+ * const keys = createApiKeys(store)
+ * const { key } = await keys.create({ tenantId: 'tenant-1', name: 'PSA sync', scopes: ['tickets.read'] })
+ * const api = createPublicApi({ store, keyResolver: keys.keyResolver })
+ * // Authorization: Bearer ${key}
+ */
+export function createApiKeys(store: Store, options: ApiKeysOptions = {}): ApiKeys {
+  const prefix = options.prefix ?? 'tpa'
+  const cacheTtlMs = options.cacheTtlMs ?? 5_000
+  const now = options.now ?? Date.now
+  if (typeof store !== 'object' || store === null || typeof store.findApiKeyByHash !== 'function')
+    throw new TypeError('createApiKeys needs a store with the API key methods (see docs/stores.md)')
+  if (!isKeyPrefix(prefix)) throw new TypeError('prefix must be 1..20 ASCII letters and digits, starting with a letter')
+  if (!Number.isSafeInteger(cacheTtlMs) || cacheTtlMs < 0) throw new TypeError('cacheTtlMs must be an integer ≥ 0')
+
+  /** By the token's hash (never the token: the plain key is kept nowhere). */
+  const cache = new Map<string, CacheEntry>()
+  /** Store reads under way, by hash: concurrent requests with one key share one read. */
+  const reading = new Map<string, Promise<CacheEntry>>()
+  /** When this process last wrote (or saw) each key's `lastUsedAt`, in ms. */
+  const lastWritten = new Map<string, number>()
+
+  /** Bumped by every revoke and roll: a read that started before one is not cached (it may predate it). */
+  let generation = 0
+  const forget = (id: string) => {
+    generation++
+    reading.clear() // later requests read afresh rather than join a read that began before
+    for (const [hash, entry] of cache) if (entry.record?.id === id) cache.delete(hash)
+  }
+
+  const lookup = (hash: string): Promise<CacheEntry> => {
+    let pending = reading.get(hash)
+    if (pending === undefined) {
+      const started = generation
+      pending = store
+        .findApiKeyByHash(hash)
+        .then((record) => {
+          const entry = { record, principal: record && principalOf(record), until: now() + cacheTtlMs }
+          if (cache.size >= MAX_CACHED_KEYS) cache.clear()
+          if (cacheTtlMs > 0 && started === generation) cache.set(hash, entry)
+          return entry
+        })
+        .finally(() => reading.delete(hash))
+      reading.set(hash, pending)
+    }
+    return pending
+  }
+
+  /** Writes `lastUsedAt` when this process has not written it (nor seen it written) for a minute. */
+  const touch = async (record: ApiKeyRecord, at: number) => {
+    let last = lastWritten.get(record.id)
+    if (last === undefined) {
+      last = record.lastUsedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(record.lastUsedAt)
+      lastWritten.set(record.id, last)
+    }
+    if (at - last < LAST_USED_INTERVAL_MS) return
+    lastWritten.set(record.id, at)
+    try {
+      await store.updateApiKey(record.id, { lastUsedAt: new Date(at).toISOString() })
+    } catch {
+      // lastUsedAt is advisory: a failed write must not refuse a valid key; the next minute tries again.
+    }
+  }
+
+  const create = async (input: CreateApiKeyInput): Promise<CreatedApiKey> => {
+    const parsed = v.safeParse(CreateApiKeyInputSchema, input)
+    if (!parsed.success) throw invalid(parsed.issues)
+    const at = now()
+    const { expiresAt } = parsed.output
+    let expires: string | null = null
+    if (expiresAt !== null && expiresAt !== undefined) {
+      const ms = expiresAt instanceof Date ? expiresAt.getTime() : Date.parse(expiresAt)
+      if (!Number.isFinite(ms) || ms <= at)
+        throw new TypeError('Invalid API key input: expiresAt must be in the future')
+      expires = new Date(ms).toISOString()
+    }
+    const key = newKeyToken(prefix)
+    const record: ApiKeyRecord = {
+      id: crypto.randomUUID(),
+      tenantId: parsed.output.tenantId,
+      name: parsed.output.name,
+      scopes: [...new Set(parsed.output.scopes)],
+      start: key.slice(0, KEY_START_LENGTH),
+      createdAt: new Date(at).toISOString(),
+      expiresAt: expires,
+      revokedAt: null,
+      lastUsedAt: null,
+      rateLimit: parsed.output.rateLimit ?? null,
+      createdBy: parsed.output.createdBy ?? null,
+      hash: await hashKey(key),
+    }
+    await store.insertApiKey(record)
+    return { key, apiKey: withoutHash(record) }
+  }
+
+  return {
+    create,
+
+    list: (tenantId) => store.listApiKeys(tenantId),
+
+    async revoke(id) {
+      const revoked = await store.updateApiKey(id, { revokedAt: new Date(now()).toISOString() })
+      forget(id)
+      return revoked
+    },
+
+    async roll(id, rollOptions = {}) {
+      const expireOldAfterMs = rollOptions.expireOldAfterMs ?? 86_400_000
+      if (!Number.isSafeInteger(expireOldAfterMs) || expireOldAfterMs < 0)
+        throw new TypeError('expireOldAfterMs must be an integer ≥ 0')
+      const old = await store.getApiKey(id)
+      if (old === null) return null
+      const at = now()
+      if (old.revokedAt !== null) throw new TypeError('A revoked API key cannot be rolled')
+      if (old.expiresAt !== null && Date.parse(old.expiresAt) <= at)
+        throw new TypeError('An expired API key cannot be rolled')
+      const created = await create({
+        tenantId: old.tenantId,
+        name: old.name,
+        scopes: old.scopes as Scope[],
+        expiresAt: old.expiresAt,
+        rateLimit: old.rateLimit,
+        createdBy: old.createdBy,
+      })
+      // The new key is stored before the old one is shortened: a failure in between leaves both working.
+      await store.updateApiKey(id, { expiresAt: new Date(at + expireOldAfterMs).toISOString() })
+      forget(id)
+      return created
+    },
+
+    async keyResolver(token) {
+      // A mistyped or made-up token costs a regex and a CRC32, never a store read.
+      if (!isWellFormedKey(prefix, token)) return null
+      const hash = await hashKey(token)
+      const at = now()
+      const cached = cache.get(hash)
+      const entry = cached !== undefined && cached.until > at ? cached : await lookup(hash)
+      const { record, principal } = entry
+      if (record === null || principal === null || !constantTimeEqual(record.hash, hash)) return null
+      if (record.revokedAt !== null) return null
+      if (record.expiresAt !== null && Date.parse(record.expiresAt) <= at) return null
+      await touch(record, at)
+      return principal
+    },
+  }
+}
