@@ -1,7 +1,7 @@
 /**
  * `tenant-public-api/conformance`: the store conformance suite. Run it (under vitest) against any
  * `Store` to prove that the API behaves on it exactly as the contract says: every operation,
- * ordering and tie rules, filters, search escaping, computed fields, tenant isolation, versions,
+ * ordering and tie rules, cursor pagination, filters, search escaping, computed fields, tenant isolation, versions,
  * idempotency and atomicity under concurrency.
  */
 import { describe } from 'vitest'
@@ -10,6 +10,7 @@ import { automationRules } from './automation-rules.js'
 import { budgets } from './budgets.js'
 import { concurrency } from './concurrency.js'
 import { createConformanceContext, type ConformanceOptions } from './context.js'
+import { cursorPagination } from './cursor-pagination.js'
 import { idempotency } from './idempotency.js'
 import { isolation } from './isolation.js'
 import { listsAndOrdering } from './lists-and-ordering.js'
@@ -36,6 +37,7 @@ export function runStoreConformance(options: ConformanceOptions): void {
     const ctx = createConformanceContext(options)
     authAndScopes(ctx)
     listsAndOrdering(ctx)
+    cursorPagination(ctx)
     validation(ctx)
     tickets(ctx)
     budgets(ctx)

@@ -10,7 +10,8 @@ import { fetchAll, fold, sortRows, walkPages, type Row } from './reference.js'
 
 type Value = string | number | boolean | null | undefined
 
-interface SortableList {
+/** A list with sort options, and how the reference orders it. */
+export interface SortableList {
   name: string
   path: string
   rows: () => Row[]
@@ -27,7 +28,8 @@ const field = (name: string) => (row: Row) => row[name] as Value
 const nested = (name: string, inner: string) => (row: Row) =>
   ((row[name] as Record<string, unknown> | null)?.[inner] ?? null) as Value
 
-const SORTABLE: SortableList[] = [
+/** Every list with sort options (shared with the cursor walks). */
+export const SORTABLE: SortableList[] = [
   {
     name: 'tickets',
     path: '/tickets',
@@ -97,7 +99,7 @@ const SORTABLE: SortableList[] = [
 ]
 
 /** Lists with one fixed order. */
-const FIXED: Array<{ name: string; path: string; order: () => Row[] }> = [
+export const FIXED: Array<{ name: string; path: string; order: () => Row[] }> = [
   {
     name: 'calendar types (orderIndex, then name, then id)',
     path: '/calendar/types',
@@ -110,7 +112,8 @@ const FIXED: Array<{ name: string; path: string; order: () => Row[] }> = [
   },
 ]
 
-interface FilterCase {
+/** A filter of a list and the rows it keeps. */
+export interface FilterCase {
   query: string
   matches: (row: Row) => boolean
   /** When given, the titles/names the filter must return, whatever the order. */
@@ -119,7 +122,8 @@ interface FilterCase {
 
 const ticketTitle = (row: Row) => row.title as string
 const orderWord = (descending: boolean) => (descending ? 'descending' : 'ascending')
-const FILTERS: Record<
+/** Every list's filters (shared with the cursor walks). */
+export const FILTERS: Record<
   string,
   {
     path: string
@@ -427,6 +431,7 @@ export function listsAndOrdering(ctx: ConformanceContext): void {
           totalPages: pages,
           hasNextPage: page < pages,
           hasPrevPage: page > 1,
+          nextCursor: page < pages ? expect.any(String) : null,
         })
         expect(body.data).toHaveLength(page < pages ? 5 : total - 5 * (pages - 1))
       }
@@ -451,6 +456,7 @@ export function listsAndOrdering(ctx: ConformanceContext): void {
         expect(body.pagination.totalCount).toBeGreaterThan(0)
         expect(body.pagination.hasNextPage).toBe(false)
         expect(body.pagination.hasPrevPage).toBe(true)
+        expect(body.pagination.nextCursor).toBe(null)
       }
     })
 
@@ -460,7 +466,15 @@ export function listsAndOrdering(ctx: ConformanceContext): void {
       expect(status).toBe(200)
       expect(body).toEqual({
         data: [],
-        pagination: { page: 1, limit: 25, totalCount: 0, totalPages: 0, hasNextPage: false, hasPrevPage: false },
+        pagination: {
+          page: 1,
+          limit: 25,
+          totalCount: 0,
+          totalPages: 0,
+          hasNextPage: false,
+          hasPrevPage: false,
+          nextCursor: null,
+        },
       })
     })
   })

@@ -1,0 +1,64 @@
+/**
+ * Keyset positions in a list's total order (docs/extensions.md, section 1): the sort values of a
+ * record, then its id. A cursor carries the position of the last record of a page; the next page
+ * holds the records strictly after it, which each store finds by seeking (never by an offset).
+ */
+import { type CollectionSpec, type ColumnValue, columnOf, type OrderTerm } from './collection.js'
+import { compareCodePoints } from './ordering.js'
+
+/**
+ * Where a record stands in an order: its value of each term (null sorts last in both directions),
+ * then its id (ties ascending).
+ *
+ * @example
+ * const after: Keyset = { values: ['2024-05-01T00:00:00.000Z'], id: 't-42' }
+ */
+export interface Keyset {
+  readonly values: readonly ColumnValue[]
+  readonly id: string
+}
+
+/**
+ * The list query a store receives: the validated query, and with a cursor the position after which
+ * the page starts (`page` is then ignored: the page is the first `limit` records after `after`).
+ *
+ * @example
+ * store.listUsers(tenantId, { ...query, after: { values: ['Ada'], id: 'u-1' } })
+ */
+export type AfterKeyset = { readonly after?: Keyset }
+
+/**
+ * The position of `record` in `terms` of `spec`.
+ *
+ * @example
+ * keysetOf(users, sortOrder(users, 'name', false), user) // { values: ['Ada'], id: user.id }
+ */
+export function keysetOf<D extends { id: string }>(
+  spec: Pick<CollectionSpec<D, never>, 'name' | 'columns'>,
+  terms: readonly OrderTerm[],
+  record: D,
+): Keyset {
+  // `?? null`: a nullable field left out of a record reads as undefined, which sorts as null.
+  return { values: terms.map((term) => columnOf(spec, term.column).read(record) ?? null), id: record.id }
+}
+
+function compareValue(a: ColumnValue, b: ColumnValue, descending: boolean): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1
+  const c = typeof a === 'string' && typeof b === 'string' ? compareCodePoints(a, b) : a < b ? -1 : a > b ? 1 : 0
+  return descending ? -c : c
+}
+
+/**
+ * Where position `a` stands against `b` in `terms`: negative before, 0 the same, positive after.
+ * The same order as the stores' comparators (src/model/ordering.ts): code points, nulls last.
+ *
+ * @example
+ * compareKeysets(terms, keysetOf(spec, terms, record), after) > 0 // the record follows the cursor
+ */
+export function compareKeysets(terms: readonly OrderTerm[], a: Keyset, b: Keyset): number {
+  for (let i = 0; i < terms.length; i++) {
+    const c = compareValue(a.values[i] ?? null, b.values[i] ?? null, terms[i]!.descending)
+    if (c !== 0) return c
+  }
+  return compareCodePoints(a.id, b.id)
+}
