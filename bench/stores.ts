@@ -5,7 +5,8 @@
  * Seeding runs in child processes, so the peak RSS measured here is that of serving only.
  *
  * Env: BENCH_TICKETS (default 1,000,000), DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
- * BENCH_ENGINES (default "sqlite,postgres"), BENCH_PART=cursors (only the cursor cases).
+ * BENCH_ENGINES (default "sqlite,postgres"), BENCH_PART=cursors (only the cursor cases), BENCH_SCHEMA
+ * (default bench_stores).
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, rmSync } from 'node:fs'
@@ -33,7 +34,8 @@ const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',')
 const ONLY_CURSORS = process.env.BENCH_PART === 'cursors'
 const BIG = 'bench-big'
 const SMALL = 'bench-small'
-const SCHEMA = 'bench_stores'
+/** `BENCH_SCHEMA`: several people benching against one Postgres server each need their own schema. */
+const SCHEMA = process.env.BENCH_SCHEMA ?? 'bench_stores'
 const WORDS = [
   'printer',
   'email',
