@@ -67,7 +67,12 @@ function nextLink(url: URL, cursor: string): string {
  *
  * @example
  * handle: ({ store, tenantId, query, request }) =>
- *   listPage(request, query, { operationId: 'listUsers', spec: users, terms, list: (q) => store.listUsers(tenantId, q) })
+ *   listPage(request, query, {
+ *     operationId: 'listUsers',
+ *     spec: users,
+ *     terms: (q) => sortOrder(users, q.sortColumn, q.sortDesc),
+ *     list: (q) => store.listUsers(tenantId, q),
+ *   })
  */
 export async function listPage<Q extends PagedQuery, D extends { id: string }>(
   request: Request,

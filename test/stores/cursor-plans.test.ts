@@ -11,10 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDemoData } from 'tenant-public-api/testing'
 import { columnOf, sortOrder } from '../../src/model/collection.js'
 import { keysetOf } from '../../src/model/keyset.js'
-import { TICKET_SORT_COLUMNS, tickets, type Ticket, type TicketSortColumn } from '../../src/model/tickets.js'
+import { TICKET_SORT_COLUMNS, tickets, type TicketSortColumn } from '../../src/model/tickets.js'
+import { createMemoryStore } from '../../src/stores/memory/memory-store.js'
 import { createPostgresStore } from '../../src/stores/postgres/index.js'
 import { createSqliteStore } from '../../src/stores/sqlite/index.js'
 import type { Store } from '../../src/stores/store.js'
+import { pgliteDialect } from '../support/pglite-dialect.js'
 import { DATABASE_URL, freshSchema, postgresServerAnswers } from '../support/postgres.js'
 
 const TENANT = 'tenant-plans'
@@ -22,6 +24,11 @@ const OTHER = 'tenant-plans-other'
 const COUNT = 4000
 const data = createDemoData({ tickets: COUNT })
 const SORTS = Object.keys(TICKET_SORT_COLUMNS) as TicketSortColumn[]
+const reference = (async () => {
+  const store = createMemoryStore()
+  await store.seed(TENANT, data)
+  return store
+})()
 
 /** A statement as the store sent it. */
 interface Sent {
@@ -33,13 +40,10 @@ interface Sent {
  * Positions to seek from in `sort`: deep in the order, and (for a nullable column) the last record
  * with a value, so that the page also reads the nulls after it.
  */
-async function positions(store: Store, sort: TicketSortColumn, descending: boolean) {
-  const all: Ticket[] = []
-  for (let page = 1; ; page++) {
-    const { items } = await store.listTickets(TENANT, { page, limit: 100, sortColumn: sort, sortDesc: descending })
-    all.push(...items)
-    if (items.length < 100) break
-  }
+async function positions(sort: TicketSortColumn, descending: boolean) {
+  // The order, read whole from a memory store (the conformance suite proves the stores order alike).
+  const query = { page: 1, limit: COUNT, sortColumn: sort, sortDesc: descending }
+  const all = (await (await reference).listTickets(TENANT, query)).items
   const terms = sortOrder(tickets, sort, descending)
   const column = columnOf(tickets, terms[0]!.column)
   const lastValued = all.findLastIndex((t) => column.read(t) !== null)
@@ -52,7 +56,7 @@ async function cursorPages(store: Store, sent: Sent[]) {
   const out: Array<{ label: string; column: string; statements: Sent[] }> = []
   for (const sort of SORTS) {
     for (const descending of [false, true]) {
-      const { terms, afters } = await positions(store, sort, descending)
+      const { terms, afters } = await positions(sort, descending)
       for (const after of afters) {
         const query = { page: 1, limit: 101, sortColumn: sort, sortDesc: descending, after }
         await store.listTickets(TENANT, query) // the first call counts; the next is the steady state
@@ -111,60 +115,75 @@ describe('cursor pages are index seeks', () => {
   })
 
   describe('Postgres (EXPLAIN)', () => {
-    let pool: pg.Pool
-    let store: Store
-    let schema: string
     const sent: Sent[] = []
-    let server = false
+    let store: Store
+    let explain: (text: string, params: unknown[]) => Promise<string>
+    let close: () => Promise<void>
     beforeAll(async () => {
-      server = await postgresServerAnswers()
-      if (!server) return
-      schema = freshSchema('plans')
-      pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 })
-      pool.on('connect', (client) => {
-        const query = client.query.bind(client) as (...args: unknown[]) => unknown
-        ;(client as unknown as { query: typeof query }).query = (...args) => {
-          const [first, values] = args as [unknown, unknown]
-          if (typeof first === 'string') sent.push({ text: first, params: Array.isArray(values) ? values : [] })
-          else if (typeof first === 'object' && first !== null && 'text' in first)
-            sent.push({
-              text: String(first.text),
-              params: ((first as { values?: unknown[] }).values ?? []) as unknown[],
-            })
-          return query(...args)
-        }
-      })
-      store = await createPostgresStore({ pool, schema })
-      await store.seed(TENANT, data)
-      await store.seed(OTHER, data)
-      await pool.query(`ANALYZE "${schema}".tickets`)
-    }, 120_000)
-    afterAll(async () => {
-      if (!server) return
-      await store.close()
-      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined)
-      await pool.end().catch(() => undefined)
-    })
-
-    it('seeks the sort index for every segment, in every sort and direction (server only: PGlite plans alike)', async () => {
-      // Without a server the suite runs on PGlite, whose planner is Postgres's own; this check needs the server's.
-      if (!server) {
-        expect(server).toBe(false)
-        return
-      }
-      for (const { label, column, statements } of await cursorPages(store, sent)) {
-        for (const { text, params } of statements) {
+      if (await postgresServerAnswers()) {
+        const schema = freshSchema('plans')
+        const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 })
+        pool.on('connect', (client) => {
+          const query = client.query.bind(client) as (...args: unknown[]) => unknown
+          ;(client as unknown as { query: typeof query }).query = (...args) => {
+            const [first, values] = args as [unknown, unknown]
+            if (typeof first === 'string') sent.push({ text: first, params: Array.isArray(values) ? values : [] })
+            else if (typeof first === 'object' && first !== null && 'text' in first) {
+              const config = first as { text: string; values?: unknown[] }
+              sent.push({ text: config.text, params: config.values ?? [] })
+            }
+            return query(...args)
+          }
+        })
+        store = await createPostgresStore({ pool, schema })
+        explain = async (text, params) => {
           const client = await pool.connect()
           try {
             await client.query(`SET search_path TO "${schema}"`)
             const rows = (await client.query(`EXPLAIN ${text}`, params)).rows as Array<{ 'QUERY PLAN': string }>
-            const plan = rows.map((r) => r['QUERY PLAN']).join('\n')
-            expect(plan, `${label}\n${plan}`).toMatch(/Index (Only )?Scan/)
-            expect(plan, `${label}\n${plan}`).toMatch(new RegExp(`Index Cond: .*${column}`))
-            expect(plan, `${label}\n${plan}`).not.toMatch(/Seq Scan on tickets|Sort Key|Bitmap Heap Scan on tickets/)
+            return rows.map((r) => r['QUERY PLAN']).join('\n')
           } finally {
             client.release()
           }
+        }
+        close = async () => {
+          await store.close()
+          await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined)
+          await pool.end().catch(() => undefined)
+        }
+        await store.seed(TENANT, data)
+        await store.seed(OTHER, data)
+        await pool.query(`ANALYZE "${schema}".tickets`)
+      } else {
+        // No server: embedded PGlite, Postgres's own planner, with its queries captured the same way.
+        const [{ PGlite }, { pg_trgm }] = await Promise.all([
+          import('@electric-sql/pglite'),
+          import('@electric-sql/pglite/contrib/pg_trgm'),
+        ])
+        const db = await PGlite.create({ extensions: { pg_trgm } })
+        const query = db.query.bind(db)
+        db.query = ((text: string, params?: unknown[]) => {
+          sent.push({ text, params: params ?? [] })
+          return query(text, params)
+        }) as typeof db.query
+        store = await createPostgresStore({ dialect: pgliteDialect(db) })
+        explain = async (text, params) =>
+          (await query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n')
+        close = () => store.close()
+        await store.seed(TENANT, data)
+        await store.seed(OTHER, data)
+        await query('ANALYZE tickets')
+      }
+    }, 120_000)
+    afterAll(() => close())
+
+    it('seeks the sort index for every segment, in every sort and direction', { timeout: 180_000 }, async () => {
+      for (const { label, column, statements } of await cursorPages(store, sent)) {
+        for (const { text, params } of statements) {
+          const plan = await explain(text, params)
+          expect(plan, `${label}\n${plan}`).toMatch(/Index (Only )?Scan/)
+          expect(plan, `${label}\n${plan}`).toMatch(new RegExp(`Index Cond: .*${column}`))
+          expect(plan, `${label}\n${plan}`).not.toMatch(/Seq Scan on tickets|Sort Key|Bitmap Heap Scan on tickets/)
         }
       }
     })
