@@ -4,7 +4,7 @@
  * holds the records strictly after it, which each store finds by seeking (never by an offset).
  */
 import { type CollectionSpec, type ColumnValue, columnOf, type OrderTerm } from './collection.js'
-import { compareCodePoints } from './ordering.js'
+import { compareCodePoints, compareNullsLast } from './ordering.js'
 
 /**
  * Where a record stands in an order: its value of each term (null sorts last in both directions),
@@ -42,22 +42,16 @@ export function keysetOf<D extends { id: string }>(
   return { values: terms.map((term) => columnOf(spec, term.column).read(record) ?? null), id: record.id }
 }
 
-function compareValue(a: ColumnValue, b: ColumnValue, descending: boolean): number {
-  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1
-  const c = typeof a === 'string' && typeof b === 'string' ? compareCodePoints(a, b) : a < b ? -1 : a > b ? 1 : 0
-  return descending ? -c : c
-}
-
 /**
  * Where position `a` stands against `b` in `terms`: negative before, 0 the same, positive after.
- * The same order as the stores' comparators (src/model/ordering.ts): code points, nulls last.
+ * The stores' own comparison (src/model/ordering.ts): code points, nulls last, then id.
  *
  * @example
  * compareKeysets(terms, keysetOf(spec, terms, record), after) > 0 // the record follows the cursor
  */
 export function compareKeysets(terms: readonly OrderTerm[], a: Keyset, b: Keyset): number {
   for (let i = 0; i < terms.length; i++) {
-    const c = compareValue(a.values[i] ?? null, b.values[i] ?? null, terms[i]!.descending)
+    const c = compareNullsLast(a.values[i], b.values[i], terms[i]!.descending)
     if (c !== 0) return c
   }
   return compareCodePoints(a.id, b.id)
