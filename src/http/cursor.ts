@@ -54,11 +54,11 @@ function toBase64Url(text: string): string {
 
 function fromBase64Url(text: string): string | null {
   if (!/^[A-Za-z0-9_-]+$/.test(text) || text.length % 4 === 1) return null
-  const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'))
-  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0))
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'))
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)))
   } catch {
+    // Not base64 that any runtime's atob accepts, or not UTF-8: not a cursor of this API.
     return null
   }
 }
