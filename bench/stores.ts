@@ -5,7 +5,8 @@
  * Seeding runs in child processes, so the peak RSS measured here is that of serving only.
  *
  * Env: BENCH_TICKETS (default 1,000,000), DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
- * BENCH_ENGINES (default "sqlite,postgres").
+ * BENCH_ENGINES (default "sqlite,postgres"), BENCH_PART=cursors (only the cursor cases), BENCH_SCHEMA
+ * (default bench_stores).
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, rmSync } from 'node:fs'
@@ -24,13 +25,17 @@ import { testKey, testKeyResolver } from '../src/testing/keys.js'
 import { memoryRateLimiter } from '../src/http/rate-limit.js'
 import { replyParts } from '../src/http/reply.js'
 import { createNodeRequest, type NodeIncoming, type NodeOutgoing } from '../adapters/node.js'
+import { measureCursors } from './cursors.js'
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 1_000_000)
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',')
+/** `BENCH_PART=cursors` times only the cursor cases (bench/cursors.ts). */
+const ONLY_CURSORS = process.env.BENCH_PART === 'cursors'
 const BIG = 'bench-big'
 const SMALL = 'bench-small'
-const SCHEMA = 'bench_stores'
+/** `BENCH_SCHEMA`: several people benching against one Postgres server each need their own schema. */
+const SCHEMA = process.env.BENCH_SCHEMA ?? 'bench_stores'
 const WORDS = [
   'printer',
   'email',
@@ -236,6 +241,8 @@ async function measure(
 ): Promise<boolean> {
   const api = createPublicApi({ store, keyResolver: testKeyResolver(), rateLimiter: memoryRateLimiter({ limit: 1e9 }) })
   const headers = { authorization: `Bearer ${testKey(BIG)}` }
+  const cursorsMet = await measureCursors(engine, api, headers, TICKETS)
+  if (ONLY_CURSORS) return cursorsMet
   // What the Node mount's server hands it, as plain objects: the mount's own work starts from these.
   const nodeRequest = (path: string) =>
     ({
@@ -330,7 +337,7 @@ async function measure(
       ].join(' '),
     )
   }
-  return ok
+  return ok && cursorsMet
 }
 
 // ----------------------------------------------------------------------------------------------

@@ -38,7 +38,9 @@ export interface ClientOptions {
 /** The client: one method per operation, plus `paginate`. */
 export type Client = OperationMethods & {
   /**
-   * Walks every page of a list, yielding items. Uses `limit: 100` unless the query sets it.
+   * Walks every page of a list by cursor, yielding items: each record that exists for the whole
+   * walk exactly once. Uses `limit: 100` unless the query sets it; a `page` or `cursor` is where it
+   * starts.
    *
    * @example
    * for await (const ticket of client.paginate.listTickets({ isClosed: false })) console.log(ticket.title)
@@ -220,17 +222,21 @@ export function createClient(options: ClientOptions): Client {
   >
   for (const [operationId, route] of Object.entries(CLIENT_ROUTES) as Array<[OperationId, ClientRoute]>) {
     if (!route.list) continue
+    // By cursor (docs/extensions.md, section 1): the first request takes the query as given (a `page`
+    // or a `cursor` included), every later one the previous page's `nextCursor` and no `page`, so a
+    // walk never repeats or skips a record while others are added or changed.
     paginate[operationId as ListOperationId] = async function* (query = {}, callOptions = {}) {
-      let page = Number(query.page ?? 1)
-      const limit = query.limit ?? 100
+      const { page: _page, cursor: _cursor, ...rest } = query
+      let next: Record<string, unknown> = { limit: 100, ...query }
       for (;;) {
-        const result = (await send(route, undefined, { ...query, page, limit }, callOptions)) as {
+        const result = (await send(route, undefined, next, callOptions)) as {
           data: unknown[]
-          pagination: { hasNextPage: boolean }
+          pagination: { nextCursor: string | null }
         }
         yield* result.data
-        if (!result.pagination.hasNextPage || result.data.length === 0) return
-        page += 1
+        const cursor = result.pagination.nextCursor
+        if (cursor === null || result.data.length === 0) return
+        next = { limit: 100, ...rest, cursor }
       }
     }
   }

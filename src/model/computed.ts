@@ -95,7 +95,7 @@ export function npsStatistics(responses: readonly number[], inviteCount: number)
  * @example
  * pagination(2, 25, 60) // { page: 2, limit: 25, totalCount: 60, totalPages: 3, hasNextPage: true, hasPrevPage: true }
  */
-export function pagination(page: number, limit: number, totalCount: number): Pagination {
+export function pagination(page: number, limit: number, totalCount: number): Omit<Pagination, 'nextCursor'> {
   const totalPages = Math.ceil(totalCount / limit)
   return { page, limit, totalCount, totalPages, hasNextPage: page < totalPages, hasPrevPage: page > 1 }
 }

@@ -80,8 +80,14 @@ export function orderByKeys<T extends { id: string }>(
   }
 }
 
-/** Two sort values in `descending` or ascending order, nulls last either way. */
-function compareNullsLast(x: Sortable, y: Sortable, descending: boolean): number {
+/**
+ * Two sort values in `descending` or ascending order, nulls last either way: the one comparison of
+ * the stores' comparators and of cursor positions (src/model/keyset.ts).
+ *
+ * @example
+ * compareNullsLast(null, 'a', true) // 1: null sorts last even descending
+ */
+export function compareNullsLast(x: Sortable, y: Sortable, descending: boolean): number {
   const xNull = x === null || x === undefined
   const yNull = y === null || y === undefined
   if (xNull || yNull) return xNull === yNull ? 0 : xNull ? 1 : -1

@@ -67,6 +67,8 @@ export const PaginationSchema = v.strictObject({
   totalPages: v.pipe(v.number(), v.integer(), v.minValue(0)),
   hasNextPage: v.boolean(),
   hasPrevPage: v.boolean(),
+  /** The cursor of the page after this one (`?cursor=`), null when nothing follows. */
+  nextCursor: v.nullable(v.string()),
 })
 export type Pagination = v.InferOutput<typeof PaginationSchema>
 
@@ -198,10 +200,17 @@ export function dateTimeParam(bound: 'start' | 'end', description?: string) {
   )
 }
 
-/** `page` and `limit`, shared by every list. */
+/** `page`, `limit` and `cursor`, shared by every list. */
 export const paginationQuery = {
   page: v.optional(integerParam(1, Number.MAX_SAFE_INTEGER, 'Page number, from 1.'), '1'),
   limit: v.optional(integerParam(1, 100, 'Items per page, 1..100.'), '25'),
+  cursor: v.optional(
+    param(
+      v.pipe(v.string(), v.minLength(1, 'Must not be empty'), v.maxLength(1024, 'Must be at most 1024 characters')),
+      { type: 'string', minLength: 1, maxLength: 1024 },
+      'The `nextCursor` of the previous page: the page after it (not with `page`).',
+    ),
+  ),
 }
 
 /** `sortOrder` of the lists that take `asc`/`desc`. */

@@ -138,7 +138,10 @@ const UNCOUNTED_ERROR_STATUSES = new Set([400, 500, 503])
 const SUCCESS_HEADER_SCHEMAS: Record<string, JsonSchema> = {
   ETag: { type: 'string', pattern: '^"[0-9]+"$' },
   Location: { type: 'string', pattern: '^/' },
+  Link: { type: 'string', pattern: '^<https?://[^>]+>; rel="next"$' },
 }
+/** Success headers sent only sometimes (`Link`: only when a next page exists). */
+const OPTIONAL_SUCCESS_HEADERS = new Set(['Link'])
 
 interface ParamEntry {
   type: string
@@ -242,7 +245,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
     const path = basePath + pathTemplate(operation.path)
     const successHeaders: Record<string, object> = { 'X-Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS }
     for (const [name, description] of Object.entries(operation.responseHeaders ?? {}))
-      successHeaders[name] = HEADER(description, SUCCESS_HEADER_SCHEMAS[name], true)
+      successHeaders[name] = HEADER(description, SUCCESS_HEADER_SCHEMAS[name], !OPTIONAL_SUCCESS_HEADERS.has(name))
     if (operation.idempotent)
       successHeaders['Idempotent-Replayed'] = HEADER(
         '`true` when this is the stored answer to an earlier request with the same Idempotency-Key.',

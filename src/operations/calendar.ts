@@ -1,6 +1,7 @@
 import { defineOperation } from '../http/operation.js'
+import { meetingTypes } from '../model/calendar.js'
+import { listPage } from './list-pages.js'
 import { listEnvelope } from '../model/shared.js'
-import { okPage } from './results.js'
 import { MeetingTypeListQuerySchema, MeetingTypeSchema } from '../model/calendar.js'
 
 export const listMeetingTypes = defineOperation({
@@ -15,5 +16,12 @@ export const listMeetingTypes = defineOperation({
   response: listEnvelope(MeetingTypeSchema),
   successStatus: 200,
   errors: [],
-  handle: async ({ store, tenantId, query }) => okPage(await store.listMeetingTypes(tenantId, query), query),
+  responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
+  handle: ({ store, tenantId, query, request }) =>
+    listPage(request, query, {
+      operationId: 'listMeetingTypes',
+      spec: meetingTypes,
+      terms: () => meetingTypes.order,
+      list: (q) => store.listMeetingTypes(tenantId, q),
+    }),
 })

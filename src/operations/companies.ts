@@ -1,6 +1,8 @@
 import { defineOperation } from '../http/operation.js'
+import { companies } from '../model/companies.js'
+import { listPage } from './list-pages.js'
+import { sortOrder } from '../model/collection.js'
 import { listEnvelope } from '../model/shared.js'
-import { okPage } from './results.js'
 import { CompanyListQuerySchema, CompanySchema } from '../model/companies.js'
 
 export const listCompanies = defineOperation({
@@ -14,5 +16,12 @@ export const listCompanies = defineOperation({
   response: listEnvelope(CompanySchema),
   successStatus: 200,
   errors: [],
-  handle: async ({ store, tenantId, query }) => okPage(await store.listCompanies(tenantId, query), query),
+  responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
+  handle: ({ store, tenantId, query, request }) =>
+    listPage(request, query, {
+      operationId: 'listCompanies',
+      spec: companies,
+      terms: (q) => sortOrder(companies, q.sortBy, q.sortOrder === 'desc'),
+      list: (q) => store.listCompanies(tenantId, q),
+    }),
 })

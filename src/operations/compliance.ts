@@ -1,6 +1,9 @@
 import { defineOperation } from '../http/operation.js'
+import { complianceTemplates } from '../model/compliance.js'
+import { listPage } from './list-pages.js'
+import { sortOrder } from '../model/collection.js'
 import { dataEnvelope, listEnvelope } from '../model/shared.js'
-import { found, ok, okPage, UuidIdParams } from './results.js'
+import { found, ok, UuidIdParams } from './results.js'
 import {
   ComplianceCheckSchema,
   ComplianceTemplateListQuerySchema,
@@ -18,7 +21,14 @@ export const listComplianceTemplates = defineOperation({
   response: listEnvelope(ComplianceTemplateSchema),
   successStatus: 200,
   errors: [],
-  handle: async ({ store, tenantId, query }) => okPage(await store.listComplianceTemplates(tenantId, query), query),
+  responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
+  handle: ({ store, tenantId, query, request }) =>
+    listPage(request, query, {
+      operationId: 'listComplianceTemplates',
+      spec: complianceTemplates,
+      terms: (q) => sortOrder(complianceTemplates, q.sortBy, q.sortOrder === 'desc'),
+      list: (q) => store.listComplianceTemplates(tenantId, q),
+    }),
 })
 
 export const getComplianceTemplate = defineOperation({

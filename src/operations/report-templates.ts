@@ -1,6 +1,9 @@
 import { defineOperation } from '../http/operation.js'
+import { reportTemplates } from '../model/report-templates.js'
+import { listPage } from './list-pages.js'
+import { sortOrder } from '../model/collection.js'
 import { dataEnvelope, listEnvelope } from '../model/shared.js'
-import { found, ok, okPage, UuidIdParams } from './results.js'
+import { found, ok, UuidIdParams } from './results.js'
 import {
   ReportTemplateDetailQuerySchema,
   ReportTemplateDetailSchema,
@@ -19,7 +22,14 @@ export const listReportTemplates = defineOperation({
   response: listEnvelope(ReportTemplateSchema),
   successStatus: 200,
   errors: [],
-  handle: async ({ store, tenantId, query }) => okPage(await store.listReportTemplates(tenantId, query), query),
+  responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
+  handle: ({ store, tenantId, query, request }) =>
+    listPage(request, query, {
+      operationId: 'listReportTemplates',
+      spec: reportTemplates,
+      terms: (q) => sortOrder(reportTemplates, q.sortBy, q.sortOrder === 'desc'),
+      list: (q) => store.listReportTemplates(tenantId, q),
+    }),
 })
 
 export const getReportTemplate = defineOperation({

@@ -1,8 +1,6 @@
 import * as v from 'valibot'
-import { pagination } from '../model/computed.js'
 import { ApiError } from '../http/errors.js'
 import type { OperationResult } from '../http/operation.js'
-import type { ListResult } from '../stores/store.js'
 import { UuidSchema } from '../model/shared.js'
 
 /** `{ id }` path parameters of resources identified by UUID (a malformed one is a 404). */
@@ -13,14 +11,6 @@ export const TextIdParams = v.strictObject({ id: v.pipe(v.string(), v.minLength(
 /** 200 `{ data }`. */
 export function ok(data: unknown, headers?: Record<string, string>): OperationResult {
   return { status: 200, body: { data }, headers }
-}
-
-/** 200 `{ data, pagination }` for a page of a list. */
-export function okPage<T>(result: ListResult<T>, query: { page: number; limit: number }): OperationResult {
-  return {
-    status: 200,
-    body: { data: result.items, pagination: pagination(query.page, query.limit, result.totalCount) },
-  }
 }
 
 /** 404 `NOT_FOUND`, the same for an unknown id and another tenant's id. */

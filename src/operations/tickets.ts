@@ -1,6 +1,9 @@
 import { defineOperation } from '../http/operation.js'
+import { tickets } from '../model/tickets.js'
+import { listPage } from './list-pages.js'
+import { sortOrder } from '../model/collection.js'
 import { dataEnvelope, listEnvelope } from '../model/shared.js'
-import { found, ok, okPage, TextIdParams } from './results.js'
+import { found, ok, TextIdParams } from './results.js'
 import {
   TicketDetailQuerySchema,
   TicketListQuerySchema,
@@ -20,7 +23,14 @@ export const listTickets = defineOperation({
   response: listEnvelope(TicketSchema),
   successStatus: 200,
   errors: [],
-  handle: async ({ store, tenantId, query }) => okPage(await store.listTickets(tenantId, query), query),
+  responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
+  handle: ({ store, tenantId, query, request }) =>
+    listPage(request, query, {
+      operationId: 'listTickets',
+      spec: tickets,
+      terms: (q) => sortOrder(tickets, q.sortColumn, q.sortDesc),
+      list: (q) => store.listTickets(tenantId, q),
+    }),
 })
 
 export const getTicket = defineOperation({

@@ -1,6 +1,8 @@
 import { defineOperation } from '../http/operation.js'
+import { trainingEnrollments } from '../model/training.js'
+import { listPage } from './list-pages.js'
 import { dataEnvelope, listEnvelope, MessageSchema } from '../model/shared.js'
-import { found, notFound, ok, okPage, UuidIdParams } from './results.js'
+import { found, notFound, ok, UuidIdParams } from './results.js'
 import { TrainingCourseSchema, TrainingEnrollmentListQuerySchema, TrainingEnrollmentSchema } from '../model/training.js'
 
 export const listTrainingEnrollments = defineOperation({
@@ -15,7 +17,14 @@ export const listTrainingEnrollments = defineOperation({
   response: listEnvelope(TrainingEnrollmentSchema),
   successStatus: 200,
   errors: [],
-  handle: async ({ store, tenantId, query }) => okPage(await store.listTrainingEnrollments(tenantId, query), query),
+  responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
+  handle: ({ store, tenantId, query, request }) =>
+    listPage(request, query, {
+      operationId: 'listTrainingEnrollments',
+      spec: trainingEnrollments,
+      terms: () => trainingEnrollments.order,
+      list: (q) => store.listTrainingEnrollments(tenantId, q),
+    }),
 })
 
 export const deleteTrainingEnrollment = defineOperation({

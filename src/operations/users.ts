@@ -1,6 +1,8 @@
 import { defineOperation } from '../http/operation.js'
+import { users } from '../model/users.js'
+import { listPage } from './list-pages.js'
+import { sortOrder } from '../model/collection.js'
 import { listEnvelope } from '../model/shared.js'
-import { okPage } from './results.js'
 import { UserListQuerySchema, UserSchema } from '../model/users.js'
 
 export const listUsers = defineOperation({
@@ -14,5 +16,12 @@ export const listUsers = defineOperation({
   response: listEnvelope(UserSchema),
   successStatus: 200,
   errors: [],
-  handle: async ({ store, tenantId, query }) => okPage(await store.listUsers(tenantId, query), query),
+  responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
+  handle: ({ store, tenantId, query, request }) =>
+    listPage(request, query, {
+      operationId: 'listUsers',
+      spec: users,
+      terms: (q) => sortOrder(users, q.sortColumn, q.sortDesc),
+      list: (q) => store.listUsers(tenantId, q),
+    }),
 })

@@ -15,6 +15,7 @@ import type { MeetingType, MeetingTypeListQuery } from '../model/calendar.js'
 import type { Company, CompanyListQuery } from '../model/companies.js'
 import type { ComplianceCheck, ComplianceTemplate, ComplianceTemplateListQuery } from '../model/compliance.js'
 import type { Goal } from '../model/goals.js'
+import type { AfterKeyset } from '../model/keyset.js'
 import type { NpsSurvey } from '../model/nps-surveys.js'
 import type { PlannerItemType } from '../model/planner.js'
 import type { ReportTemplate, ReportTemplateDetail, ReportTemplateListQuery } from '../model/report-templates.js'
@@ -77,14 +78,15 @@ export interface NamedRef {
  * Where an API's data lives. Every method is tenant-scoped. Lists take the validated query
  * (page, limit, sort and filters) and must order as the contract says: strings by code point,
  * nulls last in both directions, ties by `id` ascending; `search` is a case-insensitive substring
- * match in which `%`, `_` and `\` match themselves.
+ * match in which `%`, `_` and `\` match themselves. With `after` (a cursor's position), a list is
+ * the first `limit` records strictly after it in that order (`page` ignored), found by seeking.
  *
  * @example
  * const api = createPublicApi({ store: createMemoryStore(), keyResolver })
  */
 export interface Store {
   // --- tickets (read-only: they change only through PSA sync, i.e. `seed`) ---
-  listTickets(tenantId: string, query: TicketListQuery): Promise<ListResult<Ticket>>
+  listTickets(tenantId: string, query: TicketListQuery & AfterKeyset): Promise<ListResult<Ticket>>
   /**
    * By internal id first, then by ticket number (numbers can repeat across PSA providers: the
    * ticket with the smallest id wins); `notesLimit` null leaves `notes` out, else the newest
@@ -120,28 +122,37 @@ export interface Store {
   /** Compare-and-set, as {@link replaceAutomationRule}. */
   replaceReport(tenantId: string, report: ReportRecord, expectedVersion: number): Promise<boolean>
   getReportType(tenantId: string, id: string): Promise<ReportType | null>
-  listReportTemplates(tenantId: string, query: ReportTemplateListQuery): Promise<ListResult<ReportTemplate>>
+  listReportTemplates(
+    tenantId: string,
+    query: ReportTemplateListQuery & AfterKeyset,
+  ): Promise<ListResult<ReportTemplate>>
   /** `templateStructure` is present only when `includeStructure`. */
   getReportTemplate(tenantId: string, id: string, includeStructure: boolean): Promise<ReportTemplateDetail | null>
 
   // --- compliance ---
-  listComplianceTemplates(tenantId: string, query: ComplianceTemplateListQuery): Promise<ListResult<ComplianceTemplate>>
+  listComplianceTemplates(
+    tenantId: string,
+    query: ComplianceTemplateListQuery & AfterKeyset,
+  ): Promise<ListResult<ComplianceTemplate>>
   getComplianceTemplate(tenantId: string, id: string): Promise<ComplianceTemplate | null>
   getComplianceCheck(tenantId: string, id: string): Promise<ComplianceCheck | null>
 
   // --- training ---
   /** Newest `enrolledAt` first, ties by id. */
-  listTrainingEnrollments(tenantId: string, query: TrainingEnrollmentListQuery): Promise<ListResult<TrainingEnrollment>>
+  listTrainingEnrollments(
+    tenantId: string,
+    query: TrainingEnrollmentListQuery & AfterKeyset,
+  ): Promise<ListResult<TrainingEnrollment>>
   /** False when there was no such enrollment. */
   deleteTrainingEnrollment(tenantId: string, id: string): Promise<boolean>
   /** With `enrollmentCount`: the enrollments of that course now. */
   getTrainingCourse(tenantId: string, id: string): Promise<TrainingCourse | null>
 
   // --- everything else ---
-  listUsers(tenantId: string, query: UserListQuery): Promise<ListResult<User>>
+  listUsers(tenantId: string, query: UserListQuery & AfterKeyset): Promise<ListResult<User>>
   /** Ordered by `orderIndex`, then `name`, then `id`. */
-  listMeetingTypes(tenantId: string, query: MeetingTypeListQuery): Promise<ListResult<MeetingType>>
-  listCompanies(tenantId: string, query: CompanyListQuery): Promise<ListResult<Company>>
+  listMeetingTypes(tenantId: string, query: MeetingTypeListQuery & AfterKeyset): Promise<ListResult<MeetingType>>
+  listCompanies(tenantId: string, query: CompanyListQuery & AfterKeyset): Promise<ListResult<Company>>
   /** Those of `ids` that are companies of the tenant, as `{ id, name }`, in any order. */
   findCompanies(tenantId: string, ids: readonly string[]): Promise<NamedRef[]>
   /** With `tasks` oldest first and `updates` newest first. */

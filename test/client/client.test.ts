@@ -10,6 +10,7 @@ import {
   type ResponseOf,
 } from 'tenant-public-api/client'
 import { IDS, setup } from '../http/fixture.js'
+import { testKey } from 'tenant-public-api/testing'
 import { contractFetch } from '../support/contract.js'
 
 async function client(options: { retries?: number } = {}) {
@@ -119,7 +120,40 @@ describe('createClient against the real handler', () => {
     }
     expect(emails).toHaveLength(8)
     expect(new Set(emails).size).toBe(8)
-    expect(seen.map((r) => new URL(r.url).searchParams.get('page'))).toEqual(['1', '2', '3'])
+    // By cursor: the first request as given, then each page's nextCursor and no page.
+    const asked = seen.map((r) => new URL(r.url).searchParams)
+    expect(asked.map((q) => [q.get('page'), q.has('cursor'), q.get('limit')])).toEqual([
+      [null, false, '3'],
+      [null, true, '3'],
+      [null, true, '3'],
+    ])
+  })
+
+  it('walks by cursor: records added mid-walk before the position repeat nothing, and a page is a start', async () => {
+    const s = await setup()
+    const user = (i: number, email: string) => ({
+      id: `00000000-0000-4000-8000-2000000000${String(i).padStart(2, '0')}`,
+      email,
+      fullName: `User ${i}`,
+      status: 'active' as const,
+      isPrimaryAdmin: false,
+      createdAt: '2025-03-01T00:00:00.000Z',
+      updatedAt: '2025-03-01T00:00:00.000Z',
+    })
+    const tenant = `client-walk-${crypto.randomUUID()}`
+    await s.store.seed(tenant, { users: Array.from({ length: 6 }, (_, i) => user(i, `m${i}@example.com`)) })
+    const c = createClient({ baseUrl: 'http://api.test', apiKey: testKey(tenant, '*'), fetch: contractFetch(s.api) })
+    const emails: string[] = []
+    for await (const u of c.paginate.listUsers({ limit: 2, sortColumn: 'email', sortDesc: false })) {
+      emails.push(u.email)
+      // An offset walk would see the records after this one shift by one and repeat one of them.
+      if (emails.length === 1) await s.store.seed(tenant, { users: [user(50, 'a@example.com')] })
+    }
+    expect(emails).toEqual([0, 1, 2, 3, 4, 5].map((i) => `m${i}@example.com`))
+    const fromPage = []
+    for await (const u of c.paginate.listUsers({ limit: 2, page: 2, sortColumn: 'email', sortDesc: false }))
+      fromPage.push(u.email)
+    expect(fromPage).toEqual([1, 2, 3, 4, 5].map((i) => `m${i}@example.com`))
   })
 })
 

@@ -8,6 +8,7 @@
  */
 import { budgetTotals, npsStatistics } from '../../model/computed.js'
 import { compareCodePoints, foldCase, orderBy, orderByKeys } from '../../model/ordering.js'
+import { type AfterKeyset, compareKeysets, type Keyset, keysetOf } from '../../model/keyset.js'
 import {
   type CollectionSpec,
   type ColumnSpec,
@@ -163,7 +164,9 @@ function page<T, R>(
   query: { page: number; limit: number },
   matches: ((record: T) => boolean) | null,
   map: (record: T) => R,
+  from = -1,
 ): ListResult<R> {
+  if (from >= 0) return pageFrom(sorted, from, query.limit, matches, map)
   const start = (query.page - 1) * query.limit
   const end = start + query.limit
   if (matches === null) return { items: sorted.slice(start, end).map(map), totalCount: sorted.length }
@@ -175,6 +178,43 @@ function page<T, R>(
     totalCount += 1
   }
   return { items, totalCount }
+}
+
+/** The first `limit` of `sorted` from index `from` that pass `matches`, with the exact count of all that pass. */
+function pageFrom<T, R>(
+  sorted: readonly T[],
+  from: number,
+  limit: number,
+  matches: ((record: T) => boolean) | null,
+  map: (record: T) => R,
+): ListResult<R> {
+  if (matches === null) return { items: sorted.slice(from, from + limit).map(map), totalCount: sorted.length }
+  const items: R[] = []
+  let totalCount = 0
+  for (let i = 0; i < sorted.length; i++) {
+    const record = sorted[i]!
+    if (!matches(record)) continue
+    if (i >= from && items.length < limit) items.push(map(record))
+    totalCount += 1
+  }
+  return { items, totalCount }
+}
+
+/** The index of the first entry of `sorted` (in `terms`) strictly after `after`: a binary search. */
+function firstAfter<R extends { id: string }>(
+  spec: QuerySpec<R>,
+  terms: readonly OrderTerm[],
+  sorted: readonly Entry<R>[],
+  after: Keyset,
+): number {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (compareKeysets(terms, keysetOf(spec, terms, sorted[mid]!.record), after) <= 0) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 /** A test of entries, made from the value of one list query parameter. */
@@ -285,7 +325,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   function list<K extends CollectionName, T = RecordOf<K>>(
     tenantId: string,
     name: K,
-    query: { page: number; limit: number },
+    query: { page: number; limit: number } & AfterKeyset,
     terms: readonly OrderTerm[],
     view?: (record: RecordOf<K>) => T,
   ): ListResult<T> {
@@ -293,7 +333,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     if (!t) return { items: [], totalCount: 0 }
     const collection = t[name] as unknown as Collection<RecordOf<K> & { id: string }>
     const show = view === undefined ? recordOf : (entry: Entry<RecordOf<K>>) => view(entry.record)
-    return page(collection.sorted(terms), query, matcher(collection.spec, query), show as (e: Entry<RecordOf<K>>) => T)
+    const sorted = collection.sorted(terms)
+    const from = query.after === undefined ? -1 : firstAfter(collection.spec, terms, sorted, query.after)
+    const matches = matcher(collection.spec, query)
+    return page(sorted, query, matches, show as (e: Entry<RecordOf<K>>) => T, from)
   }
 
   function budgetView(t: TenantData, record: BudgetRecord): Budget {

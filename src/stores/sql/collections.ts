@@ -35,6 +35,7 @@ import type { BudgetRecord } from '../seed.js'
 import type { ApiKeyMethods, Store } from '../store.js'
 import { type Exec, json, parse, type SqlContext } from './context.js'
 import { listConditions, orderSql, type Pages } from './queries.js'
+import { keysetSegments } from './keyset.js'
 import { rowBuilder, rowColumns, upsert } from './seeding.js'
 
 /** The store methods of this file. */
@@ -109,10 +110,12 @@ export function collectionMethods(ctx: SqlContext, pages: Pages): CollectionMeth
   return {
     listTickets(tenantId, query) {
       // The tenant condition is ticketPage's: it seeks the tenant only while its counted generation is current.
-      const { page: _p, limit: _l, sortColumn: _s, sortDesc: _d, ...filters } = query
+      const { page: _p, limit: _l, sortColumn: _s, sortDesc: _d, cursor: _c, after, ...filters } = query
       const filterKey = JSON.stringify(Object.entries(filters).sort(([a], [c]) => (a < c ? -1 : 1)))
-      const order = orderSql(tickets, sortOrder(tickets, query.sortColumn, query.sortDesc))
-      return pages.ticketPage<Ticket>(tenantId, filterKey, listConditions(ctx, tickets, query), order, query)
+      const terms = sortOrder(tickets, query.sortColumn, query.sortDesc)
+      const order = orderSql(tickets, terms)
+      const seek = after === undefined ? undefined : keysetSegments(engine, tickets, terms, after)
+      return pages.ticketPage<Ticket>(tenantId, filterKey, listConditions(ctx, tickets, query), order, query, seek)
     },
 
     async getTicket(tenantId, idOrNumber, notesLimit) {

@@ -15,6 +15,8 @@ import {
 } from '../../model/collection.js'
 import type { ListResult } from '../store.js'
 import type { SqlContext } from './context.js'
+import { keysetSegments } from './keyset.js'
+import type { Keyset } from '../../model/keyset.js'
 import { CURRENT, quote } from './migrations/index.js'
 
 /** What lists read of a spec. */
@@ -114,10 +116,11 @@ const and = (parts: RawBuilder<unknown>[]) => sql.join(parts, sql` AND `)
 /** Counts are cached per (tenant, ticket generation, filter); the table bumps on every ticket seed. */
 const MAX_CACHED_COUNTS = 10_000
 
-/** A page request. */
+/** A page request: by number, or (with `after`) the first `limit` rows after a cursor's position. */
 interface PageQuery {
   page: number
   limit: number
+  after?: Keyset | undefined
 }
 
 /** The pages of one store. */
@@ -130,6 +133,7 @@ export interface Pages {
     where: RawBuilder<unknown>[],
     order: RawBuilder<unknown>,
     query: PageQuery,
+    seek?: RawBuilder<unknown>[],
   ): Promise<ListResult<T>>
   /**
    * A page of `tickets` of the tenant under `conditions`, with its exact count, cached per
@@ -141,6 +145,7 @@ export interface Pages {
     conditions: RawBuilder<unknown>[],
     order: RawBuilder<unknown>,
     query: PageQuery,
+    seek?: RawBuilder<unknown>[],
   ): Promise<ListResult<T>>
 }
 
@@ -154,24 +159,52 @@ export function createPages(ctx: SqlContext): Pages {
   const { table: t, rows, one, parseDoc } = ctx
   const countCache = new Map<string, { generation: number; count: number }>()
 
+  /**
+   * The page's documents: by OFFSET, or with `seek` (a cursor's segments, see keyset.ts) one
+   * seek per segment, in order, until `limit` rows are read.
+   */
+  async function readPage(
+    table: string,
+    filter: RawBuilder<unknown>,
+    order: RawBuilder<unknown>,
+    query: PageQuery,
+    offset: number,
+    seek: RawBuilder<unknown>[] | undefined,
+  ): Promise<unknown[]> {
+    if (seek === undefined) {
+      const page = await rows<{ doc: string }>(
+        sql`SELECT doc FROM ${t(table)} WHERE ${filter} ORDER BY ${order} ${limitOffset(query.limit, offset)}`,
+      )
+      return page.map((r) => parseDoc(r.doc))
+    }
+    const items: unknown[] = []
+    for (const segment of seek) {
+      if (items.length >= query.limit) break
+      const page = await rows<{ doc: string }>(
+        sql`SELECT doc FROM ${t(table)} WHERE ${filter} AND ${segment}
+            ORDER BY ${order} ${limitOffset(query.limit - items.length, 0)}`,
+      )
+      for (const r of page) items.push(parseDoc(r.doc))
+    }
+    return items
+  }
+
   const pages: Pages = {
     list(spec, tenantId, query, terms) {
       const where = [sql`tenant_id = ${tenantId}`, ...listConditions(ctx, spec, query)]
-      return pages.listPage(spec.table, where, orderSql(spec, terms), query)
+      const seek = query.after === undefined ? undefined : keysetSegments(ctx.engine, spec, terms, query.after)
+      return pages.listPage(spec.table, where, orderSql(spec, terms), query, seek)
     },
 
-    async listPage(table, where, order, query) {
+    async listPage(table, where, order, query, seek) {
       const filter = and(where)
       const totalCount = Number(
         (await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t(table)} WHERE ${filter}`))?.n ?? 0,
       )
-      const offset = (query.page - 1) * query.limit
+      const offset = seek === undefined ? (query.page - 1) * query.limit : 0
       // Past the end: no query (and no huge OFFSET reaches SQL).
       if (offset >= totalCount) return { items: [], totalCount }
-      const page = await rows<{ doc: string }>(
-        sql`SELECT doc FROM ${t(table)} WHERE ${filter} ORDER BY ${order} ${limitOffset(query.limit, offset)}`,
-      )
-      return { items: page.map((r) => parseDoc(r.doc)), totalCount }
+      return { items: (await readPage(table, filter, order, query, offset, seek)) as never[], totalCount }
     },
 
     /**
@@ -180,20 +213,17 @@ export function createPages(ctx: SqlContext): Pages {
      * AND generation = cached)`, evaluated once, so after a seed it finds nothing at once (a
      * condition beside the seek would be tested row by row, scanning the tenant).
      */
-    async ticketPage(tenantId, filterKey, conditions, order, query) {
-      const offset = (query.page - 1) * query.limit
+    async ticketPage(tenantId, filterKey, conditions, order, query, seek) {
+      const offset = seek === undefined ? (query.page - 1) * query.limit : 0
       const key = `${tenantId}\u0000${filterKey}`
       const cached = countCache.get(key)
       const where = (tenant: RawBuilder<unknown>) => and([sql`tenant_id = ${tenant}`, ...conditions])
       if (cached !== undefined && offset < cached.count) {
         const current = sql`(SELECT tenant_id FROM ${t('ticket_generations')}
           WHERE tenant_id = ${tenantId} AND generation = ${cached.generation})`
-        const page = await rows<{ doc: string }>(
-          sql`SELECT doc FROM ${t('tickets')} WHERE ${where(current)}
-              ORDER BY ${order} ${limitOffset(query.limit, offset)}`,
-        )
-        // No rows: a seed changed the generation (this page is known not to be past the end).
-        if (page.length > 0) return { items: page.map((r) => parseDoc(r.doc)), totalCount: cached.count }
+        const page = await readPage('tickets', where(current), order, query, offset, seek)
+        // No rows: a seed changed the generation (or, after a cursor, nothing follows: checked below).
+        if (page.length > 0) return { items: page as never[], totalCount: cached.count }
       }
       const filter = where(sql`${tenantId}`)
       const gen = await one<{ generation: unknown }>(
@@ -212,10 +242,7 @@ export function createPages(ctx: SqlContext): Pages {
         countCache.set(key, { generation, count: totalCount })
       }
       if (offset >= totalCount) return { items: [], totalCount }
-      const page = await rows<{ doc: string }>(
-        sql`SELECT doc FROM ${t('tickets')} WHERE ${filter} ORDER BY ${order} ${limitOffset(query.limit, offset)}`,
-      )
-      return { items: page.map((r) => parseDoc(r.doc)), totalCount }
+      return { items: (await readPage('tickets', filter, order, query, offset, seek)) as never[], totalCount }
     },
   }
   return pages

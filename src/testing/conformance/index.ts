@@ -3,7 +3,7 @@
  * `Store` to prove that the API behaves on it exactly as the contract says: every store method
  * called directly (lists with every sort and filter against an independent reference, gets,
  * computed fields, compare-and-set writes, idempotency reservations, tenant isolation), then the
- * API over the store: every operation, versions, idempotency and atomicity under concurrency.
+ * API over the store: every operation, cursor pagination, versions, idempotency and atomicity under concurrency.
  * The store-independent HTTP checks (authentication, scopes, request validation) run once, in
  * `runHttpConformance`.
  */
@@ -15,6 +15,7 @@ import { automationRules } from './automation-rules.js'
 import { budgets } from './budgets.js'
 import { concurrency } from './concurrency.js'
 import { createConformanceContext, type ConformanceContext, type ConformanceOptions } from './context.js'
+import { cursorPagination } from './cursor-pagination.js'
 import { idempotency } from './idempotency.js'
 import { isolation } from './isolation.js'
 import { listsAndOrdering, listWalks } from './lists-and-ordering.js'
@@ -49,6 +50,7 @@ const HTTP_GROUPS: ConformanceGroup[] = [
   concurrency,
   isolation,
   apiKeys,
+  cursorPagination,
 ]
 
 /**

@@ -419,6 +419,7 @@ export function listsAndOrdering(ctx: ConformanceContext): void {
           totalPages: pages,
           hasNextPage: page < pages,
           hasPrevPage: page > 1,
+          nextCursor: page < pages ? expect.any(String) : null,
         })
         expect(body.data).toHaveLength(page < pages ? 5 : total - 5 * (pages - 1))
       }
@@ -443,6 +444,7 @@ export function listsAndOrdering(ctx: ConformanceContext): void {
         expect(body.pagination.totalCount).toBeGreaterThan(0)
         expect(body.pagination.hasNextPage).toBe(false)
         expect(body.pagination.hasPrevPage).toBe(true)
+        expect(body.pagination.nextCursor).toBe(null)
       }
     })
 
@@ -452,7 +454,15 @@ export function listsAndOrdering(ctx: ConformanceContext): void {
       expect(status).toBe(200)
       expect(body).toEqual({
         data: [],
-        pagination: { page: 1, limit: 25, totalCount: 0, totalPages: 0, hasNextPage: false, hasPrevPage: false },
+        pagination: {
+          page: 1,
+          limit: 25,
+          totalCount: 0,
+          totalPages: 0,
+          hasNextPage: false,
+          hasPrevPage: false,
+          nextCursor: null,
+        },
       })
     })
   })

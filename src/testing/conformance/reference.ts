@@ -119,8 +119,11 @@ export async function walkPages(
       hasNextPage: page < totalPages,
       hasPrevPage: page > 1,
     }
+    // A page-mode answer carries the cursor of the next page too (docs/extensions.md, section 1).
+    const cursorFits = page < totalPages ? typeof pagination.nextCursor === 'string' : pagination.nextCursor === null
     const same =
-      Object.keys(pagination).length === 6 &&
+      Object.keys(pagination).length === 7 &&
+      cursorFits &&
       Object.entries(expected).every(([key, value]) => pagination[key] === value)
     if (!same) problems.push(`page ${page}: pagination ${JSON.stringify(pagination)}`)
     ids.push(...data.map((item) => item.id))
