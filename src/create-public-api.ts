@@ -29,6 +29,11 @@ export interface PublicApiOptions {
    * Default `true`; `false` answers 404.
    */
   docs?: boolean
+  /**
+   * Webhook endpoints: `allowInsecureUrls: true` accepts `http` URLs and private or loopback hosts,
+   * for development and tests only. Default false (docs/extensions.md section 4).
+   */
+  webhooks?: { allowInsecureUrls?: boolean }
 }
 
 /**
@@ -102,6 +107,7 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
     rateLimiter: options.rateLimiter ?? memoryRateLimiter(),
     basePath,
     maxBodyBytes,
+    webhooks: { allowInsecureUrls: options.webhooks?.allowInsecureUrls === true },
     onError:
       options.onError ??
       ((error, { requestId }) => console.error(`[tenant-public-api] request ${requestId} failed:`, error)),

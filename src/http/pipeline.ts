@@ -23,6 +23,8 @@ export interface PipelineConfig {
   rateLimiter: RateLimiter
   basePath: string
   maxBodyBytes: number
+  /** Webhook URL rules (docs/extensions.md section 4). */
+  webhooks: { allowInsecureUrls: boolean }
   onError: (error: unknown, context: { request: Request; requestId: string }) => void
 }
 
@@ -103,6 +105,7 @@ export async function runOperation(
       store: config.store,
       now,
       basePath: config.basePath,
+      webhooks: config.webhooks,
     } as Parameters<AnyOperation['handle']>[0])
   const result: OperationResult = operation.idempotent
     ? await withIdempotency(request, state.url, json, principal.tenantId, config.store, now, execute)

@@ -36,11 +36,12 @@ import type { Store } from '../store.js'
 import { type Exec, json, parse, type SqlContext } from './context.js'
 import { listConditions, orderSql, type Pages } from './queries.js'
 import { rowBuilder, rowColumns, upsert } from './seeding.js'
+import type { WebhookStore } from '../webhook-store.js'
 
 /** The store methods of this file. */
 export type CollectionMethods = Omit<
   Store,
-  'reserveIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey' | 'seed' | 'close'
+  'reserveIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey' | 'seed' | 'close' | keyof WebhookStore
 >
 
 /**

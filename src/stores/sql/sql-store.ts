@@ -17,6 +17,7 @@ import { idempotencyMethods } from './idempotency.js'
 import { migrateToLatest } from './migrations/index.js'
 import { createPages } from './queries.js'
 import { createSeeder } from './seeding.js'
+import { webhookMethods } from './webhooks.js'
 
 /** Options of {@link createSqlStore}. */
 export interface SqlStoreOptions {
@@ -94,6 +95,7 @@ export async function createSqlStore(
     migrate,
     ...collectionMethods(ctx, createPages(ctx)),
     ...idempotencyMethods(ctx),
+    ...webhookMethods(ctx),
     seed: createSeeder(ctx),
     async close() {
       await db.destroy()

@@ -17,6 +17,7 @@ import { readResources } from './read-resources.js'
 import { reports } from './reports.js'
 import { tickets } from './tickets.js'
 import { validation } from './validation.js'
+import { webhooks } from './webhooks.js'
 
 export type { ConformanceContext, ConformanceOptions, FixtureTenantHandle } from './context.js'
 export { fixtureIds, fixtureSeed, writableSeed, type FixtureIds, type FixtureTenant } from './fixtures.js'
@@ -45,5 +46,6 @@ export function runStoreConformance(options: ConformanceOptions): void {
     idempotency(ctx)
     concurrency(ctx)
     isolation(ctx)
+    webhooks(ctx)
   })
 }
