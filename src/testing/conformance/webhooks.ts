@@ -129,7 +129,7 @@ export function webhooks(ctx: ConformanceContext): void {
       expect(one.body.data).toMatchObject({ id: ids[1], description: 'n1', url: URL_OK })
     })
 
-    it('PATCH changes only what it is given; status sets and clears disabledReason; null clears description', async () => {
+    it('PATCH changes only what it is given; status sets and clears disabledReason', async () => {
       const { tenantId, h } = await tenant()
       const created = (await create(h, { description: 'before' })).body.data
       const path = `/webhook-endpoints/${created.id}`
