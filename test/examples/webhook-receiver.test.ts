@@ -75,7 +75,7 @@ describe('examples/webhook-receiver', () => {
   it('accepts a delivery signed during a rotation (its secret is one of two signatures)', async () => {
     const body = JSON.stringify(event('evt_2'))
     const headers = webhookHeaders({ id: 'evt_2', body, secrets: [newWebhookSecret(), secret], timestamp: new Date() })
-    expect(headers['webhook-signature'].split(' ')).toHaveLength(2)
+    expect(headers['webhook-signature']!.split(' ')).toHaveLength(2)
     expect((await deliver(body, headers)).responseStatus).toBe(204)
     expect((await lines(2))[1]).toMatchObject({ received: 'evt_2' })
   })
