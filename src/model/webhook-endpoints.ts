@@ -72,10 +72,8 @@ export const MAX_WEBHOOK_EVENTS = 50
 /** The old secret keeps signing this long after `rotate-secret`: 24 hours. */
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000
 
-const EventTypeSchema = v.pipe(
-  v.string(),
-  v.check((type) => type === '*' || EVENT_TYPES.includes(type), 'Unknown event type'),
-)
+// A picklist, so that the OpenAPI document lists the types (and the reference's example is valid).
+const EventTypeSchema = v.picklist(['*', ...EVENT_TYPES], 'Unknown event type')
 
 /** `events` of a create or update body: 1..50 distinct known types, or `["*"]` alone. */
 const EventsSchema = v.pipe(
@@ -88,6 +86,7 @@ const EventsSchema = v.pipe(
 
 const UrlSchema = v.pipe(
   v.string(),
+  v.url('Must be an absolute URL'),
   v.maxLength(MAX_WEBHOOK_URL_LENGTH, `At most ${MAX_WEBHOOK_URL_LENGTH} characters`),
 )
 const DescriptionSchema = v.pipe(v.string(), v.maxLength(500, 'At most 500 characters'))

@@ -1,5 +1,5 @@
 /**
- * The route registry: all 21 operations of the API, in the order of the contract. The router,
+ * The route registry: the 21 operations of the contract in its order, then the extensions. The router,
  * request validation, the OpenAPI document, the typed client and the tests all read this list.
  */
 import type { AnyOperation } from '../http/operation.js'
