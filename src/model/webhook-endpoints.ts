@@ -150,7 +150,12 @@ export type WebhookEndpoint = v.InferOutput<typeof WebhookEndpointSchema>
 export const WebhookEndpointWithSecretSchema = v.strictObject({ ...WebhookEndpointSchema.entries, secret: v.string() })
 export type WebhookEndpointWithSecret = v.InferOutput<typeof WebhookEndpointWithSecretSchema>
 
-/** A signing secret and when it stops signing (null: the current one). */
+/**
+ * A signing secret and when it stops signing (null: the current one).
+ *
+ * @example
+ * const current: WebhookSecret = { secret: newWebhookSecret(), expiresAt: null }
+ */
 export interface WebhookSecret {
   secret: string
   expiresAt: string | null
@@ -160,6 +165,9 @@ export interface WebhookSecret {
  * What a store keeps of an endpoint: the endpoint, its secrets (newest first; an old one until
  * its `expiresAt`), the scopes of the key that last set `events` (an endpoint never receives a
  * type that key could not read), and a version for compare-and-set.
+ *
+ * @example
+ * const record = await store.getWebhookEndpoint(tenantId, id) // WebhookEndpointRecord | null
  */
 export interface WebhookEndpointRecord extends WebhookEndpoint {
   secrets: WebhookSecret[]

@@ -5,7 +5,12 @@
  */
 import type { WebhookDelivery, WebhookEndpointRecord } from '../model/webhook-endpoints.js'
 
-/** What a store keeps of one delivery attempt: the attempt and the endpoint it went to. */
+/**
+ * What a store keeps of one delivery attempt: the attempt and the endpoint it went to.
+ *
+ * @example
+ * await store.saveWebhookDelivery(tenantId, { ...attempt, endpointId })
+ */
 export interface WebhookDeliveryRecord extends WebhookDelivery {
   endpointId: string
 }
