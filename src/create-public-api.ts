@@ -40,6 +40,11 @@ export interface PublicApiOptions {
   tenantRateLimit?: RateLimitRule
   /** Called once per response with its request id, operation, route, status, duration, tenant, key and error code. */
   onResponse?: ResponseListener
+  /**
+   * Webhook endpoints: `allowInsecureUrls: true` accepts `http` URLs and private or loopback hosts,
+   * for development and tests only. Default false (docs/extensions.md section 4).
+   */
+  webhooks?: { allowInsecureUrls?: boolean }
 }
 
 /**
@@ -117,6 +122,7 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
     maxBodyBytes,
     onResponse: options.onResponse,
     tenantRateLimit: options.tenantRateLimit,
+    webhooks: { allowInsecureUrls: options.webhooks?.allowInsecureUrls === true },
     onError:
       options.onError ??
       ((error, { requestId }) => console.error(`[tenant-public-api] request ${requestId} failed:`, error)),

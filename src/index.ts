@@ -20,6 +20,14 @@ export {
   StoreUnavailableError,
 } from './stores/store.js'
 export { RecordNotFoundError, VersionMismatchError } from './model/errors.js'
+export type { WebhookDeliveryRecord, WebhookStore } from './stores/webhook-store.js'
+export {
+  EVENT_TYPES,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEndpointRecord,
+  type WebhookSecret,
+} from './model/webhook-endpoints.js'
 export {
   normalizeSeed,
   type BudgetRecord,

@@ -16,6 +16,7 @@ export {
 } from './create-client.js'
 export { ApiResponseError, type ApiResponseErrorCode } from './errors.js'
 export { CLIENT_ROUTES, type ClientRoute } from './routes.js'
+export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookHeaders } from './verify-webhook.js'
 export type {
   ArgsOf,
   BodyOf,

@@ -48,4 +48,11 @@ export const CLIENT_ROUTES = {
   getGoal: { method: 'GET', path: '/goals/:id' },
   getNpsSurvey: { method: 'GET', path: '/surveys/nps/:id' },
   getPlannerItemType: { method: 'GET', path: '/planner/types/:id' },
+  createWebhookEndpoint: { method: 'POST', path: '/webhook-endpoints' },
+  listWebhookEndpoints: { method: 'GET', path: '/webhook-endpoints', list: true },
+  getWebhookEndpoint: { method: 'GET', path: '/webhook-endpoints/:id' },
+  updateWebhookEndpoint: { method: 'PATCH', path: '/webhook-endpoints/:id' },
+  deleteWebhookEndpoint: { method: 'DELETE', path: '/webhook-endpoints/:id' },
+  rotateWebhookEndpointSecret: { method: 'POST', path: '/webhook-endpoints/:id/rotate-secret' },
+  listWebhookDeliveries: { method: 'GET', path: '/webhook-endpoints/:id/deliveries' },
 } as const satisfies Record<OperationId, ClientRoute>

@@ -24,6 +24,8 @@ export const SCOPES = [
   'goals.read',
   'surveys.read',
   'planner.read',
+  'webhooks.read',
+  'webhooks.write',
 ] as const
 
 /** A scope, e.g. `'tickets.read'`. */

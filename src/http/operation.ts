@@ -24,6 +24,8 @@ export interface OperationContext<P, Q, B> {
   now: Date
   /** The API's base path, e.g. `/api/public/v1`, for `Location` headers. */
   basePath: string
+  /** `createPublicApi({ webhooks })`: whether webhook URLs may be `http` or private (development). */
+  webhooks: { allowInsecureUrls: boolean }
 }
 
 /** What a handler returns: the success status, the body and any extra headers. */

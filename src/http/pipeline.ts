@@ -27,6 +27,8 @@ export interface PipelineConfig {
   rateLimiter: RateLimiter
   basePath: string
   maxBodyBytes: number
+  /** Webhook URL rules (docs/extensions.md section 4). */
+  webhooks: { allowInsecureUrls: boolean }
   onError: (error: unknown, context: { request: Request; requestId: string }) => void
   /** Called once per response (observe.ts); undefined costs nothing. */
   onResponse?: ResponseListener | undefined
@@ -132,6 +134,7 @@ export async function runOperation(
       store,
       now,
       basePath: config.basePath,
+      webhooks: config.webhooks,
     } as Parameters<AnyOperation['handle']>[0])
   const result: OperationResult = operation.idempotent
     ? await withIdempotency(request, state.url, json, principal.tenantId, store, now, execute)

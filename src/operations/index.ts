@@ -1,5 +1,5 @@
 /**
- * The route registry: all 21 operations of the API, in the order of the contract. The router,
+ * The route registry: the 21 operations of the contract in its order, then the extensions. The router,
  * request validation, the OpenAPI document, the typed client and the tests all read this list.
  */
 import type { AnyOperation } from '../http/operation.js'
@@ -16,6 +16,15 @@ import { updateReport } from './reports.js'
 import { getTicket, listTickets } from './tickets.js'
 import { deleteTrainingEnrollment, getTrainingCourse, listTrainingEnrollments } from './training.js'
 import { listUsers } from './users.js'
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  rotateWebhookEndpointSecret,
+  updateWebhookEndpoint,
+} from './webhook-endpoints.js'
 
 /**
  * The operations keyed by id, in the order of the contract, each with its own schema types: the typed
@@ -47,6 +56,14 @@ export const operationsById = {
   getGoal,
   getNpsSurvey,
   getPlannerItemType,
+  // Extensions (docs/extensions.md section 4)
+  createWebhookEndpoint,
+  listWebhookEndpoints,
+  getWebhookEndpoint,
+  updateWebhookEndpoint,
+  deleteWebhookEndpoint,
+  rotateWebhookEndpointSecret,
+  listWebhookDeliveries,
 } as const
 
 /** The id of an operation, e.g. `'listTickets'`. */

@@ -24,6 +24,7 @@ import type { Ticket, TicketListQuery, TicketWithNotes } from '../model/tickets.
 import type { TrainingCourse, TrainingEnrollment, TrainingEnrollmentListQuery } from '../model/training.js'
 import type { User, UserListQuery } from '../model/users.js'
 import type { SeedData } from './seed.js'
+import type { WebhookStore } from './webhook-store.js'
 
 /**
  * Thrown by a store (or a rate limiter) when its database cannot be reached. The pipeline answers
@@ -84,7 +85,7 @@ export interface NamedRef {
  * @example
  * const api = createPublicApi({ store: createMemoryStore(), keyResolver })
  */
-export interface Store {
+export interface Store extends WebhookStore {
   // --- tickets (read-only: they change only through PSA sync, i.e. `seed`) ---
   listTickets(tenantId: string, query: TicketListQuery & AfterKeyset): Promise<ListResult<Ticket>>
   /**

@@ -57,7 +57,9 @@ describe('createDemoData', () => {
       key: DEMO_API_KEY,
       onResponse: assertMatchesContract,
     })
-    for (const op of operations.filter((o) => o.method === 'GET' && !o.path.includes(':'))) {
+    // Webhook endpoints are made through the API, not seeded: the demo tenant has none.
+    const lists = operations.filter((o) => o.method === 'GET' && !o.path.includes(':') && o.area !== 'Webhooks')
+    for (const op of lists) {
       const { status, body } = await h.call('GET', op.path)
       expect(status, op.path).toBe(200)
       expect(body.data.length, op.path).toBeGreaterThan(0)

@@ -21,6 +21,7 @@ import {
   type SeedData,
   type Store,
 } from 'tenant-public-api'
+import type { WebhookEndpointRecord } from '../../src/model/webhook-endpoints.js'
 import { createHarness, testKey, testKeyResolver, type CallResult, type Harness } from 'tenant-public-api/testing'
 import { assertMatchesContract } from '../support/contract.js'
 
@@ -51,7 +52,25 @@ export const IDS = {
   user: '00000000-0000-4000-8000-000000000015',
   meetingType: '00000000-0000-4000-8000-000000000016',
   survey: '00000000-0000-4000-8000-000000000017',
+  webhookEndpoint: '00000000-0000-4000-8000-000000000018',
 } as const
+
+/** The tenant's webhook endpoint (endpoints are not seed data: `setup` writes it through the store). */
+export function webhookEndpointRecord(): WebhookEndpointRecord {
+  return {
+    id: IDS.webhookEndpoint,
+    url: 'https://hooks.example.com/in',
+    events: ['ticket.created'],
+    description: null,
+    status: 'enabled',
+    disabledReason: null,
+    createdAt: T0,
+    updatedAt: T0,
+    secrets: [{ secret: 'whsec_Zml4dHVyZS1zZWNyZXQtZml4dHVyZS1zZWNy', expiresAt: null }],
+    eventScopes: ['tickets.read'],
+    version: 1,
+  }
+}
 
 /** One record of every kind, enough for each operation to answer 2xx. */
 export function seedData(): SeedData {
@@ -234,6 +253,13 @@ export const SAMPLES: Record<string, SampleRequest> = {
   getGoal: { path: `/goals/${IDS.goal}` },
   getNpsSurvey: { path: `/surveys/nps/${IDS.survey}` },
   getPlannerItemType: { path: `/planner/types/${IDS.plannerType}` },
+  createWebhookEndpoint: { path: '/webhook-endpoints', body: { url: 'https://hooks.example.com/new', events: ['*'] } },
+  listWebhookEndpoints: { path: '/webhook-endpoints' },
+  getWebhookEndpoint: { path: `/webhook-endpoints/${IDS.webhookEndpoint}` },
+  updateWebhookEndpoint: { path: `/webhook-endpoints/${IDS.webhookEndpoint}`, body: { status: 'disabled' } },
+  deleteWebhookEndpoint: { path: `/webhook-endpoints/${IDS.webhookEndpoint}` },
+  rotateWebhookEndpointSecret: { path: `/webhook-endpoints/${IDS.webhookEndpoint}/rotate-secret` },
+  listWebhookDeliveries: { path: `/webhook-endpoints/${IDS.webhookEndpoint}/deliveries` },
 }
 
 /** The sample of an operation; throws when the registry grew an operation this fixture lacks. */
@@ -275,6 +301,11 @@ export async function setup(options: Partial<PublicApiOptions> & { seed?: boolea
   if (options.seed !== false) {
     await store.seed(TENANT, seedData())
     await store.seed(OTHER_TENANT, seedData())
+    // A failingStore refuses this write like every other; its tests need no endpoint.
+    if (!failing.has(store)) {
+      await store.insertWebhookEndpoint(TENANT, webhookEndpointRecord(), 20)
+      await store.insertWebhookEndpoint(OTHER_TENANT, webhookEndpointRecord(), 20)
+    }
   }
   const errors: Setup['errors'] = []
   const { seed: _seed, ...rest } = options
@@ -351,7 +382,7 @@ export async function snapshot(store: Store, tenantId = TENANT): Promise<unknown
 
 /** A store whose every method throws `error` (or whatever `make` returns), for 500/503 tests. */
 export function failingStore(base: Store, make: () => unknown): Store {
-  return new Proxy(base, {
+  const store = new Proxy(base, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown
       if (typeof value !== 'function' || property === 'seed' || property === 'close') return value
@@ -360,4 +391,8 @@ export function failingStore(base: Store, make: () => unknown): Store {
       }
     },
   })
+  failing.add(store)
+  return store
 }
+
+const failing = new WeakSet<Store>()

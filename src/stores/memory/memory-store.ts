@@ -40,6 +40,7 @@ import type { BudgetLineItem, Budget } from '../../model/budgets.js'
 import type { ReportTemplate, ReportTemplateRecord } from '../../model/report-templates.js'
 import type { TicketNote } from '../../model/tickets.js'
 import { deepFreeze } from '../../model/frozen-records.js'
+import { memoryWebhookMethods } from './webhooks.js'
 import { normalizeSeed, type BudgetRecord, type SeedData } from '../seed.js'
 import { memoryApiKeyMethods } from './api-keys.js'
 import {
@@ -385,7 +386,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
   for (const [tenantId, data] of Object.entries(options.seed ?? {})) seedSync(tenantId, data)
 
+  const webhooks = memoryWebhookMethods()
   const store: MemoryStore = {
+    ...webhooks.methods,
     async listTickets(tenantId, query) {
       return list(tenantId, 'tickets', query, sortOrder(tickets, query.sortColumn, query.sortDesc))
     },
@@ -572,6 +575,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
     async close() {
       tenants.clear()
+      webhooks.clear()
     },
   }
   return store

@@ -37,11 +37,18 @@ import { type Exec, json, parse, type SqlContext } from './context.js'
 import { listConditions, orderSql, type Pages } from './queries.js'
 import { keysetSegments } from './keyset.js'
 import { rowBuilder, rowColumns, upsert } from './seeding.js'
+import type { WebhookStore } from '../webhook-store.js'
 
 /** The store methods of this file. */
 export type CollectionMethods = Omit<
   Store,
-  'reserveIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey' | 'seed' | 'close' | keyof ApiKeyMethods
+  | 'reserveIdempotencyKey'
+  | 'completeIdempotencyKey'
+  | 'releaseIdempotencyKey'
+  | 'seed'
+  | 'close'
+  | keyof ApiKeyMethods
+  | keyof WebhookStore
 >
 
 /**

@@ -18,6 +18,7 @@ import { idempotencyMethods } from './idempotency.js'
 import { migrateToLatest } from './migrations/index.js'
 import { createPages } from './queries.js'
 import { createSeeder } from './seeding.js'
+import { webhookMethods } from './webhooks.js'
 
 /** Options of {@link createSqlStore}. */
 export interface SqlStoreOptions {
@@ -96,6 +97,7 @@ export async function createSqlStore(
     ...collectionMethods(ctx, createPages(ctx)),
     ...idempotencyMethods(ctx),
     ...sqlApiKeyMethods(ctx),
+    ...webhookMethods(ctx),
     seed: createSeeder(ctx),
     async close() {
       await db.destroy()

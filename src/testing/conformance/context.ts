@@ -12,6 +12,7 @@ import type { Store } from '../../stores/store.js'
 import { createHarness, type CallResult, type Harness } from '../harness.js'
 import { testKey, testKeyResolver } from '../keys.js'
 import { fixtureIds, fixtureSeed, type FixtureIds } from './fixtures.js'
+import { addFixtureWebhooks } from './webhook-fixtures.js'
 
 /** Options of `runStoreConformance`. */
 export interface ConformanceOptions {
@@ -101,6 +102,8 @@ export function createConformanceContext(options: ConformanceOptions): Conforman
     const b = newTenantId('conformance-b')
     await store.seed(a, fixtureSeed('a'))
     await store.seed(b, fixtureSeed('b'))
+    await addFixtureWebhooks(store, a, fixtureSeed('a'))
+    await addFixtureWebhooks(store, b, fixtureSeed('b'))
     state = {
       store,
       api,
@@ -132,6 +135,7 @@ export function createConformanceContext(options: ConformanceOptions): Conforman
     async fresh(data) {
       const tenantId = newTenantId()
       await ready().store.seed(tenantId, data)
+      await addFixtureWebhooks(ready().store, tenantId, data)
       return { tenantId, h: client(tenantId) }
     },
     clientOver(store, tenantId) {

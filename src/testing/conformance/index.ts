@@ -26,6 +26,7 @@ import { storeLists } from './store-lists.js'
 import { storeRecords } from './store-records.js'
 import { tickets } from './tickets.js'
 import { validation, validationAgainstStore } from './validation.js'
+import { webhooks } from './webhooks.js'
 
 export type { ConformanceContext, ConformanceGroups, ConformanceOptions, FixtureTenantHandle } from './context.js'
 export { fixtureIds, fixtureSeed, writableSeed, type FixtureIds, type FixtureTenant } from './fixtures.js'
@@ -51,6 +52,7 @@ const HTTP_GROUPS: ConformanceGroup[] = [
   isolation,
   apiKeys,
   cursorPagination,
+  webhooks,
 ]
 
 /**

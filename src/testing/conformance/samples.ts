@@ -6,6 +6,7 @@
 import type { AnyOperation } from '../../http/operation.js'
 import { UuidIdParams } from '../../operations/results.js'
 import { MINIMAL_LINE_ITEM, MINIMAL_RULE, type FixtureIds } from './fixtures.js'
+import { webhookEndpointId } from './webhook-fixtures.js'
 
 /** A valid request for one operation. */
 export interface OperationSample {
@@ -45,6 +46,15 @@ export const SAMPLES: Record<string, OperationSample> = {
   getGoal: { id: (f) => f.goals[0]! },
   getNpsSurvey: { id: (f) => f.npsSurveys.full },
   getPlannerItemType: { id: (f) => f.plannerTypes[0]! },
+  createWebhookEndpoint: {
+    body: { url: 'https://hooks.example.com/new', events: ['*'] },
+  },
+  listWebhookEndpoints: {},
+  getWebhookEndpoint: { id: webhookEndpointId },
+  updateWebhookEndpoint: { id: webhookEndpointId, body: { description: 'Renamed endpoint' } },
+  deleteWebhookEndpoint: { id: webhookEndpointId },
+  rotateWebhookEndpointSecret: { id: webhookEndpointId },
+  listWebhookDeliveries: { id: webhookEndpointId, query: 'limit=10' },
 }
 
 /**

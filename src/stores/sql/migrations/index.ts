@@ -7,6 +7,7 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } fr
 import type { Engine } from '../engine.js'
 import { initial, TICKET_FTS, ticketIndexStatements, type TableNamer } from './0001-initial.js'
 import { apiKeysMigration } from './0003-api-keys.js'
+import { webhooks } from './0004-webhooks.js'
 
 export type { TableNamer } from './0001-initial.js'
 
@@ -17,7 +18,7 @@ interface CodeMigration {
 }
 
 /** Every migration, oldest first. */
-const MIGRATIONS: readonly CodeMigration[] = [initial, apiKeysMigration]
+const MIGRATIONS: readonly CodeMigration[] = [initial, apiKeysMigration, webhooks]
 
 /**
  * What the stores need to know of the schema the latest migration leaves: the tickets' indexes

@@ -1,0 +1,249 @@
+/**
+ * Webhook endpoints and their deliveries (docs/extensions.md section 4): the shapes the API
+ * answers with, the bodies it accepts, the record a store keeps (secrets included, which sign and
+ * so must be kept as they are) and which event types a key may subscribe to.
+ */
+import * as v from 'valibot'
+import { DateTimeSchema, integerParam, paginationQuery } from './shared.js'
+import { MAX_WEBHOOK_URL_LENGTH } from './webhook-urls.js'
+
+/**
+ * The resources whose changes are events (docs/extensions.md section 3), each with the scope area
+ * whose `.read` (or `.write`) a key needs to see them.
+ */
+export const EVENT_RESOURCE_AREAS = {
+  ticket: 'tickets',
+  budget: 'budgets',
+  budget_line_item: 'budgets',
+  automation_rule: 'automation',
+  report: 'reports',
+  report_template: 'reports',
+  compliance_template: 'compliance',
+  compliance_check: 'compliance',
+  training_course: 'training',
+  training_enrollment: 'training',
+  user: 'users',
+  company: 'companies',
+  meeting_type: 'calendar',
+  goal: 'goals',
+  nps_survey: 'surveys',
+  planner_item_type: 'planner',
+} as const
+
+/**
+ * Every event type, `<resource>.<created|updated|deleted>`.
+ *
+ * @example
+ * EVENT_TYPES.includes('ticket.updated') // true
+ */
+export const EVENT_TYPES = Object.keys(EVENT_RESOURCE_AREAS).flatMap((resource) =>
+  ['created', 'updated', 'deleted'].map((action) => `${resource}.${action}`),
+) as readonly string[]
+
+/**
+ * Whether a key with `scopes` may read events of `type` (`X.write` grants `X.read`).
+ *
+ * @example
+ * mayReadEventType(['budgets.write'], 'budget_line_item.created') // true
+ */
+export function mayReadEventType(scopes: readonly string[], type: string): boolean {
+  const resource = type.slice(0, type.lastIndexOf('.')) as keyof typeof EVENT_RESOURCE_AREAS
+  const area = Object.hasOwn(EVENT_RESOURCE_AREAS, resource) ? EVENT_RESOURCE_AREAS[resource] : undefined
+  return area !== undefined && (scopes.includes(`${area}.read`) || scopes.includes(`${area}.write`))
+}
+
+/**
+ * Whether an endpoint subscribed to `events` by a key with `eventScopes` gets an event of `type`.
+ *
+ * @example
+ * endpointWantsEvent({ events: ['*'], eventScopes: ['tickets.read'] }, 'ticket.created') // true
+ */
+export function endpointWantsEvent(
+  endpoint: Pick<WebhookEndpointRecord, 'events' | 'eventScopes'>,
+  type: string,
+): boolean {
+  return (endpoint.events[0] === '*' || endpoint.events.includes(type)) && mayReadEventType(endpoint.eventScopes, type)
+}
+
+/** At most this many endpoints per tenant. */
+export const MAX_WEBHOOK_ENDPOINTS = 20
+/** An endpoint subscribes to at most this many event types (or `["*"]`). */
+export const MAX_WEBHOOK_EVENTS = 50
+/** The old secret keeps signing this long after `rotate-secret`: 24 hours. */
+export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000
+
+// A picklist, so that the OpenAPI document lists the types (and the reference's example is valid).
+const EventTypeSchema = v.picklist(['*', ...EVENT_TYPES], 'Unknown event type')
+
+/** `events` of a create or update body: 1..50 distinct known types, or `["*"]` alone. */
+const EventsSchema = v.pipe(
+  v.array(EventTypeSchema),
+  v.minLength(1, 'At least one event type'),
+  v.maxLength(MAX_WEBHOOK_EVENTS, `At most ${MAX_WEBHOOK_EVENTS} event types`),
+  v.check((events) => !events.includes('*') || events.length === 1, '"*" stands alone'),
+  v.transform((events) => [...new Set(events)]),
+)
+
+const UrlSchema = v.pipe(
+  v.string(),
+  v.url('Must be an absolute URL'),
+  v.maxLength(MAX_WEBHOOK_URL_LENGTH, `At most ${MAX_WEBHOOK_URL_LENGTH} characters`),
+)
+const DescriptionSchema = v.pipe(v.string(), v.maxLength(500, 'At most 500 characters'))
+
+/**
+ * The body of `POST /webhook-endpoints`. The URL's safety is checked by the operation (it depends
+ * on `allowInsecureUrls`).
+ *
+ * @example
+ * v.parse(CreateWebhookEndpointSchema, { url: 'https://hooks.example.com/in', events: ['ticket.created'] })
+ */
+export const CreateWebhookEndpointSchema = v.strictObject({
+  url: UrlSchema,
+  events: EventsSchema,
+  description: v.optional(v.nullable(DescriptionSchema)),
+})
+export type CreateWebhookEndpoint = v.InferOutput<typeof CreateWebhookEndpointSchema>
+
+/**
+ * The body of `PATCH /webhook-endpoints/{id}`: only the supplied fields change; `description:
+ * null` clears it; `status: "disabled"` disables it by hand (`disabledReason: "manual"`).
+ *
+ * @example
+ * v.parse(UpdateWebhookEndpointSchema, { status: 'disabled' })
+ */
+export const UpdateWebhookEndpointSchema = v.pipe(
+  v.strictObject({
+    url: v.optional(UrlSchema),
+    events: v.optional(EventsSchema),
+    description: v.optional(v.nullable(DescriptionSchema)),
+    status: v.optional(v.picklist(['enabled', 'disabled'])),
+  }),
+  v.check((body) => Object.keys(body).length > 0, 'Send at least one field'),
+)
+export type UpdateWebhookEndpoint = v.InferOutput<typeof UpdateWebhookEndpointSchema>
+
+/**
+ * A webhook endpoint as the API returns it (never with a secret, except on create and rotate).
+ *
+ * @example
+ * v.is(WebhookEndpointSchema, value)
+ */
+export const WebhookEndpointSchema = v.strictObject({
+  id: v.string(),
+  url: v.string(),
+  events: v.array(v.string()),
+  description: v.nullable(v.string()),
+  status: v.picklist(['enabled', 'disabled']),
+  disabledReason: v.nullable(v.picklist(['manual', 'failing'])),
+  createdAt: DateTimeSchema,
+  updatedAt: DateTimeSchema,
+})
+export type WebhookEndpoint = v.InferOutput<typeof WebhookEndpointSchema>
+
+/**
+ * The endpoint with its signing secret: the answer of create and rotate-secret only.
+ *
+ * @example
+ * v.is(WebhookEndpointWithSecretSchema, value)
+ */
+export const WebhookEndpointWithSecretSchema = v.strictObject({ ...WebhookEndpointSchema.entries, secret: v.string() })
+export type WebhookEndpointWithSecret = v.InferOutput<typeof WebhookEndpointWithSecretSchema>
+
+/**
+ * A signing secret and when it stops signing (null: the current one).
+ *
+ * @example
+ * const current: WebhookSecret = { secret: newWebhookSecret(), expiresAt: null }
+ */
+export interface WebhookSecret {
+  secret: string
+  expiresAt: string | null
+}
+
+/**
+ * What a store keeps of an endpoint: the endpoint, its secrets (newest first; an old one until
+ * its `expiresAt`), the scopes of the key that last set `events` (an endpoint never receives a
+ * type that key could not read), and a version for compare-and-set.
+ *
+ * @example
+ * const record = await store.getWebhookEndpoint(tenantId, id) // WebhookEndpointRecord | null
+ */
+export interface WebhookEndpointRecord extends WebhookEndpoint {
+  secrets: WebhookSecret[]
+  eventScopes: string[]
+  version: number
+}
+
+/**
+ * The endpoint as the API shows it: the record without its secrets, scopes and version.
+ *
+ * @example
+ * ok(publicEndpoint(record))
+ */
+export function publicEndpoint(record: WebhookEndpointRecord): WebhookEndpoint {
+  const { secrets: _secrets, eventScopes: _scopes, version: _version, ...endpoint } = record
+  return endpoint
+}
+
+/**
+ * The secrets that sign at `now`: the current one and any old one still within its overlap.
+ *
+ * @example
+ * const signing = signingSecrets(record, new Date())
+ */
+export function signingSecrets(record: Pick<WebhookEndpointRecord, 'secrets'>, now: Date): string[] {
+  const at = now.toISOString()
+  return record.secrets.filter((s) => s.expiresAt === null || s.expiresAt > at).map((s) => s.secret)
+}
+
+/**
+ * A new signing secret: `whsec_` + base64 of 24 random bytes (the Standard Webhooks format).
+ *
+ * @example
+ * newWebhookSecret() // 'whsec_...'
+ */
+export function newWebhookSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24))
+  return `whsec_${btoa(String.fromCharCode(...bytes))}`
+}
+
+/**
+ * One delivery attempt of an event to an endpoint.
+ *
+ * @example
+ * v.is(WebhookDeliverySchema, value)
+ */
+export const WebhookDeliverySchema = v.strictObject({
+  id: v.string(),
+  eventId: v.string(),
+  eventType: v.string(),
+  attempt: v.number(),
+  status: v.picklist(['pending', 'succeeded', 'failed']),
+  responseStatus: v.nullable(v.number()),
+  durationMs: v.nullable(v.number()),
+  error: v.nullable(v.string()),
+  createdAt: DateTimeSchema,
+  nextAttemptAt: v.nullable(DateTimeSchema),
+})
+export type WebhookDelivery = v.InferOutput<typeof WebhookDeliverySchema>
+
+/**
+ * The query of the endpoint list: `page` and `limit` like every list.
+ *
+ * @example
+ * v.parse(WebhookEndpointListQuerySchema, { page: '1', limit: '25' })
+ */
+export const WebhookEndpointListQuerySchema = v.strictObject({ ...paginationQuery })
+export type WebhookEndpointListQuery = v.InferOutput<typeof WebhookEndpointListQuerySchema>
+
+/**
+ * The query of the deliveries list: the newest `limit` attempts (1..100, default 25).
+ *
+ * @example
+ * v.parse(WebhookDeliveryListQuerySchema, { limit: '10' })
+ */
+export const WebhookDeliveryListQuerySchema = v.strictObject({
+  limit: v.optional(integerParam(1, 100, 'Attempts to return, newest first, 1..100.'), '25'),
+})
+export type WebhookDeliveryListQuery = v.InferOutput<typeof WebhookDeliveryListQuerySchema>

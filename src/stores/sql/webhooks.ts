@@ -1,0 +1,88 @@
+/**
+ * Webhook endpoints and delivery attempts on SQL (tables of migration 0004). Endpoints are few per
+ * tenant (at most 20), so they are read whole; the limit is held by locking the tenant's row in
+ * `webhook_tenants` before counting (SQLite's `BEGIN IMMEDIATE` already serialises writers).
+ */
+import { sql } from 'kysely'
+import type { WebhookEndpointRecord } from '../../model/webhook-endpoints.js'
+import type { WebhookDeliveryRecord, WebhookStore } from '../webhook-store.js'
+import { json, parse, type SqlContext } from './context.js'
+
+/**
+ * The store's webhook methods over `ctx`.
+ *
+ * @example
+ * const store = { ...webhookMethods(ctx), ... }
+ */
+export function webhookMethods(ctx: SqlContext): WebhookStore {
+  const { db, engine, table: t, rows, one } = ctx
+  return {
+    async insertWebhookEndpoint(tenantId, record, maxPerTenant) {
+      return engine.writeTransaction(db, async (trx) => {
+        await sql`INSERT INTO ${t('webhook_tenants')} (tenant_id) VALUES (${tenantId})
+                  ON CONFLICT (tenant_id) DO UPDATE SET tenant_id = excluded.tenant_id`.execute(trx)
+        const counted = await one<{ n: number | string }>(
+          sql`SELECT count(*) AS n FROM ${t('webhook_endpoints')} WHERE tenant_id = ${tenantId}`,
+          trx,
+        )
+        if (Number(counted?.n ?? 0) >= maxPerTenant) return false
+        await sql`INSERT INTO ${t('webhook_endpoints')} (tenant_id, id, created_at, version, doc)
+                  VALUES (${tenantId}, ${record.id}, ${record.createdAt}, ${record.version}, ${json(record)})`.execute(
+          trx,
+        )
+        return true
+      })
+    },
+
+    async getWebhookEndpoint(tenantId, id) {
+      const row = await one<{ doc: string }>(
+        sql`SELECT doc FROM ${t('webhook_endpoints')} WHERE tenant_id = ${tenantId} AND id = ${id}`,
+      )
+      return row === undefined ? null : parse<WebhookEndpointRecord>(row.doc)
+    },
+
+    async listWebhookEndpoints(tenantId) {
+      const found = await rows<{ doc: string }>(
+        sql`SELECT doc FROM ${t('webhook_endpoints')} WHERE tenant_id = ${tenantId} ORDER BY created_at DESC, id`,
+      )
+      return found.map((row) => parse<WebhookEndpointRecord>(row.doc))
+    },
+
+    async replaceWebhookEndpoint(tenantId, record, expectedVersion) {
+      const done = await rows(
+        sql`UPDATE ${t('webhook_endpoints')} SET version = ${record.version}, doc = ${json(record)}
+            WHERE tenant_id = ${tenantId} AND id = ${record.id} AND version = ${expectedVersion} RETURNING id`,
+      )
+      return done.length > 0
+    },
+
+    async deleteWebhookEndpoint(tenantId, id) {
+      return engine.writeTransaction(db, async (trx) => {
+        const gone = await rows(
+          sql`DELETE FROM ${t('webhook_endpoints')} WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id`,
+          trx,
+        )
+        await sql`DELETE FROM ${t('webhook_deliveries')}
+                  WHERE tenant_id = ${tenantId} AND endpoint_id = ${id}`.execute(trx)
+        return gone.length > 0
+      })
+    },
+
+    async saveWebhookDelivery(tenantId, delivery) {
+      await sql`INSERT INTO ${t('webhook_deliveries')} (tenant_id, id, endpoint_id, created_at, doc)
+                VALUES (${tenantId}, ${delivery.id}, ${delivery.endpointId}, ${delivery.createdAt}, ${json(delivery)})
+                ON CONFLICT (tenant_id, id) DO UPDATE
+                SET endpoint_id = excluded.endpoint_id, created_at = excluded.created_at, doc = excluded.doc`.execute(
+        db,
+      )
+    },
+
+    async listWebhookDeliveries(tenantId, endpointId, limit) {
+      const found = await rows<{ doc: string }>(
+        sql`SELECT doc FROM ${t('webhook_deliveries')} WHERE tenant_id = ${tenantId} AND endpoint_id = ${endpointId}
+            ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
+      )
+      return found.map((row) => parse<WebhookDeliveryRecord>(row.doc))
+    },
+  }
+}

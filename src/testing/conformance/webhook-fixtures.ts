@@ -1,0 +1,56 @@
+/**
+ * The webhook endpoint of each fixture tenant. Endpoints are not seed data (only the API makes
+ * them), so the suite writes one through the store beside each fixture seed, with a fixed id, for
+ * the registry-driven tests (success, 404 of unknown and foreign ids) to address.
+ */
+import type { WebhookEndpointRecord } from '../../model/webhook-endpoints.js'
+import type { SeedData } from '../../stores/seed.js'
+import type { Store } from '../../stores/store.js'
+import { fixtureId, fixtureIds, type FixtureIds, type FixtureTenant } from './fixtures.js'
+
+/** The fixture kind of webhook endpoint ids (after those of fixtures.ts). */
+const WEBHOOK_ENDPOINT_KIND = 0x40
+
+/**
+ * The fixed id of a fixture tenant's webhook endpoint.
+ *
+ * @example
+ * webhookEndpointId(fixtureIds('a')) // 'aaaaaaaa-0040-4000-8000-000000000001'
+ */
+export function webhookEndpointId(ids: FixtureIds): string {
+  return fixtureId(ids.companies[0]!.startsWith('aaaaaaaa') ? 'a' : 'b', WEBHOOK_ENDPOINT_KIND, 1)
+}
+
+/**
+ * The fixture tenant's endpoint as a store keeps it (B's description says `(B)`, like its records).
+ *
+ * @example
+ * await store.insertWebhookEndpoint(tenantId, fixtureWebhookEndpoint('a'), 20)
+ */
+export function fixtureWebhookEndpoint(tenant: FixtureTenant): WebhookEndpointRecord {
+  return {
+    id: webhookEndpointId(fixtureIds(tenant)),
+    url: `https://hooks.example.com/${tenant}`,
+    events: ['ticket.created', 'budget.updated'],
+    description: tenant === 'b' ? 'Fixture endpoint (B)' : 'Fixture endpoint',
+    status: 'enabled',
+    disabledReason: null,
+    createdAt: '2024-01-01T00:00:00.000Z',
+    updatedAt: '2024-01-01T00:00:00.000Z',
+    secrets: [{ secret: `whsec_${btoa(`fixture-secret-of-tenant-${tenant}`)}`, expiresAt: null }],
+    eventScopes: ['tickets.read', 'budgets.write'],
+    version: 1,
+  }
+}
+
+/**
+ * Adds the fixture endpoint to `tenantId` when `data` is a fixture tenant's seed (or its writable part).
+ *
+ * @example
+ * await store.seed(tenantId, data); await addFixtureWebhooks(store, tenantId, data)
+ */
+export async function addFixtureWebhooks(store: Store, tenantId: string, data: SeedData): Promise<void> {
+  const ids = new Set((data.companies ?? []).map((company) => (company as { id?: unknown }).id))
+  const tenant = (['a', 'b'] as const).find((t) => ids.has(fixtureIds(t).companies[0]))
+  if (tenant !== undefined) await store.insertWebhookEndpoint(tenantId, fixtureWebhookEndpoint(tenant), 20)
+}

@@ -1,0 +1,215 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isForbiddenAddress, webhookUrlProblem } from '../../src/model/webhook-urls.js'
+import { postWebhook, resolveSafeAddress, type WebhookResolver } from '../../src/webhooks/url-safety.js'
+
+const FORBIDDEN: Record<string, string[]> = {
+  loopback: ['127.0.0.1', '127.255.255.254', '::1', '0:0:0:0:0:0:0:1'],
+  private: ['10.0.0.1', '10.255.255.255', '172.16.0.1', '172.31.255.255', '192.168.1.1'],
+  'link-local': ['169.254.169.254', '169.254.0.1', 'fe80::1', 'febf::1', 'fe80::1%eth0'],
+  'carrier-grade NAT': ['100.64.0.1', '100.127.255.255'],
+  'unique-local': ['fc00::1', 'fd12:3456::1'],
+  multicast: ['224.0.0.1', '239.255.255.250', 'ff02::1', 'ff0e::1'],
+  unspecified: ['0.0.0.0', '::', '0.1.2.3'],
+  reserved: ['240.0.0.1', '255.255.255.255', '198.18.0.1', '192.0.0.8', '2001:db8::1'],
+  'v4-mapped v6': ['::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '::ffff:192.168.0.1', '::10.0.0.1'],
+  NAT64: ['64:ff9b::10.0.0.1', '64:ff9b::7f00:1'],
+  'not an address': ['', 'example.com', '1.2.3', '1.2.3.256', '1::2::3', 'g::1'],
+}
+const ALLOWED = [
+  '93.184.216.34',
+  '8.8.8.8',
+  '172.15.255.255',
+  '172.32.0.1',
+  '100.63.255.255',
+  '100.128.0.1',
+  '169.253.255.255',
+  '2606:4700::1111',
+  '::ffff:8.8.8.8',
+  '64:ff9b::8.8.8.8',
+  '2a00:1450:4001::200e',
+]
+
+describe('isForbiddenAddress', () => {
+  for (const [kind, addresses] of Object.entries(FORBIDDEN)) {
+    it(`refuses ${kind} addresses`, () => {
+      for (const address of addresses) expect(isForbiddenAddress(address), address).toBe(true)
+    })
+  }
+  it('allows public addresses, v4 and v6, next to the forbidden networks', () => {
+    for (const address of ALLOWED) expect(isForbiddenAddress(address), address).toBe(false)
+  })
+})
+
+describe('webhookUrlProblem (create and update)', () => {
+  it('accepts an https URL with a public host', () => {
+    expect(webhookUrlProblem('https://hooks.example.com/in?x=1', false)).toBeNull()
+    expect(webhookUrlProblem('https://93.184.216.34:8443/in', false)).toBeNull()
+  })
+  it('refuses other schemes, credentials, fragments, non-URLs and more than 2048 characters', () => {
+    expect(webhookUrlProblem('http://hooks.example.com/in', false)).toBe('Must be an https URL')
+    expect(webhookUrlProblem('ftp://hooks.example.com/in', true)).toBe('Must be an http(s) URL')
+    expect(webhookUrlProblem('https://user:pw@hooks.example.com/', false)).toBe('Must not contain credentials')
+    expect(webhookUrlProblem('https://user@hooks.example.com/', false)).toBe('Must not contain credentials')
+    expect(webhookUrlProblem('https://hooks.example.com/#x', false)).toBe('Must not contain a fragment')
+    expect(webhookUrlProblem('hooks.example.com/in', false)).toBe('Must be an absolute URL')
+    const long = `https://hooks.example.com/${'a'.repeat(2048 - 26)}`
+    expect(long.length).toBe(2048)
+    expect(webhookUrlProblem(long, false)).toBeNull()
+    expect(webhookUrlProblem(`${long}a`, false)).toBe('Must be at most 2048 characters')
+  })
+  it('refuses literal forbidden addresses and localhost unless insecure URLs are allowed', () => {
+    for (const url of [
+      'https://127.0.0.1/',
+      'https://[::1]/',
+      'https://[::ffff:169.254.169.254]/',
+      'https://10.1.2.3/',
+      'https://localhost/',
+      'https://a.localhost/',
+      'https://0x7f000001/',
+      'https://2130706433/',
+    ]) {
+      expect(webhookUrlProblem(url, false), url).toMatch(/^Must not name/)
+      expect(webhookUrlProblem(url, true), url).toBeNull()
+    }
+    expect(webhookUrlProblem('http://127.0.0.1:8080/', true)).toBeNull()
+  })
+})
+
+const resolverOf =
+  (table: Record<string, string[]>): WebhookResolver =>
+  async (host) =>
+    (table[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
+
+describe('resolveSafeAddress (every delivery)', () => {
+  it('refuses a host name that resolves to a forbidden address, in any position', async () => {
+    const resolver = resolverOf({
+      'internal.example': ['10.0.0.7'],
+      'mixed.example': ['93.184.216.34', '169.254.169.254'],
+      'v6.example': ['fd00::1'],
+      'mapped.example': ['::ffff:127.0.0.1'],
+      'empty.example': [],
+    })
+    for (const host of ['internal.example', 'mixed.example', 'v6.example', 'mapped.example']) {
+      await expect(resolveSafeAddress(new URL(`https://${host}/`), { resolver }), host).rejects.toThrow(
+        /Refused address/,
+      )
+    }
+    await expect(resolveSafeAddress(new URL('https://empty.example/'), { resolver })).rejects.toThrow(/no address/)
+  })
+  it('returns the checked address of a public host', async () => {
+    const resolver = resolverOf({ 'hooks.example': ['93.184.216.34', '2606:4700::1111'] })
+    await expect(resolveSafeAddress(new URL('https://hooks.example/'), { resolver })).resolves.toEqual({
+      address: '93.184.216.34',
+      family: 4,
+    })
+  })
+})
+
+describe('postWebhook', () => {
+  let server: Server
+  let port: number
+  const seen: { url: string; headers: IncomingMessage['headers']; body: string }[] = []
+  beforeAll(async () => {
+    server = createServer((request: IncomingMessage, response: ServerResponse) => {
+      let body = ''
+      request.on('data', (chunk) => (body += chunk))
+      request.on('end', () => {
+        seen.push({ url: request.url ?? '', headers: request.headers, body })
+        if (request.url === '/redirect') {
+          response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end()
+        } else if (request.url === '/big') {
+          response.writeHead(200).end('x'.repeat(100_000))
+        } else if (request.url === '/slow') {
+          setTimeout(() => response.writeHead(200).end('late'), 2_000)
+        } else if (request.url === '/fail') {
+          response.writeHead(500).end('nope')
+        } else response.writeHead(204).end()
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    port = (server.address() as AddressInfo).port
+  })
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+  it('refuses a private receiver without connecting unless insecure URLs are allowed', async () => {
+    const before = seen.length
+    const refused = await postWebhook(`http://127.0.0.1:${port}/ok`, '{}', {})
+    expect(refused).toMatchObject({ responseStatus: null, error: 'Refused URL: Must be an https URL' })
+    const named = await postWebhook(
+      `https://receiver.example:${port}/ok`,
+      '{}',
+      {},
+      { resolver: resolverOf({ 'receiver.example': ['127.0.0.1'] }) },
+    )
+    expect(named.error).toBe('Refused address 127.0.0.1 for receiver.example')
+    expect(seen.length).toBe(before)
+    const allowed = await postWebhook(
+      `http://127.0.0.1:${port}/ok`,
+      '{"a":1}',
+      { 'content-type': 'application/json' },
+      { allowInsecureUrls: true },
+    )
+    expect(allowed).toMatchObject({ responseStatus: 204, error: null })
+    expect(seen.at(-1)).toMatchObject({ url: '/ok', body: '{"a":1}' })
+  })
+
+  it('connects to the address the resolver gave, with the URL host in the Host header', async () => {
+    let calls = 0
+    const resolver: WebhookResolver = async () => {
+      calls += 1
+      return [{ address: '127.0.0.1', family: 4 }]
+    }
+    const result = await postWebhook(
+      `http://pinned.example:${port}/ok`,
+      '{}',
+      {},
+      { allowInsecureUrls: true, resolver },
+    )
+    expect(result).toMatchObject({ responseStatus: 204, error: null })
+    expect(calls).toBe(1) // the socket's lookup did not ask DNS again
+    expect(seen.at(-1)?.headers.host).toBe(`pinned.example:${port}`)
+  })
+
+  it('does not follow a redirect (to a forbidden address): a 3xx is a failed attempt', async () => {
+    const before = seen.length
+    const result = await postWebhook(`http://127.0.0.1:${port}/redirect`, '{}', {}, { allowInsecureUrls: true })
+    expect(result).toMatchObject({ responseStatus: 302, error: 'Receiver answered 302' })
+    expect(seen.length).toBe(before + 1)
+  })
+
+  it('reads at most 4 KiB of an answer, reports non-2xx and times out a slow receiver', async () => {
+    const big = await postWebhook(`http://127.0.0.1:${port}/big`, '{}', {}, { allowInsecureUrls: true })
+    expect(big).toMatchObject({ responseStatus: 200, error: null })
+    expect(big.responseBody.length).toBe(4096)
+    const failed = await postWebhook(`http://127.0.0.1:${port}/fail`, '{}', {}, { allowInsecureUrls: true })
+    expect(failed).toMatchObject({ responseStatus: 500, responseBody: 'nope', error: 'Receiver answered 500' })
+    const slow = await postWebhook(
+      `http://127.0.0.1:${port}/slow`,
+      '{}',
+      {},
+      { allowInsecureUrls: true, timeoutMs: 300 },
+    )
+    expect(slow).toMatchObject({ responseStatus: null, error: 'No answer within 300 ms' })
+    expect(slow.durationMs).toBeLessThan(1_500)
+  })
+
+  it('times out a connection whose TLS handshake never completes', async () => {
+    const silent = createNetServer(() => {}) // accepts TCP, never speaks TLS
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const silentPort = (silent.address() as AddressInfo).port
+    try {
+      const result = await postWebhook(
+        `https://127.0.0.1:${silentPort}/`,
+        '{}',
+        {},
+        { allowInsecureUrls: true, connectTimeoutMs: 200 },
+      )
+      expect(result).toMatchObject({ responseStatus: null, error: 'Could not connect within 200 ms' })
+      expect(result.durationMs).toBeLessThan(1_500)
+    } finally {
+      silent.close()
+    }
+  })
+})
