@@ -127,9 +127,11 @@ export function storeLists(ctx: ConformanceContext): void {
     }
 
     it('covers every list operation of the registry', () => {
+      // Webhook endpoints (at most 20 a tenant) are paged by their operation, not by a store list method.
       const lists = operations
         .filter((operation) => operation.method === 'GET' && !hasIdParam(operation))
         .map((operation) => operation.id)
+        .filter((id) => id !== 'listWebhookEndpoints')
       expect([...lists].sort(), 'list operations without a store-level check').toEqual([...LIST_METHODS].sort())
     })
 

@@ -121,7 +121,13 @@ export function webhooks(ctx: ConformanceContext): void {
         totalPages: 1,
         hasNextPage: false,
         hasPrevPage: false,
+        nextCursor: null,
       })
+      const first = await h.call('GET', '/webhook-endpoints?limit=2')
+      expect(first.body.data.map((e: { id: string }) => e.id)).toEqual([ids[2], ids[1]])
+      const byCursor = await h.call('GET', `/webhook-endpoints?limit=2&cursor=${first.body.pagination.nextCursor}`)
+      expect(byCursor.body.data.map((e: { id: string }) => e.id)).toEqual([ids[0]])
+      expect(byCursor.body.pagination).toMatchObject({ page: 2, hasNextPage: false, nextCursor: null })
       const second = await h.call('GET', '/webhook-endpoints?page=2&limit=2')
       expect(second.body.data.map((e: { id: string }) => e.id)).toEqual([ids[0]])
       expect(second.body.pagination).toMatchObject({ page: 2, totalPages: 2, hasNextPage: false, hasPrevPage: true })
