@@ -27,6 +27,13 @@ export {
   type SeedData,
   type TrainingCourseRecord,
 } from './stores/seed.js'
+export {
+  normalizeRemoval,
+  type RemoveIds,
+  type SeedOptions,
+  SYNC_COLLECTIONS,
+  type SyncCollection,
+} from './stores/removal.js'
 
 // Authentication, scopes, rate limiting, errors
 export {

@@ -21,6 +21,7 @@ import type { ReportRecord, ReportType } from '../model/reports.js'
 import type { Ticket, TicketListQuery, TicketWithNotes } from '../model/tickets.js'
 import type { TrainingCourse, TrainingEnrollment, TrainingEnrollmentListQuery } from '../model/training.js'
 import type { User, UserListQuery } from '../model/users.js'
+import type { RemoveIds, SeedOptions } from './removal.js'
 import type { SeedData } from './seed.js'
 
 /**
@@ -165,7 +166,13 @@ export interface Store {
    * Loads records of one tenant, in the response shapes of the contract (see {@link SeedData}).
    * Derived fields are recomputed whatever the seed says; seeding an id again replaces the record.
    */
-  seed(tenantId: string, data: SeedData): Promise<void>
+  seed(tenantId: string, data: SeedData, options?: SeedOptions): Promise<void>
+  /**
+   * Removes records of one tenant, in one transaction (how a host mirrors deletions): `ids` keyed
+   * like seed data. Unknown ids are ignored; removing a budget removes its line items. Throws a
+   * `TypeError` (validate with `normalizeRemoval`) for a key that is not a seed key.
+   */
+  remove(tenantId: string, ids: RemoveIds): Promise<void>
   /** Releases connections and files. */
   close(): Promise<void>
 }

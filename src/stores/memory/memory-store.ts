@@ -39,6 +39,7 @@ import type { BudgetLineItem, Budget } from '../../model/budgets.js'
 import type { ReportTemplate, ReportTemplateRecord } from '../../model/report-templates.js'
 import type { TicketNote } from '../../model/tickets.js'
 import { deepFreeze } from '../../model/frozen-records.js'
+import { normalizeRemoval, type RemoveIds, SYNC_COLLECTIONS } from '../removal.js'
 import { normalizeSeed, type BudgetRecord, type SeedData } from '../seed.js'
 import {
   IDEMPOTENCY_LOCK_MS,
@@ -306,11 +307,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     for (const record of records.tickets) {
       const ticket = tickets.document(record)
       const previous = t.tickets.get(ticket.id)
-      if (previous) {
-        const ids = t.ticketIdsByNumber.get(previous.ticketNumber)?.filter((id) => id !== ticket.id) ?? []
-        if (ids.length > 0) t.ticketIdsByNumber.set(previous.ticketNumber, ids)
-        else t.ticketIdsByNumber.delete(previous.ticketNumber)
-      }
+      if (previous) forgetTicketNumber(t, ticket.id, previous.ticketNumber)
       t.tickets.set(ticket)
       t.ticketNotes.set(ticket.id, deepFreeze(tickets.parts.notes!.read(record) as TicketNote[]))
       const ids = [...(t.ticketIdsByNumber.get(ticket.ticketNumber) ?? []), ticket.id].sort(compareCodePoints)
@@ -337,6 +334,32 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     for (const goal of records.goals) t.goals.set(goal)
     for (const survey of records.npsSurveys) t.npsSurveys.set(survey)
     for (const type of records.plannerItemTypes) t.plannerItemTypes.set(type)
+  }
+
+  /** Forgets a ticket's number and notes with it. */
+  function forgetTicketNumber(t: TenantData, ticketId: string, ticketNumber: string): void {
+    const ids = t.ticketIdsByNumber.get(ticketNumber)?.filter((id) => id !== ticketId) ?? []
+    if (ids.length > 0) t.ticketIdsByNumber.set(ticketNumber, ids)
+    else t.ticketIdsByNumber.delete(ticketNumber)
+  }
+
+  function removeSync(tenantId: string, ids: RemoveIds): void {
+    const removal = normalizeRemoval(ids)
+    const t = tenants.get(tenantId)
+    if (t === undefined) return
+    for (const id of removal.tickets) {
+      const ticket = t.tickets.get(id)
+      if (ticket === undefined) continue
+      forgetTicketNumber(t, id, ticket.ticketNumber)
+      t.ticketNotes.delete(id)
+      t.tickets.delete(id)
+    }
+    // A budget's line items live inside its record: they go with it.
+    for (const key of SYNC_COLLECTIONS) {
+      if (key === 'tickets') continue
+      const collection = t[key] as unknown as Collection<{ id: string }>
+      for (const id of removal[key]) collection.delete(id)
+    }
   }
 
   for (const [tenantId, data] of Object.entries(options.seed ?? {})) seedSync(tenantId, data)
@@ -522,6 +545,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
     async seed(tenantId, data) {
       seedSync(tenantId, data)
+    },
+
+    async remove(tenantId, ids) {
+      removeSync(tenantId, ids)
     },
 
     async close() {

@@ -40,7 +40,7 @@ import { rowBuilder, rowColumns, upsert } from './seeding.js'
 /** The store methods of this file. */
 export type CollectionMethods = Omit<
   Store,
-  'reserveIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey' | 'seed' | 'close'
+  'reserveIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey' | 'seed' | 'remove' | 'close'
 >
 
 /**

@@ -16,6 +16,7 @@ import type { Engine, EngineName } from './engine.js'
 import { idempotencyMethods } from './idempotency.js'
 import { migrateToLatest } from './migrations/index.js'
 import { createPages } from './queries.js'
+import { createRemover } from './removing.js'
 import { createSeeder } from './seeding.js'
 
 /** Options of {@link createSqlStore}. */
@@ -95,6 +96,7 @@ export async function createSqlStore(
     ...collectionMethods(ctx, createPages(ctx)),
     ...idempotencyMethods(ctx),
     seed: createSeeder(ctx),
+    remove: createRemover(ctx),
     async close() {
       await db.destroy()
       await options.onClose?.()

@@ -14,6 +14,7 @@ import { idempotency } from './idempotency.js'
 import { isolation } from './isolation.js'
 import { listsAndOrdering } from './lists-and-ordering.js'
 import { readResources } from './read-resources.js'
+import { removals } from './removals.js'
 import { reports } from './reports.js'
 import { tickets } from './tickets.js'
 import { validation } from './validation.js'
@@ -45,5 +46,6 @@ export function runStoreConformance(options: ConformanceOptions): void {
     idempotency(ctx)
     concurrency(ctx)
     isolation(ctx)
+    removals(ctx)
   })
 }
