@@ -4,50 +4,12 @@
  * (as `seed` does), so that no instance serves a cached count that still includes them.
  */
 import { sql } from 'kysely'
-import {
-  automationRules,
-  budgetLineItems,
-  budgets,
-  companies,
-  complianceChecks,
-  complianceTemplates,
-  goals,
-  meetingTypes,
-  npsSurveys,
-  plannerItemTypes,
-  reportTemplates,
-  reports,
-  reportTypes,
-  tickets,
-  trainingCourses,
-  trainingEnrollments,
-  users,
-} from '../../model/index.js'
+import { budgetLineItems } from '../../model/index.js'
+import type { EventDraft } from '../../model/events.js'
+import { EVENT_RESOURCE_OF } from '../event-views.js'
 import { normalizeRemoval, type RemoveIds, type SyncCollection } from '../removal.js'
 import type { Exec, SqlContext } from './context.js'
-
-/** The table of each seed key. */
-const TABLES: Record<SyncCollection, string> = {
-  tickets: tickets.table,
-  budgets: budgets.table,
-  automationRules: automationRules.table,
-  reports: reports.table,
-  reportTypes: reportTypes.table,
-  reportTemplates: reportTemplates.table,
-  complianceTemplates: complianceTemplates.table,
-  complianceChecks: complianceChecks.table,
-  trainingCourses: trainingCourses.table,
-  trainingEnrollments: trainingEnrollments.table,
-  users: users.table,
-  companies: companies.table,
-  meetingTypes: meetingTypes.table,
-  goals: goals.table,
-  npsSurveys: npsSurveys.table,
-  plannerItemTypes: plannerItemTypes.table,
-}
-
-/** Ids per statement: well under SQLite's 32,766 bound parameters. */
-const IDS_PER_STATEMENT = 500
+import { IDS_PER_STATEMENT, SYNC_TABLES, type SqlEvents } from './events.js'
 
 /**
  * Deletes `ids` of `table` for the tenant, in batches; `column` names the key (`budget_id` for line items).
@@ -74,16 +36,23 @@ export async function deleteIds(
  * The store's `remove`.
  *
  * @example
- * const remove = createRemover(ctx)
+ * const remove = createRemover(ctx, sqlEvents(ctx, EVENT_RETENTION_MS))
  * await remove(tenantId, { users: ['u1'] })
  */
-export function createRemover(ctx: SqlContext): (tenantId: string, ids: RemoveIds) => Promise<void> {
+export function createRemover(ctx: SqlContext, events: SqlEvents): (tenantId: string, ids: RemoveIds) => Promise<void> {
   return async (tenantId, ids) => {
     const removal = normalizeRemoval(ids)
     if (Object.values(removal).every((list) => list.length === 0)) return
     await ctx.engine.writeTransaction(ctx.db, async (ex) => {
-      for (const [key, table] of Object.entries(TABLES) as [SyncCollection, string][])
+      const drafts: EventDraft[] = []
+      for (const [key, table] of Object.entries(SYNC_TABLES) as [SyncCollection, string][]) {
+        const type = EVENT_RESOURCE_OF[key]
+        if (type !== null)
+          for (const id of (await events.states(ex, tenantId, key, removal[key])).keys())
+            drafts.push({ type: `${type}.deleted`, resource: { type, id }, object: null, previous: null })
         await deleteIds(ctx, ex, table, 'id', tenantId, removal[key])
+      }
+      await events.append(ex, tenantId, drafts)
       await deleteIds(ctx, ex, budgetLineItems.table, 'budget_id', tenantId, removal.budgets)
       if (removal.tickets.length > 0)
         await sql`INSERT INTO ${ctx.table('ticket_generations')} AS cur (tenant_id, generation) VALUES (${tenantId}, 1)

@@ -6,6 +6,7 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
 import type { Engine } from '../engine.js'
 import { initial, TICKET_FTS, ticketIndexStatements, type TableNamer } from './0001-initial.js'
+import { events } from './0002-events.js'
 
 export type { TableNamer } from './0001-initial.js'
 
@@ -16,7 +17,7 @@ interface CodeMigration {
 }
 
 /** Every migration, oldest first. */
-const MIGRATIONS: readonly CodeMigration[] = [initial]
+const MIGRATIONS: readonly CodeMigration[] = [initial, events]
 
 /**
  * What the stores need to know of the schema the latest migration leaves: the tickets' indexes
