@@ -14,6 +14,8 @@ export interface ClientRoute {
   path: string
   /** Answers `{ data: [...], pagination }`: the client can walk its pages. */
   list?: true
+  /** Answers `{ data: [...], pagination: { nextCursor } }` and is walked with `after` (the events feed). */
+  feed?: true
   /** Accepts `Idempotency-Key`: the client sends one, generated unless given. */
   idempotent?: true
   /** Accepts `If-Match` with the version the caller read. */
@@ -48,4 +50,5 @@ export const CLIENT_ROUTES = {
   getGoal: { method: 'GET', path: '/goals/:id' },
   getNpsSurvey: { method: 'GET', path: '/surveys/nps/:id' },
   getPlannerItemType: { method: 'GET', path: '/planner/types/:id' },
+  listEvents: { method: 'GET', path: '/events', feed: true },
 } as const satisfies Record<OperationId, ClientRoute>

@@ -24,6 +24,7 @@ export const SCOPES = [
   'goals.read',
   'surveys.read',
   'planner.read',
+  'events.read',
 ] as const
 
 /** A scope, e.g. `'tickets.read'`. */

@@ -164,3 +164,79 @@ export function changeOf(
   }
   return changed ? { type: `${type}.updated`, resource, object: after, previous } : null
 }
+
+/** The most event types one `types` parameter may name. */
+export const MAX_EVENT_TYPES_PER_QUERY = 20
+
+const KNOWN_TYPES = new Set<string>(EVENT_TYPES)
+
+/**
+ * The query of `GET /events`: `after` (an event id), `order`, `types`
+ * (comma-separated, at most 20, each a known type) and `limit` (1..100, default 25).
+ *
+ * @example
+ * v.parse(EventListQuerySchema, { after: 'evt_000000000007', types: 'ticket.created' })
+ */
+export const EventListQuerySchema = v.strictObject({
+  after: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((id) => eventPosition(id) !== null, 'Must be an event id (evt_ and 12 digits)'),
+      v.metadata({ param: { type: 'string', pattern: '^evt_\\d{12}$' } }),
+      v.description('An event id: events after it (asc) or before it (desc).'),
+    ),
+  ),
+  order: v.optional(
+    v.pipe(
+      v.string(),
+      v.picklist(['asc', 'desc'], 'Must be one of: asc, desc'),
+      v.metadata({ param: { type: 'string', enum: ['asc', 'desc'] } }),
+      v.description('asc: oldest first; desc: newest first.'),
+    ),
+    'asc',
+  ),
+  types: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((text) => text.split(',')),
+      v.maxLength(MAX_EVENT_TYPES_PER_QUERY, `Must name at most ${MAX_EVENT_TYPES_PER_QUERY} event types`),
+      v.check(
+        (types) => types.every((type) => KNOWN_TYPES.has(type)),
+        (issue) =>
+          `Unknown event type: ${(issue.input as string[]).find((type) => !KNOWN_TYPES.has(type)) ?? ''}`.slice(0, 200),
+      ),
+      v.transform((types) => [...new Set(types)] as EventType[]),
+      v.metadata({ param: { type: 'string' } }),
+      v.description(
+        `Comma-separated event types (at most ${MAX_EVENT_TYPES_PER_QUERY}), e.g. ticket.created,ticket.updated.`,
+      ),
+    ),
+  ),
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,16}$/, 'Must be a whole number written with digits only'),
+      v.transform(Number),
+      v.minValue(1, 'Must be at least 1'),
+      v.maxValue(100, 'Must be at most 100'),
+      v.metadata({ param: { type: 'integer', minimum: 1, maximum: 100 } }),
+      v.description('Events per page, 1..100.'),
+    ),
+    '25',
+  ),
+})
+/** The validated query of `GET /events`. */
+export type EventListQuery = v.InferOutput<typeof EventListQuerySchema>
+
+/**
+ * The response of `GET /events`.
+ *
+ * @example
+ * v.is(EventListSchema, body)
+ */
+export const EventListSchema = v.strictObject({
+  data: v.array(EventSchema),
+  pagination: v.strictObject({ limit: v.number(), hasNextPage: v.boolean(), nextCursor: v.nullable(v.string()) }),
+})
+/** The response of `GET /events`. */
+export type EventList = v.InferOutput<typeof EventListSchema>

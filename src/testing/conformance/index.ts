@@ -10,6 +10,7 @@ import { automationRules } from './automation-rules.js'
 import { budgets } from './budgets.js'
 import { concurrency } from './concurrency.js'
 import { createConformanceContext, type ConformanceOptions } from './context.js'
+import { events } from './events.js'
 import { idempotency } from './idempotency.js'
 import { isolation } from './isolation.js'
 import { listsAndOrdering } from './lists-and-ordering.js'
@@ -47,5 +48,6 @@ export function runStoreConformance(options: ConformanceOptions): void {
     concurrency(ctx)
     isolation(ctx)
     removals(ctx)
+    events(ctx, options.createStoreWithRetention)
   })
 }
