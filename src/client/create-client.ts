@@ -296,6 +296,7 @@ export function createClient(options: ClientOptions): Client {
       for (const event of page.data) {
         yield event
         after = event.id
+        if (signal?.aborted === true) return
       }
       if (page.pagination.hasNextPage) continue
       try {

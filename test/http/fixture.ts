@@ -234,6 +234,7 @@ export const SAMPLES: Record<string, SampleRequest> = {
   getGoal: { path: `/goals/${IDS.goal}` },
   getNpsSurvey: { path: `/surveys/nps/${IDS.survey}` },
   getPlannerItemType: { path: `/planner/types/${IDS.plannerType}` },
+  listEvents: { path: '/events' },
 }
 
 /** The sample of an operation; throws when the registry grew an operation this fixture lacks. */
