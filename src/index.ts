@@ -34,6 +34,34 @@ export {
   SYNC_COLLECTIONS,
   type SyncCollection,
 } from './stores/removal.js'
+export {
+  changeOf,
+  EVENT_RESOURCE_TYPES,
+  EVENT_TYPES,
+  type Event,
+  type EventAction,
+  type EventActor,
+  type EventDraft,
+  type EventList,
+  type EventListQuery,
+  type EventResourceType,
+  EventSchema,
+  type EventType,
+  eventId,
+  eventPosition,
+  SYNC_ACTOR,
+  type WriteContext,
+} from './model/events.js'
+export {
+  authorOf,
+  EVENT_RETENTION_MS,
+  EventLog,
+  type EventPage,
+  type EventQuery,
+  eventOf,
+  isExpired,
+} from './stores/event-feed.js'
+export { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange, type ViewLookups } from './stores/event-views.js'
 
 // Authentication, scopes, rate limiting, errors
 export {

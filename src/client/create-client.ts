@@ -285,7 +285,9 @@ export function createClient(options: ClientOptions): Client {
     const { signal, types, intervalMs = 5000 } = options
     let after = options.after
     const route = CLIENT_ROUTES.listEvents
-    while (signal?.aborted !== true) {
+    // A function, not the property read inline: TypeScript would narrow it across the awaits.
+    const aborted = () => signal?.aborted === true
+    while (!aborted()) {
       let page: { data: ItemOf<'listEvents'>[]; pagination: { hasNextPage: boolean; nextCursor: string | null } }
       try {
         page = (await send(route, undefined, { after, types, limit: 100 }, { signal })) as typeof page
@@ -296,7 +298,7 @@ export function createClient(options: ClientOptions): Client {
       for (const event of page.data) {
         yield event
         after = event.id
-        if (signal?.aborted === true) return
+        if (aborted()) return
       }
       if (page.pagination.hasNextPage) continue
       try {

@@ -55,7 +55,10 @@ export const listEvents = defineOperation({
   area: 'Events',
   summary: 'List events',
   description:
-    'The tenant’s changes in commit order, from API writes and from the host’s sync. Follow the feed with `after=nextCursor`: every event is seen exactly once. Only events of resources the key may read are shown; `types` naming another is a 403. An `after` whose following events were pruned (kept 30 days by default) is a 410 `CURSOR_EXPIRED`: resynchronise from the lists.',
+    'The tenant’s changes in commit order, from API writes and from the host’s sync. Follow the feed with ' +
+    '`after=nextCursor`: every event is seen exactly once. Only events of resources the key may read are shown; ' +
+    '`types` naming another is a 403. An `after` whose following events were pruned (kept 30 days by default) ' +
+    'is a 410 `CURSOR_EXPIRED`: resynchronise from the lists.',
   scope: 'events.read',
   query: EventListQuerySchema,
   response: EventListSchema,
