@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-const PARTS = ['http', 'stores', 'writes'] as const
+const PARTS = ['http', 'stores', 'writes', 'events'] as const
 const requested = process.argv.slice(2)
 const unknown = requested.filter((part) => !(PARTS as readonly string[]).includes(part))
 if (unknown.length > 0) {

@@ -213,21 +213,17 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
     },
 
     async listEvents(tenantId, query) {
-      // The counter first: every position up to it has committed before the page is read.
+      const ex = ctx.db
       {
-        const ex = ctx.db
-        const counter = await one<{ position: unknown }>(
-          sql`SELECT position FROM ${t('event_positions')} WHERE tenant_id = ${tenantId}`,
+        // One statement: the counter (every position up to it has committed) and the oldest event kept
+        // (pruning is the writers' job, since it needs a write lock).
+        const bounds = await one<{ last: unknown; oldest: unknown }>(
+          sql`SELECT (SELECT position FROM ${t('event_positions')} WHERE tenant_id = ${tenantId}) AS last,
+                     (SELECT min(position) FROM ${t('events')} WHERE tenant_id = ${tenantId}) AS oldest`,
           ex,
         )
-        const lastPosition = counter === undefined ? 0 : Number(counter.position)
-        const cutoff = new Date(Date.now() - retentionMs).toISOString()
-        // Pruning is the writers' job; a reader only hides what has outlived the retention since.
-        const oldestLive = await one<{ p: unknown }>(
-          sql`SELECT min(position) AS p FROM ${t('events')} WHERE tenant_id = ${tenantId} AND created_at >= ${cutoff}`,
-          ex,
-        )
-        const prunedBefore = oldestLive?.p == null ? lastPosition + 1 : Number(oldestLive.p)
+        const lastPosition = bounds?.last == null ? 0 : Number(bounds.last)
+        const prunedBefore = bounds?.oldest == null ? lastPosition + 1 : Number(bounds.oldest)
         if (isExpired(query, prunedBefore)) return { state: 'expired' } as const
         const asc = query.order === 'asc'
         const bound = asc
