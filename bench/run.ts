@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-const PARTS = ['http', 'stores', 'writes', 'limits', 'api-keys'] as const
+const PARTS = ['http', 'stores', 'writes', 'limits', 'api-keys', 'events'] as const
 const requested = process.argv.slice(2)
 const unknown = requested.filter((part) => !(PARTS as readonly string[]).includes(part))
 if (unknown.length > 0) {

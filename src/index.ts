@@ -21,12 +21,11 @@ export {
 } from './stores/store.js'
 export { RecordNotFoundError, VersionMismatchError } from './model/errors.js'
 export type { WebhookDeliveryRecord, WebhookStore } from './stores/webhook-store.js'
-export {
-  EVENT_TYPES,
-  type WebhookDelivery,
-  type WebhookEndpoint,
-  type WebhookEndpointRecord,
-  type WebhookSecret,
+export type {
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointRecord,
+  WebhookSecret,
 } from './model/webhook-endpoints.js'
 export {
   normalizeSeed,
@@ -35,6 +34,41 @@ export {
   type SeedData,
   type TrainingCourseRecord,
 } from './stores/seed.js'
+export {
+  normalizeRemoval,
+  type RemoveIds,
+  type SeedOptions,
+  SYNC_COLLECTIONS,
+  type SyncCollection,
+} from './stores/removal.js'
+export {
+  changeOf,
+  EVENT_RESOURCE_TYPES,
+  EVENT_TYPES,
+  type Event,
+  type EventAction,
+  type EventActor,
+  type EventDraft,
+  type EventList,
+  type EventListQuery,
+  type EventResourceType,
+  EventSchema,
+  type EventType,
+  eventId,
+  eventPosition,
+  SYNC_ACTOR,
+  type WriteContext,
+} from './model/events.js'
+export {
+  authorOf,
+  EVENT_RETENTION_MS,
+  EventLog,
+  type EventPage,
+  type EventQuery,
+  eventOf,
+  isExpired,
+} from './stores/event-feed.js'
+export { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange, type ViewLookups } from './stores/event-views.js'
 
 // API keys for hosts (docs/api-keys.md)
 export {

@@ -6,7 +6,16 @@
 import type { OperationId } from '../operations/index.js'
 import { ApiResponseError } from './errors.js'
 import { CLIENT_ROUTES, type ClientRoute } from './routes.js'
-import type { ListOperationId, OperationMethods, OptionsOf, Paginators, RequestOptions } from './types.js'
+import type {
+  FeedOperationId,
+  ItemOf,
+  ListOperationId,
+  OperationMethods,
+  OptionsOf,
+  Paginators,
+  QueryOf,
+  RequestOptions,
+} from './types.js'
 
 /** A `fetch`-compatible function. */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>
@@ -46,6 +55,26 @@ export type Client = OperationMethods & {
    * for await (const ticket of client.paginate.listTickets({ isClosed: false })) console.log(ticket.title)
    */
   paginate: Paginators
+  /**
+   * Follows the events feed from `after` (default: its start), yielding every event once, in order;
+   * when caught up, asks again every `intervalMs` (default 5000). Ends when `signal` aborts.
+   *
+   * @example
+   * for await (const event of client.tailEvents({ after: lastSeen, types: ['ticket.updated'], signal })) save(event)
+   */
+  tailEvents(options?: TailEventsOptions): AsyncIterableIterator<ItemOf<'listEvents'>>
+}
+
+/** Options of {@link Client.tailEvents}. */
+export interface TailEventsOptions {
+  /** The id of the last event already seen; omitted, the feed is read from its oldest kept event. */
+  after?: string
+  /** Only these event types. */
+  types?: QueryOf<'listEvents'>['types']
+  /** The wait between polls once caught up, in ms. Default 5000. */
+  intervalMs?: number
+  /** Stops the tail (the iterator ends without an error). */
+  signal?: AbortSignal
 }
 
 const DEFAULT_RETRIES = 2
@@ -217,10 +246,27 @@ export function createClient(options: ClientOptions): Client {
   }
 
   const paginate = {} as Record<
-    ListOperationId,
+    ListOperationId | FeedOperationId,
     (query?: Record<string, unknown>, options?: RequestOptions) => AsyncIterableIterator<unknown>
   >
   for (const [operationId, route] of Object.entries(CLIENT_ROUTES) as Array<[OperationId, ClientRoute]>) {
+    if (route.feed) {
+      // The feed is walked by cursor: `after` is the last event returned.
+      paginate[operationId as FeedOperationId] = async function* (query = {}, callOptions = {}) {
+        let after = query.after
+        const limit = query.limit ?? 100
+        for (;;) {
+          const result = (await send(route, undefined, { ...query, after, limit }, callOptions)) as {
+            data: unknown[]
+            pagination: { hasNextPage: boolean; nextCursor: string | null }
+          }
+          yield* result.data
+          if (!result.pagination.hasNextPage || result.pagination.nextCursor === null) return
+          after = result.pagination.nextCursor
+        }
+      }
+      continue
+    }
     if (!route.list) continue
     // By cursor (docs/extensions.md, section 1): the first request takes the query as given (a `page`
     // or a `cursor` included), every later one the previous page's `nextCursor` and no `page`, so a
@@ -241,5 +287,33 @@ export function createClient(options: ClientOptions): Client {
     }
   }
 
-  return { ...(methods as unknown as OperationMethods), paginate: paginate as unknown as Paginators }
+  async function* tailEvents(options: TailEventsOptions = {}): AsyncIterableIterator<ItemOf<'listEvents'>> {
+    const { signal, types, intervalMs = 5000 } = options
+    let after = options.after
+    const route = CLIENT_ROUTES.listEvents
+    // A function, not the property read inline: TypeScript would narrow it across the awaits.
+    const aborted = () => signal?.aborted === true
+    while (!aborted()) {
+      let page: { data: ItemOf<'listEvents'>[]; pagination: { hasNextPage: boolean; nextCursor: string | null } }
+      try {
+        page = (await send(route, undefined, { after, types, limit: 100 }, { signal })) as typeof page
+      } catch (error) {
+        if (isAbort(error, signal)) return
+        throw error
+      }
+      for (const event of page.data) {
+        yield event
+        after = event.id
+        if (aborted()) return
+      }
+      if (page.pagination.hasNextPage) continue
+      try {
+        await sleep(intervalMs, signal)
+      } catch {
+        return // aborted while waiting
+      }
+    }
+  }
+
+  return { ...(methods as unknown as OperationMethods), paginate: paginate as unknown as Paginators, tailEvents }
 }

@@ -13,6 +13,7 @@ export {
   type Client,
   type ClientOptions,
   type FetchLike,
+  type TailEventsOptions,
 } from './create-client.js'
 export { ApiResponseError, type ApiResponseErrorCode } from './errors.js'
 export { CLIENT_ROUTES, type ClientRoute } from './routes.js'
@@ -22,6 +23,7 @@ export type {
   BodyOf,
   IdempotencyOptions,
   IfMatchOptions,
+  FeedOperationId,
   ItemOf,
   ListOperationId,
   OperationMethods,

@@ -14,6 +14,8 @@ export interface ClientRoute {
   path: string
   /** Answers `{ data: [...], pagination }`: the client can walk its pages. */
   list?: true
+  /** Answers `{ data: [...], pagination: { nextCursor } }` and is walked with `after` (the events feed). */
+  feed?: true
   /** Accepts `Idempotency-Key`: the client sends one, generated unless given. */
   idempotent?: true
   /** Accepts `If-Match` with the version the caller read. */
@@ -55,4 +57,5 @@ export const CLIENT_ROUTES = {
   deleteWebhookEndpoint: { method: 'DELETE', path: '/webhook-endpoints/:id' },
   rotateWebhookEndpointSecret: { method: 'POST', path: '/webhook-endpoints/:id/rotate-secret' },
   listWebhookDeliveries: { method: 'GET', path: '/webhook-endpoints/:id/deliveries' },
+  listEvents: { method: 'GET', path: '/events', feed: true },
 } as const satisfies Record<OperationId, ClientRoute>

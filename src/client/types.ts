@@ -27,8 +27,12 @@ export type ResponseOf<K extends OperationId> = v.InferOutput<Ops[K]['response']
 /** The ids of the operations that answer a page of a list. */
 export type ListOperationId = { [K in OperationId]: Routes[K] extends { list: true } ? K : never }[OperationId]
 
+/** The ids of the operations walked with `after` (the events feed). */
+export type FeedOperationId = { [K in OperationId]: Routes[K] extends { feed: true } ? K : never }[OperationId]
+
 /** One item of a list operation's `data`. */
-export type ItemOf<K extends ListOperationId> = ResponseOf<K> extends { data: ReadonlyArray<infer T> } ? T : never
+export type ItemOf<K extends ListOperationId | FeedOperationId> =
+  ResponseOf<K> extends { data: ReadonlyArray<infer T> } ? T : never
 
 /** Options every call takes. */
 export interface RequestOptions {
@@ -77,5 +81,8 @@ export type OperationMethods = { [K in OperationId]: (...args: ArgsOf<K>) => Pro
 
 /** One async iterator per list operation: every item of every page. */
 export type Paginators = {
-  [K in ListOperationId]: (query?: QueryOf<K>, options?: RequestOptions) => AsyncIterableIterator<ItemOf<K>>
+  [K in ListOperationId | FeedOperationId]: (
+    query?: QueryOf<K>,
+    options?: RequestOptions,
+  ) => AsyncIterableIterator<ItemOf<K>>
 }

@@ -26,6 +26,7 @@ export const SCOPES = [
   'planner.read',
   'webhooks.read',
   'webhooks.write',
+  'events.read',
 ] as const
 
 /** A scope, e.g. `'tickets.read'`. */

@@ -4,6 +4,7 @@
  * so must be kept as they are) and which event types a key may subscribe to.
  */
 import * as v from 'valibot'
+import { EVENT_TYPES } from './events.js'
 import { DateTimeSchema, integerParam, paginationQuery } from './shared.js'
 import { MAX_WEBHOOK_URL_LENGTH } from './webhook-urls.js'
 
@@ -29,16 +30,6 @@ export const EVENT_RESOURCE_AREAS = {
   nps_survey: 'surveys',
   planner_item_type: 'planner',
 } as const
-
-/**
- * Every event type, `<resource>.<created|updated|deleted>`.
- *
- * @example
- * EVENT_TYPES.includes('ticket.updated') // true
- */
-export const EVENT_TYPES = Object.keys(EVENT_RESOURCE_AREAS).flatMap((resource) =>
-  ['created', 'updated', 'deleted'].map((action) => `${resource}.${action}`),
-) as readonly string[]
 
 /**
  * Whether a key with `scopes` may read events of `type` (`X.write` grants `X.read`).

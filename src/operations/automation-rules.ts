@@ -12,6 +12,7 @@ import {
   type AutomationRule,
   type AutomationRuleRecord,
 } from '../model/automation-rules.js'
+import { writeContextOf } from './write-context.js'
 
 /**
  * The rule's scope invariant (company rules name at least one company, tenant rules none) and,
@@ -86,7 +87,7 @@ export const createAutomationRule = defineOperation({
       version: 1,
     }
     const rule = await withCompanies(store, tenantId, record, true)
-    await store.insertAutomationRule(tenantId, record)
+    await store.insertAutomationRule(tenantId, record, writeContextOf(context))
     return {
       status: 201,
       body: { data: rule },
@@ -132,7 +133,7 @@ export const updateAutomationRule = defineOperation({
         rule = await withCompanies(store, tenantId, next, companyIds !== undefined)
         return next
       },
-      save: (next, expected) => store.replaceAutomationRule(tenantId, next, expected),
+      save: (next, expected) => store.replaceAutomationRule(tenantId, next, expected, writeContextOf(context)),
     })
     return ok({ ...rule!, version: saved.version }, versionTag(saved.version))
   },

@@ -10,6 +10,7 @@ import {
   UpdateBudgetSchema,
   type BudgetLineItem,
 } from '../model/budgets.js'
+import { writeContextOf } from './write-context.js'
 
 export const createBudgetLineItem = defineOperation({
   id: 'createBudgetLineItem',
@@ -29,7 +30,8 @@ export const createBudgetLineItem = defineOperation({
   responseHeaders: { Location: 'The new line item, under its budget.' },
   errors: ['NOT_FOUND', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'],
   idempotent: true,
-  handle: async ({ store, tenantId, params, body, now, basePath }) => {
+  handle: async (context) => {
+    const { store, tenantId, params, body, now, basePath } = context
     const [category, goal] = await Promise.all([
       body.categoryId === undefined ? null : store.getPlannerItemType(tenantId, body.categoryId),
       body.linkedItemType === 'goal' && body.linkedItemId !== undefined
@@ -64,7 +66,7 @@ export const createBudgetLineItem = defineOperation({
       createdAt: timestamp,
       updatedAt: timestamp,
     }
-    if (!(await store.addBudgetLineItem(tenantId, params.id, item))) throw notFound('Budget')
+    if (!(await store.addBudgetLineItem(tenantId, params.id, item, writeContextOf(context)))) throw notFound('Budget')
     return {
       status: 201,
       body: { data: item },
@@ -87,6 +89,10 @@ export const updateBudget = defineOperation({
   response: dataEnvelope(BudgetSchema),
   successStatus: 200,
   errors: ['NOT_FOUND'],
-  handle: async ({ store, tenantId, params, body, now }) =>
-    ok(await found(store.updateBudget(tenantId, params.id, body, now.toISOString()), 'Budget')),
+  handle: async (context) => {
+    const { store, tenantId, params, body, now } = context
+    return ok(
+      await found(store.updateBudget(tenantId, params.id, body, now.toISOString(), writeContextOf(context)), 'Budget'),
+    )
+  },
 })

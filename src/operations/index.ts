@@ -7,6 +7,7 @@ import { createAutomationRule, updateAutomationRule } from './automation-rules.j
 import { createBudgetLineItem, updateBudget } from './budgets.js'
 import { listMeetingTypes } from './calendar.js'
 import { listCompanies } from './companies.js'
+import { listEvents } from './events.js'
 import { getComplianceCheck, getComplianceTemplate, listComplianceTemplates } from './compliance.js'
 import { getGoal } from './goals.js'
 import { getNpsSurvey } from './nps-surveys.js'
@@ -64,6 +65,7 @@ export const operationsById = {
   deleteWebhookEndpoint,
   rotateWebhookEndpointSecret,
   listWebhookDeliveries,
+  listEvents,
 } as const
 
 /** The id of an operation, e.g. `'listTickets'`. */

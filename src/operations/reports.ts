@@ -4,6 +4,7 @@ import { parseIfMatch, updateVersioned } from '../model/versioning.js'
 import { dataEnvelope } from '../model/shared.js'
 import { ok, UuidIdParams, versionTag } from './results.js'
 import { ReportSchema, UpdateReportSchema, type Report, type ReportRecord } from '../model/reports.js'
+import { writeContextOf } from './write-context.js'
 
 export const updateReport = defineOperation({
   id: 'updateReport',
@@ -22,7 +23,8 @@ export const updateReport = defineOperation({
   successStatus: 200,
   responseHeaders: { ETag: 'The report’s new version, quoted.' },
   errors: ['NOT_FOUND', 'PRECONDITION_FAILED'],
-  handle: async ({ store, tenantId, params, body, now, request }) => {
+  handle: async (context) => {
+    const { store, tenantId, params, body, now, request } = context
     let names = { companyName: null as string | null, reportTypeName: null as string | null }
     const saved = await updateVersioned<ReportRecord>({
       what: 'Report',
@@ -43,7 +45,7 @@ export const updateReport = defineOperation({
         names = { companyName: companies[0]?.name ?? null, reportTypeName: reportType?.name ?? null }
         return next
       },
-      save: (next, expected) => store.replaceReport(tenantId, next, expected),
+      save: (next, expected) => store.replaceReport(tenantId, next, expected, writeContextOf(context)),
     })
     const { content: _content, ...fields } = saved
     const report: Report = {

@@ -4,6 +4,7 @@ import { listPage } from './list-pages.js'
 import { dataEnvelope, listEnvelope, MessageSchema } from '../model/shared.js'
 import { found, notFound, ok, UuidIdParams } from './results.js'
 import { TrainingCourseSchema, TrainingEnrollmentListQuerySchema, TrainingEnrollmentSchema } from '../model/training.js'
+import { writeContextOf } from './write-context.js'
 
 export const listTrainingEnrollments = defineOperation({
   id: 'listTrainingEnrollments',
@@ -38,8 +39,10 @@ export const deleteTrainingEnrollment = defineOperation({
   response: MessageSchema,
   successStatus: 200,
   errors: ['NOT_FOUND'],
-  handle: async ({ store, tenantId, params }) => {
-    if (!(await store.deleteTrainingEnrollment(tenantId, params.id))) throw notFound('Enrollment')
+  handle: async (context) => {
+    const { store, tenantId, params } = context
+    if (!(await store.deleteTrainingEnrollment(tenantId, params.id, writeContextOf(context))))
+      throw notFound('Enrollment')
     return { status: 200, body: { message: 'Enrollment deleted' } }
   },
 })

@@ -23,6 +23,9 @@ import type { ReportRecord, ReportType } from '../model/reports.js'
 import type { Ticket, TicketListQuery, TicketWithNotes } from '../model/tickets.js'
 import type { TrainingCourse, TrainingEnrollment, TrainingEnrollmentListQuery } from '../model/training.js'
 import type { User, UserListQuery } from '../model/users.js'
+import type { WriteContext } from '../model/events.js'
+import type { EventPage, EventQuery } from './event-feed.js'
+import type { RemoveIds, SeedOptions } from './removal.js'
 import type { SeedData } from './seed.js'
 import type { WebhookStore } from './webhook-store.js'
 
@@ -102,26 +105,37 @@ export interface Store extends WebhookStore {
    * Applies the supplied fields (`notes: null` clears) and sets `updatedAt`; returns the budget as
    * {@link getBudget} does.
    */
-  updateBudget(tenantId: string, id: string, patch: UpdateBudget, updatedAt: string): Promise<Budget | null>
+  updateBudget(
+    tenantId: string,
+    id: string,
+    patch: UpdateBudget,
+    updatedAt: string,
+    write?: WriteContext,
+  ): Promise<Budget | null>
   /**
    * Adds a complete line item and sets the budget's `updatedAt` to the item's `createdAt`, in one
    * transaction; false when no such budget.
    */
-  addBudgetLineItem(tenantId: string, budgetId: string, item: BudgetLineItem): Promise<boolean>
+  addBudgetLineItem(tenantId: string, budgetId: string, item: BudgetLineItem, write?: WriteContext): Promise<boolean>
 
   // --- automation rules ---
   getAutomationRule(tenantId: string, id: string): Promise<AutomationRuleRecord | null>
-  insertAutomationRule(tenantId: string, rule: AutomationRuleRecord): Promise<void>
+  insertAutomationRule(tenantId: string, rule: AutomationRuleRecord, write?: WriteContext): Promise<void>
   /**
    * Compare-and-set: replaces the rule only if its stored `version` is `expectedVersion`; false
    * otherwise (or when it is gone).
    */
-  replaceAutomationRule(tenantId: string, rule: AutomationRuleRecord, expectedVersion: number): Promise<boolean>
+  replaceAutomationRule(
+    tenantId: string,
+    rule: AutomationRuleRecord,
+    expectedVersion: number,
+    write?: WriteContext,
+  ): Promise<boolean>
 
   // --- reports ---
   getReport(tenantId: string, id: string): Promise<ReportRecord | null>
   /** Compare-and-set, as {@link replaceAutomationRule}. */
-  replaceReport(tenantId: string, report: ReportRecord, expectedVersion: number): Promise<boolean>
+  replaceReport(tenantId: string, report: ReportRecord, expectedVersion: number, write?: WriteContext): Promise<boolean>
   getReportType(tenantId: string, id: string): Promise<ReportType | null>
   listReportTemplates(
     tenantId: string,
@@ -145,7 +159,7 @@ export interface Store extends WebhookStore {
     query: TrainingEnrollmentListQuery & AfterKeyset,
   ): Promise<ListResult<TrainingEnrollment>>
   /** False when there was no such enrollment. */
-  deleteTrainingEnrollment(tenantId: string, id: string): Promise<boolean>
+  deleteTrainingEnrollment(tenantId: string, id: string, write?: WriteContext): Promise<boolean>
   /** With `enrollmentCount`: the enrollments of that course now. */
   getTrainingCourse(tenantId: string, id: string): Promise<TrainingCourse | null>
 
@@ -192,7 +206,22 @@ export interface Store extends WebhookStore {
    * Loads records of one tenant, in the response shapes of the contract (see {@link SeedData}).
    * Derived fields are recomputed whatever the seed says; seeding an id again replaces the record.
    */
-  seed(tenantId: string, data: SeedData): Promise<void>
+  seed(tenantId: string, data: SeedData, options?: SeedOptions): Promise<void>
+  /**
+   * Removes records of one tenant, in one transaction (how a host mirrors deletions): `ids` keyed
+   * like seed data. Unknown ids are ignored; removing a budget removes its line items. Throws a
+   * `TypeError` (validate with `normalizeRemoval`) for a key that is not a seed key.
+   */
+  remove(tenantId: string, ids: RemoveIds): Promise<void>
+  // --- the events feed (docs/extensions.md, section 3) ---
+  /**
+   * A page of the tenant's events. Every write above, `seed` (records it creates or changes, unless
+   * `events: false`) and `remove` record their events in the same transaction as the change, with
+   * the actor and request of `write` (the host's sync when omitted), at the tenant's next positions
+   * in commit order. Events older than the store's `eventRetentionMs` are pruned by the store.
+   */
+  listEvents(tenantId: string, query: EventQuery): Promise<EventPage>
+
   /** Releases connections and files. */
   close(): Promise<void>
 }

@@ -41,6 +41,7 @@ describe('client routes', () => {
         method: string
         path: string
         list?: true
+        feed?: true
         idempotent?: true
         ifMatch?: true
       }
@@ -48,7 +49,7 @@ describe('client routes', () => {
       expect(route.path, operation.id).toBe(operation.path)
       expect(route.idempotent === true, operation.id).toBe(operation.idempotent === true)
       expect(route.ifMatch === true, operation.id).toBe(operation.errors.includes('PRECONDITION_FAILED'))
-      expect(route.list === true, operation.id).toBe(
+      expect(route.list === true || route.feed === true, operation.id).toBe(
         'pagination' in ((operation.response as { entries?: object }).entries ?? {}),
       )
     }

@@ -39,3 +39,9 @@ it('runStoreConformance registers only the groups asked for', ({ task }) => {
   expect(httpOnly).toContain('budgets and line items')
   expect(httpOnly.some((name) => name.startsWith('store:'))).toBe(false)
 })
+runStoreConformance({
+  name: 'memory',
+  createStore: () => createMemoryStore(),
+  createStoreWithRetention: (eventRetentionMs) => createMemoryStore({ eventRetentionMs }),
+  onResponse: assertMatchesContract,
+})

@@ -5,6 +5,7 @@ import { createPgliteStore } from '../support/postgres.js'
 // The fallback path, forced: proves the suite passes on embedded PGlite too (no server needed).
 runStoreConformance({
   name: 'postgres (pglite, forced)',
-  createStore: createPgliteStore,
+  createStore: () => createPgliteStore(),
+  createStoreWithRetention: (eventRetentionMs) => createPgliteStore({ eventRetentionMs }),
   onResponse: assertMatchesContract,
 })

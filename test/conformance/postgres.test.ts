@@ -9,5 +9,7 @@ console.info(`postgres conformance runs on: ${engine}`)
 runStoreConformance({
   name: `postgres (${engine})`,
   createStore: async () => (await createTestPostgresStore({ force: engine })).store,
+  createStoreWithRetention: async (eventRetentionMs) =>
+    (await createTestPostgresStore({ force: engine, eventRetentionMs })).store,
   onResponse: assertMatchesContract,
 })

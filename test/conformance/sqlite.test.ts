@@ -6,5 +6,6 @@ import { assertMatchesContract } from '../support/contract.js'
 runStoreConformance({
   name: 'sqlite',
   createStore: () => createSqliteStore({ filename: ':memory:' }),
+  createStoreWithRetention: (eventRetentionMs) => createSqliteStore({ filename: ':memory:' }, { eventRetentionMs }),
   onResponse: assertMatchesContract,
 })

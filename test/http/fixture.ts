@@ -260,6 +260,7 @@ export const SAMPLES: Record<string, SampleRequest> = {
   deleteWebhookEndpoint: { path: `/webhook-endpoints/${IDS.webhookEndpoint}` },
   rotateWebhookEndpointSecret: { path: `/webhook-endpoints/${IDS.webhookEndpoint}/rotate-secret` },
   listWebhookDeliveries: { path: `/webhook-endpoints/${IDS.webhookEndpoint}/deliveries` },
+  listEvents: { path: '/events' },
 }
 
 /** The sample of an operation; throws when the registry grew an operation this fixture lacks. */

@@ -37,21 +37,23 @@ export function freshSchema(prefix = 'test'): string {
 }
 
 /** A store on embedded PGlite (with pg_trgm). */
-export async function createPgliteStore(): Promise<SqlStore> {
-  return (await pgliteStore()).store
+export async function createPgliteStore(storeOptions: { eventRetentionMs?: number } = {}): Promise<SqlStore> {
+  return (await pgliteStore(storeOptions)).store
 }
 
-async function pgliteStore() {
+async function pgliteStore(storeOptions: { eventRetentionMs?: number } = {}) {
   const [{ PGlite }, { pg_trgm }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
   ])
   const db = await PGlite.create({ extensions: { pg_trgm } })
-  return { store: await createPostgresStore({ dialect: pgliteDialect(db) }), db }
+  return { store: await createPostgresStore({ dialect: pgliteDialect(db) }, storeOptions), db }
 }
 
 /** A Postgres store for a test file, which engine it runs on, and a way to run SQL on its database behind its back. */
-export async function createTestPostgresStore(options: { force?: 'server' | 'pglite' } = {}): Promise<{
+export async function createTestPostgresStore(
+  options: { force?: 'server' | 'pglite'; eventRetentionMs?: number } = {},
+): Promise<{
   store: SqlStore
   engine: 'server' | 'pglite'
   schema: string | null
@@ -60,7 +62,8 @@ export async function createTestPostgresStore(options: { force?: 'server' | 'pgl
   const useServer = options.force === 'server' || (options.force === undefined && (await postgresServerAnswers()))
   if (useServer) {
     const schema = freshSchema()
-    const store = await createPostgresStore({ connectionString: DATABASE_URL, schema, max: 4 })
+    const retention = options.eventRetentionMs === undefined ? {} : { eventRetentionMs: options.eventRetentionMs }
+    const store = await createPostgresStore({ connectionString: DATABASE_URL, schema, max: 4 }, retention)
     const close = store.close.bind(store)
     // Drop the schema after the test file: the shared database must not fill up.
     store.close = async () => {
@@ -81,7 +84,9 @@ export async function createTestPostgresStore(options: { force?: 'server' | 'pgl
     }
     return { store, engine: 'server', schema, execute }
   }
-  const { store, db } = await pgliteStore()
+  const { store, db } = await pgliteStore(
+    options.eventRetentionMs === undefined ? {} : { eventRetentionMs: options.eventRetentionMs },
+  )
   return { store, engine: 'pglite', schema: null, execute: async (text) => void (await db.exec(text)) }
 }
 

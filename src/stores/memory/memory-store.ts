@@ -41,6 +41,10 @@ import type { ReportTemplate, ReportTemplateRecord } from '../../model/report-te
 import type { TicketNote } from '../../model/tickets.js'
 import { deepFreeze } from '../../model/frozen-records.js'
 import { memoryWebhookMethods } from './webhooks.js'
+import type { EventDraft, WriteContext } from '../../model/events.js'
+import { authorOf, EVENT_RETENTION_MS, EventLog } from '../event-feed.js'
+import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange, type ViewLookups } from '../event-views.js'
+import { normalizeRemoval, type RemoveIds, type SyncCollection, SYNC_COLLECTIONS } from '../removal.js'
 import { normalizeSeed, type BudgetRecord, type SeedData } from '../seed.js'
 import { memoryApiKeyMethods } from './api-keys.js'
 import {
@@ -151,6 +155,7 @@ class TenantData {
   npsSurveys = new Collection(npsSurveys)
   plannerItemTypes = new Collection(plannerItemTypes)
   idempotency = new Map<string, IdempotencyEntry>()
+  feed = new EventLog()
 }
 
 /** The collections of a tenant, by name. */
@@ -288,10 +293,21 @@ function matcher<R>(spec: QuerySpec<R>, query: object): ((entry: Entry<R>) => bo
 
 const recordOf = <R>(entry: Entry<R>): R => entry.record
 
+/** The ids of one key, for {@link statesOf}. */
+function only(key: SyncCollection, id: string): Record<SyncCollection, readonly string[]> {
+  const ids = Object.fromEntries(SYNC_COLLECTIONS.map((k) => [k, []])) as unknown as Record<
+    SyncCollection,
+    readonly string[]
+  >
+  return { ...ids, [key]: [id] }
+}
+
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
   /** Records to load into tenants on creation: `{ [tenantId]: SeedData }`. */
   seed?: Record<string, SeedData>
+  /** How long events are kept (default 30 days); older ones are pruned as events are added. */
+  eventRetentionMs?: number
 }
 
 /** The in-memory store, with `seed` for loading data. */
@@ -345,17 +361,79 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     return { ...record, lineItems, totals: budgetTotals(lineItems), lineItemCount: lineItems.length }
   }
 
-  function seedSync(tenantId: string, data: SeedData): void {
+  const retentionMs = options.eventRetentionMs ?? EVENT_RETENTION_MS
+
+  function lookups(t: TenantData): ViewLookups {
+    return {
+      companyName: (id) => t.companies.get(id)?.name,
+      reportTypeName: (id) => t.reportTypes.get(id)?.name,
+      enrollmentCount: (courseId) => {
+        let n = 0
+        for (const { record } of t.trainingEnrollments.byId.values()) if (record.course.id === courseId) n += 1
+        return n
+      },
+    }
+  }
+
+  /** The record `id` of `key` as change detection sees it, or null when absent. */
+  function stateOf(t: TenantData, key: SyncCollection, id: string, look: ViewLookups): StoredState | null {
+    const record = (t[key] as unknown as Collection<{ id: string }>).get(id) as Record<string, unknown> | undefined
+    if (record === undefined) return null
+    // A ticket's notes and a budget's line items are kept beside the record: they are part of its state.
+    const full =
+      key === 'tickets'
+        ? { ...record, notes: t.ticketNotes.get(id) ?? [] }
+        : key === 'budgets'
+          ? { ...record, lineItems: t.budgetLineItems.get(id) ?? [] }
+          : record
+    return { fingerprint: JSON.stringify(full), view: eventView(key, key === 'budgets' ? full : record, look) }
+  }
+
+  /** Records `drafts` in the tenant's feed (after the change, between the same awaits: one atomic step). */
+  function record(t: TenantData, drafts: readonly (EventDraft | null)[], write?: WriteContext): void {
+    const kept = drafts.filter((draft): draft is EventDraft => draft !== null)
+    if (kept.length > 0) t.feed.append(kept, authorOf(write), new Date(), retentionMs)
+  }
+
+  /** The states of the `ids` of each key, for change detection around a seed or removal. */
+  function statesOf(t: TenantData, ids: Record<SyncCollection, readonly string[]>) {
+    const look = lookups(t)
+    const out = new Map<SyncCollection, Map<string, StoredState | null>>()
+    for (const key of SYNC_COLLECTIONS) {
+      if (EVENT_RESOURCE_OF[key] === null || ids[key].length === 0) continue
+      out.set(key, new Map(ids[key].map((id) => [id, stateOf(t, key, id, look)])))
+    }
+    return out
+  }
+
+  /** The drafts of every change between `before` and now. */
+  function changesSince(t: TenantData, before: ReturnType<typeof statesOf>): EventDraft[] {
+    const look = lookups(t)
+    const drafts: EventDraft[] = []
+    for (const [key, states] of before)
+      for (const [id, state] of states) {
+        const draft = syncChange(EVENT_RESOURCE_OF[key]!, id, state, stateOf(t, key, id, look))
+        if (draft !== null) drafts.push(draft)
+      }
+    return drafts
+  }
+
+  function seedSync(tenantId: string, data: SeedData, events = true): void {
     const records = normalizeSeed(data)
     const t = tenant(tenantId)
+    const before = events
+      ? statesOf(
+          t,
+          Object.fromEntries(SYNC_COLLECTIONS.map((k) => [k, records[k].map((r) => r.id)])) as Record<
+            SyncCollection,
+            string[]
+          >,
+        )
+      : null
     for (const record of records.tickets) {
       const ticket = tickets.document(record)
       const previous = t.tickets.get(ticket.id)
-      if (previous) {
-        const ids = t.ticketIdsByNumber.get(previous.ticketNumber)?.filter((id) => id !== ticket.id) ?? []
-        if (ids.length > 0) t.ticketIdsByNumber.set(previous.ticketNumber, ids)
-        else t.ticketIdsByNumber.delete(previous.ticketNumber)
-      }
+      if (previous) forgetTicketNumber(t, ticket.id, previous.ticketNumber)
       t.tickets.set(ticket)
       t.ticketNotes.set(ticket.id, deepFreeze(tickets.parts.notes!.read(record) as TicketNote[]))
       const ids = [...(t.ticketIdsByNumber.get(ticket.ticketNumber) ?? []), ticket.id].sort(compareCodePoints)
@@ -382,6 +460,36 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     for (const goal of records.goals) t.goals.set(goal)
     for (const survey of records.npsSurveys) t.npsSurveys.set(survey)
     for (const type of records.plannerItemTypes) t.plannerItemTypes.set(type)
+    if (before !== null) record(t, changesSince(t, before))
+  }
+
+  /** Forgets a ticket's number and notes with it. */
+  function forgetTicketNumber(t: TenantData, ticketId: string, ticketNumber: string): void {
+    const ids = t.ticketIdsByNumber.get(ticketNumber)?.filter((id) => id !== ticketId) ?? []
+    if (ids.length > 0) t.ticketIdsByNumber.set(ticketNumber, ids)
+    else t.ticketIdsByNumber.delete(ticketNumber)
+  }
+
+  function removeSync(tenantId: string, ids: RemoveIds): void {
+    const removal = normalizeRemoval(ids)
+    const t = tenants.get(tenantId)
+    if (t === undefined) return
+    const before = statesOf(t, removal)
+    for (const id of removal.tickets) {
+      const ticket = t.tickets.get(id)
+      if (ticket === undefined) continue
+      forgetTicketNumber(t, id, ticket.ticketNumber)
+      t.ticketNotes.delete(id)
+      t.tickets.delete(id)
+    }
+    // A budget's line items are kept beside it: they go with it.
+    for (const id of removal.budgets) t.budgetLineItems.delete(id)
+    for (const key of SYNC_COLLECTIONS) {
+      if (key === 'tickets') continue
+      const collection = t[key] as unknown as Collection<{ id: string }>
+      for (const id of removal[key]) collection.delete(id)
+    }
+    record(t, changesSince(t, before))
   }
 
   for (const [tenantId, data] of Object.entries(options.seed ?? {})) seedSync(tenantId, data)
@@ -407,16 +515,18 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return record ? budgetView(tenant(tenantId), record) : null
     },
 
-    async updateBudget(tenantId, id, patch, updatedAt) {
+    async updateBudget(tenantId, id, patch, updatedAt, write) {
       const current = get(tenantId, 'budgets', id)
       if (!current) return null
       const t = tenant(tenantId)
       const next = { ...current, ...patch, updatedAt }
+      const before = statesOf(t, only('budgets', id))
       t.budgets.set(next)
+      record(t, changesSince(t, before), write)
       return budgetView(t, next)
     },
 
-    async addBudgetLineItem(tenantId, budgetId, item) {
+    async addBudgetLineItem(tenantId, budgetId, item, write) {
       const current = get(tenantId, 'budgets', budgetId)
       if (!current) return false
       const t = tenant(tenantId)
@@ -425,6 +535,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const added = deepFreeze(structuredClone(item))
       if (items === undefined) t.budgetLineItems.set(budgetId, [added])
       else items.push(added)
+      const object = structuredClone(item) as unknown as Record<string, unknown>
+      const resource = { type: 'budget_line_item', id: item.id } as const
+      record(t, [{ type: 'budget_line_item.created', resource, object, previous: null }], write)
       return true
     },
 
@@ -432,13 +545,19 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return get(tenantId, 'automationRules', id)
     },
 
-    async insertAutomationRule(tenantId, rule) {
-      tenant(tenantId).automationRules.set(structuredClone(rule))
+    async insertAutomationRule(tenantId, rule, write) {
+      const t = tenant(tenantId)
+      const before = statesOf(t, only('automationRules', rule.id))
+      t.automationRules.set(structuredClone(rule))
+      record(t, changesSince(t, before), write)
     },
 
-    async replaceAutomationRule(tenantId, rule, expectedVersion) {
+    async replaceAutomationRule(tenantId, rule, expectedVersion, write) {
       if (get(tenantId, 'automationRules', rule.id)?.version !== expectedVersion) return false
-      tenant(tenantId).automationRules.set(structuredClone(rule))
+      const t = tenant(tenantId)
+      const before = statesOf(t, only('automationRules', rule.id))
+      t.automationRules.set(structuredClone(rule))
+      record(t, changesSince(t, before), write)
       return true
     },
 
@@ -446,9 +565,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return get(tenantId, 'reports', id)
     },
 
-    async replaceReport(tenantId, report, expectedVersion) {
+    async replaceReport(tenantId, report, expectedVersion, write) {
       if (get(tenantId, 'reports', report.id)?.version !== expectedVersion) return false
-      tenant(tenantId).reports.set(structuredClone(report))
+      const t = tenant(tenantId)
+      const before = statesOf(t, only('reports', report.id))
+      t.reports.set(structuredClone(report))
+      record(t, changesSince(t, before), write)
       return true
     },
 
@@ -491,8 +613,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return list(tenantId, 'trainingEnrollments', query, trainingEnrollments.order)
     },
 
-    async deleteTrainingEnrollment(tenantId, id) {
-      return tenants.get(tenantId)?.trainingEnrollments.delete(id) ?? false
+    async deleteTrainingEnrollment(tenantId, id, write) {
+      const t = tenants.get(tenantId)
+      if (t === undefined || !t.trainingEnrollments.delete(id)) return false
+      const resource = { type: 'training_enrollment', id } as const
+      record(t, [{ type: 'training_enrollment.deleted', resource, object: null, previous: null }], write)
+      return true
     },
 
     async getTrainingCourse(tenantId, id) {
@@ -569,8 +695,19 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
     ...memoryApiKeyMethods(),
 
-    async seed(tenantId, data) {
-      seedSync(tenantId, data)
+    async seed(tenantId, data, seedOptions) {
+      seedSync(tenantId, data, seedOptions?.events ?? true)
+    },
+
+    async remove(tenantId, ids) {
+      removeSync(tenantId, ids)
+    },
+
+    async listEvents(tenantId, query) {
+      const t = tenants.get(tenantId)
+      if (t === undefined) return new EventLog().page(query)
+      t.feed.prune(new Date(), retentionMs)
+      return t.feed.page(query)
     },
 
     async close() {

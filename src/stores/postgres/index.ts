@@ -54,6 +54,8 @@ export type PostgresStoreSource =
 export interface PostgresStoreOptions {
   /** Run the migrations on creation. Default true. */
   migrate?: boolean
+  /** How long events are kept (default 30 days); writes prune older ones. */
+  eventRetentionMs?: number
   /** Called with errors of idle or checked-out connections (they are survived, not thrown). Default: ignore. */
   onConnectionError?: (error: Error) => void
 }
@@ -254,6 +256,7 @@ export async function createPostgresStore(
   const db = new Kysely<unknown>({ dialect, plugins: [...postgresEngine.plugins] })
   return createSqlStore(db, postgresEngine, {
     migrate: options.migrate ?? true,
+    ...(options.eventRetentionMs !== undefined ? { eventRetentionMs: options.eventRetentionMs } : {}),
     ...(source.schema !== undefined ? { schema: source.schema } : {}),
   })
 }

@@ -26,6 +26,7 @@ import {
   users,
 } from '../../model/index.js'
 import type { AutomationRuleRecord } from '../../model/automation-rules.js'
+import type { WriteContext } from '../../model/events.js'
 import type { Budget, BudgetLineItem } from '../../model/budgets.js'
 import type { NpsSurveyRecord } from '../../model/nps-surveys.js'
 import type { ReportTemplateRecord } from '../../model/report-templates.js'
@@ -36,6 +37,7 @@ import type { ApiKeyMethods, Store } from '../store.js'
 import { type Exec, json, parse, type SqlContext } from './context.js'
 import { listConditions, orderSql, type Pages } from './queries.js'
 import { keysetSegments } from './keyset.js'
+import type { SqlEvents } from './events.js'
 import { rowBuilder, rowColumns, upsert } from './seeding.js'
 import type { WebhookStore } from '../webhook-store.js'
 
@@ -46,6 +48,8 @@ export type CollectionMethods = Omit<
   | 'completeIdempotencyKey'
   | 'releaseIdempotencyKey'
   | 'seed'
+  | 'remove'
+  | 'listEvents'
   | 'close'
   | keyof ApiKeyMethods
   | keyof WebhookStore
@@ -55,9 +59,9 @@ export type CollectionMethods = Omit<
  * The store's collection methods over `ctx`, listing through `pages`.
  *
  * @example
- * const store = { ...collectionMethods(ctx, createPages(ctx)), ... }
+ * const store = { ...collectionMethods(ctx, createPages(ctx), sqlEvents(ctx, EVENT_RETENTION_MS)), ... }
  */
-export function collectionMethods(ctx: SqlContext, pages: Pages): CollectionMethods {
+export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEvents): CollectionMethods {
   const { db, engine, table: t, rows, one, parseDoc } = ctx
 
   /** The document of `spec` with this id, parsed afresh (callers may extend it). */
@@ -97,19 +101,29 @@ export function collectionMethods(ctx: SqlContext, pages: Pages): CollectionMeth
   /** Compare-and-set: rewrites the record's row only while its stored `version` is `expected`. */
   async function replaceVersioned<T extends { id: string; version: number }>(
     spec: CollectionSpec<T>,
+    key: 'automationRules' | 'reports',
     tenantId: string,
     record: T,
     expected: number,
+    write: WriteContext | undefined,
   ): Promise<boolean> {
     const skip = 1 + spec.key.length
     const columns = rowColumns(spec).slice(skip)
     const values = rowBuilder(spec, engine)(tenantId, [record.id], record).slice(skip)
     const set = sql.join(columns.map((c, i) => sql`${sql.ref(c)} = ${values[i]}`))
-    const done = await rows(
-      sql`UPDATE ${t(spec.table)} SET ${set}
-          WHERE tenant_id = ${tenantId} AND id = ${record.id} AND version = ${expected} RETURNING id`,
-    )
-    return done.length > 0
+    return engine.writeTransaction(db, async (ex) => {
+      // Locked first, so the state read for the event is the one this update replaces.
+      const current = await one<{ version: unknown }>(
+        sql`SELECT version FROM ${t(spec.table)}
+            WHERE tenant_id = ${tenantId} AND id = ${record.id}${sql.raw(engine.forUpdate)}`,
+        ex,
+      )
+      if (current === undefined || Number(current.version) !== expected) return false
+      const before = await events.states(ex, tenantId, key, [record.id])
+      await sql`UPDATE ${t(spec.table)} SET ${set} WHERE tenant_id = ${tenantId} AND id = ${record.id}`.execute(ex)
+      await events.append(ex, tenantId, await events.changes(ex, tenantId, key, [record.id], before), write)
+      return true
+    })
   }
 
   const ruleRow = rowBuilder(automationRules, engine)
@@ -142,17 +156,19 @@ export function collectionMethods(ctx: SqlContext, pages: Pages): CollectionMeth
 
     getBudget: (tenantId, id) => budgetView(tenantId, id),
 
-    async updateBudget(tenantId, id, patch, updatedAt) {
+    async updateBudget(tenantId, id, patch, updatedAt, write) {
       return engine.writeTransaction(db, async (ex) => {
         const row = await budgetForUpdate(ex, tenantId, id)
         if (row === undefined) return null
+        const before = await events.states(ex, tenantId, 'budgets', [id])
         const next = { ...parse<BudgetRecord>(row.doc), ...patch, updatedAt }
         await setBudgetDoc(ex, tenantId, id, next)
+        await events.append(ex, tenantId, await events.changes(ex, tenantId, 'budgets', [id], before), write)
         return budgetView(tenantId, id, ex)
       })
     },
 
-    async addBudgetLineItem(tenantId, budgetId, item) {
+    async addBudgetLineItem(tenantId, budgetId, item, write) {
       return engine.writeTransaction(db, async (ex) => {
         const row = await budgetForUpdate(ex, tenantId, budgetId)
         if (row === undefined) return false
@@ -162,22 +178,36 @@ export function collectionMethods(ctx: SqlContext, pages: Pages): CollectionMeth
         await sql`INSERT INTO ${items} (tenant_id, budget_id, seq, doc)
                   SELECT ${tenantId}, ${budgetId}, COALESCE(MAX(seq), 0) + 1, ${json(item)} FROM ${items}
                   WHERE tenant_id = ${tenantId} AND budget_id = ${budgetId}`.execute(ex)
+        const resource = { type: 'budget_line_item', id: item.id } as const
+        const object = item as unknown as Record<string, unknown>
+        await events.append(
+          ex,
+          tenantId,
+          [{ type: 'budget_line_item.created', resource, object, previous: null }],
+          write,
+        )
         return true
       })
     },
 
     getAutomationRule: (tenantId, id) => docOf<AutomationRuleRecord>(automationRules, tenantId, id),
 
-    async insertAutomationRule(tenantId, rule) {
-      await upsert(ctx, db, automationRules, [ruleRow(tenantId, [rule.id], rule)])
+    async insertAutomationRule(tenantId, rule, write) {
+      await engine.writeTransaction(db, async (ex) => {
+        const before = await events.states(ex, tenantId, 'automationRules', [rule.id])
+        await upsert(ctx, ex, automationRules, [ruleRow(tenantId, [rule.id], rule)])
+        const drafts = await events.changes(ex, tenantId, 'automationRules', [rule.id], before)
+        await events.append(ex, tenantId, drafts, write)
+      })
     },
 
-    replaceAutomationRule: (tenantId, rule, expectedVersion) =>
-      replaceVersioned(automationRules, tenantId, rule, expectedVersion),
+    replaceAutomationRule: (tenantId, rule, expectedVersion, write) =>
+      replaceVersioned(automationRules, 'automationRules', tenantId, rule, expectedVersion, write),
 
     getReport: (tenantId, id) => docOf<ReportRecord>(reports, tenantId, id),
 
-    replaceReport: (tenantId, report, expectedVersion) => replaceVersioned(reports, tenantId, report, expectedVersion),
+    replaceReport: (tenantId, report, expectedVersion, write) =>
+      replaceVersioned(reports, 'reports', tenantId, report, expectedVersion, write),
 
     getReportType: (tenantId, id) => docOf(reportTypes, tenantId, id),
 
@@ -214,11 +244,22 @@ export function collectionMethods(ctx: SqlContext, pages: Pages): CollectionMeth
     listTrainingEnrollments: (tenantId, query) =>
       pages.list(trainingEnrollments, tenantId, query, trainingEnrollments.order),
 
-    async deleteTrainingEnrollment(tenantId, id) {
-      const deleted = await rows(
-        sql`DELETE FROM ${t(trainingEnrollments.table)} WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id`,
-      )
-      return deleted.length > 0
+    async deleteTrainingEnrollment(tenantId, id, write) {
+      return engine.writeTransaction(db, async (ex) => {
+        const deleted = await rows(
+          sql`DELETE FROM ${t(trainingEnrollments.table)} WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id`,
+          ex,
+        )
+        if (deleted.length === 0) return false
+        const resource = { type: 'training_enrollment', id } as const
+        await events.append(
+          ex,
+          tenantId,
+          [{ type: 'training_enrollment.deleted', resource, object: null, previous: null }],
+          write,
+        )
+        return true
+      })
     },
 
     async getTrainingCourse(tenantId, id) {

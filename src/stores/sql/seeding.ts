@@ -25,7 +25,11 @@ import {
   users,
 } from '../../model/index.js'
 import { type CollectionSpec, foldedName, foldedValue } from '../../model/collection.js'
+import type { EventDraft } from '../../model/events.js'
+import { type SeedOptions, SYNC_COLLECTIONS, type SyncCollection } from '../removal.js'
 import { normalizeSeed, type SeedData } from '../seed.js'
+import type { SqlEvents } from './events.js'
+import type { StoredState } from '../event-views.js'
 import type { Engine } from './engine.js'
 import type { Exec, SqlContext } from './context.js'
 import { CURRENT, quote } from './migrations/index.js'
@@ -127,10 +131,13 @@ const BULK_LOAD_FROM = 10_000
  * transaction and bumps the tenant's ticket generation when tickets were given.
  *
  * @example
- * const seed = createSeeder(ctx)
+ * const seed = createSeeder(ctx, sqlEvents(ctx, EVENT_RETENTION_MS))
  * await seed(tenantId, { companies: [...] })
  */
-export function createSeeder(ctx: SqlContext): (tenantId: string, data: SeedData) => Promise<void> {
+export function createSeeder(
+  ctx: SqlContext,
+  events: SqlEvents,
+): (tenantId: string, data: SeedData, options?: SeedOptions) => Promise<void> {
   const { engine, table: t } = ctx
   const build = {
     tickets: rowBuilder(tickets, engine),
@@ -139,9 +146,15 @@ export function createSeeder(ctx: SqlContext): (tenantId: string, data: SeedData
   }
   const builders = new Map<object, RowBuilder<never>>()
 
-  return async (tenantId, data) => {
+  return async (tenantId, data, options) => {
     const r = normalizeSeed(data)
+    const recordEvents = options?.events ?? true
     await engine.writeTransaction(ctx.db, async (ex) => {
+      // With events, what each seeded record was before (none of this with events: false, a bulk load's choice).
+      const before = new Map<SyncCollection, Map<string, StoredState>>()
+      const idsOf = (key: SyncCollection) => r[key].map((record) => record.id)
+      if (recordEvents)
+        for (const key of SYNC_COLLECTIONS) before.set(key, await events.states(ex, tenantId, key, idsOf(key)))
       /** Upserts records keyed by their id. */
       const all = <D, S extends { id: string }>(spec: RowSpec<D, S> & TableShape, records: readonly S[]) => {
         let row = builders.get(spec) as RowBuilder<S> | undefined
@@ -200,6 +213,12 @@ export function createSeeder(ctx: SqlContext): (tenantId: string, data: SeedData
       await all(goals, r.goals)
       await all(npsSurveys, r.npsSurveys)
       await all(plannerItemTypes, r.plannerItemTypes)
+      if (recordEvents) {
+        const drafts: EventDraft[] = []
+        for (const [key, states] of before)
+          drafts.push(...(await events.changes(ex, tenantId, key, idsOf(key), states)))
+        await events.append(ex, tenantId, drafts)
+      }
     })
   }
 }

@@ -17,6 +17,9 @@ import type { Engine, EngineName } from './engine.js'
 import { idempotencyMethods } from './idempotency.js'
 import { migrateToLatest } from './migrations/index.js'
 import { createPages } from './queries.js'
+import { EVENT_RETENTION_MS } from '../event-feed.js'
+import { sqlEvents } from './events.js'
+import { createRemover } from './removing.js'
 import { createSeeder } from './seeding.js'
 import { webhookMethods } from './webhooks.js'
 
@@ -26,6 +29,8 @@ export interface SqlStoreOptions {
   migrate?: boolean
   /** Postgres only: the schema that holds every table (created if missing). */
   schema?: string
+  /** How long events are kept (default 30 days); writes prune older ones. */
+  eventRetentionMs?: number
   /** Called by `close()` after the Kysely instance is destroyed. */
   onClose?: () => Promise<void> | void
 }
@@ -91,14 +96,17 @@ export async function createSqlStore(
     }
   }
 
+  const events = sqlEvents(ctx, options.eventRetentionMs ?? EVENT_RETENTION_MS)
   const store: SqlStore = {
     engine: engine.name,
     migrate,
-    ...collectionMethods(ctx, createPages(ctx)),
+    ...collectionMethods(ctx, createPages(ctx), events),
     ...idempotencyMethods(ctx),
     ...sqlApiKeyMethods(ctx),
     ...webhookMethods(ctx),
-    seed: createSeeder(ctx),
+    seed: createSeeder(ctx, events),
+    remove: createRemover(ctx, events),
+    listEvents: events.listEvents,
     async close() {
       await db.destroy()
       await options.onClose?.()

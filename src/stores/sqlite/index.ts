@@ -28,6 +28,8 @@ export type SqliteStoreSource =
 export interface SqliteStoreOptions {
   /** Run the migrations on creation. Default true. */
   migrate?: boolean
+  /** How long events are kept (default 30 days); writes prune older ones. */
+  eventRetentionMs?: number
 }
 
 /**
@@ -79,6 +81,7 @@ export async function createSqliteStore(
   try {
     return await createSqlStore(new Kysely<unknown>({ dialect, plugins: [...sqliteEngine.plugins] }), sqliteEngine, {
       migrate: options.migrate ?? true,
+      ...(options.eventRetentionMs !== undefined ? { eventRetentionMs: options.eventRetentionMs } : {}),
     })
   } catch (error) {
     owned?.close() // the migrations failed (a locked file: 503): no store, so no one else would close it

@@ -20,6 +20,11 @@ export interface ConformanceOptions {
   name: string
   /** Creates the store under test; called once per suite and closed after it. */
   createStore: () => Store | Promise<Store>
+  /**
+   * Creates another store of the kind under test whose events expire after `eventRetentionMs`
+   * (closed after its test); given, the suite also tests retention and 410 `CURSOR_EXPIRED`.
+   */
+  createStoreWithRetention?: (eventRetentionMs: number) => Store | Promise<Store>
   /** Sees every response (our own runs check each against the OpenAPI document). */
   onResponse?: (result: CallResult) => void
   /**

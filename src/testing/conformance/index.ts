@@ -16,10 +16,12 @@ import { budgets } from './budgets.js'
 import { concurrency } from './concurrency.js'
 import { createConformanceContext, type ConformanceContext, type ConformanceOptions } from './context.js'
 import { cursorPagination } from './cursor-pagination.js'
+import { events } from './events.js'
 import { idempotency } from './idempotency.js'
 import { isolation } from './isolation.js'
 import { listsAndOrdering, listWalks } from './lists-and-ordering.js'
 import { readResources } from './read-resources.js'
+import { removals } from './removals.js'
 import { reports } from './reports.js'
 import { storeIdempotencyAndIsolation } from './store-idempotency.js'
 import { storeLists } from './store-lists.js'
@@ -53,6 +55,8 @@ const HTTP_GROUPS: ConformanceGroup[] = [
   apiKeys,
   cursorPagination,
   webhooks,
+  removals,
+  events,
 ]
 
 /**

@@ -55,6 +55,18 @@ export const SAMPLES: Record<string, OperationSample> = {
   deleteWebhookEndpoint: { id: webhookEndpointId },
   rotateWebhookEndpointSecret: { id: webhookEndpointId },
   listWebhookDeliveries: { id: webhookEndpointId, query: 'limit=10' },
+  listEvents: { query: 'limit=5' },
+}
+
+/**
+ * Whether the operation is a list paged by `page` (the events feed is walked by `after` instead).
+ *
+ * @example
+ * isPageList(listTickets) // true
+ */
+export function isPageList(operation: AnyOperation): boolean {
+  const entries = (operation.query as { entries?: Record<string, unknown> } | undefined)?.entries
+  return operation.method === 'GET' && !hasIdParam(operation) && entries?.page !== undefined
 }
 
 /**

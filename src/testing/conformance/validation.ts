@@ -10,7 +10,7 @@ import { operations } from '../../operations/index.js'
 import type { CallResult, Harness } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { fixtureIds, MINIMAL_LINE_ITEM, MINIMAL_RULE, writableSeed, type FixtureIds } from './fixtures.js'
-import { hasIdParam, sampleBody, samplePath } from './samples.js'
+import { hasIdParam, isPageList, sampleBody, samplePath } from './samples.js'
 
 /** A string of `n` characters. */
 const chars = (n: number) => 'x'.repeat(n)
@@ -51,6 +51,9 @@ type QueryCase = [path: string, query: string, field: string | string[] | null]
 const LIST_PATHS = operations
   .filter((operation) => operation.method === 'GET' && !hasIdParam(operation))
   .map((operation) => operation.path)
+
+/** The lists paged by `page` (not the events feed, which refuses `page` as unknown). */
+const PAGE_LIST_PATHS = operations.filter(isPageList).map((operation) => operation.path)
 
 const QUERY_REJECTED: QueryCase[] = [
   ...LIST_PATHS.flatMap((path): QueryCase[] => [
@@ -122,7 +125,7 @@ const QUERY_REJECTED: QueryCase[] = [
 ]
 
 const QUERY_ACCEPTED: Array<[path: string, query: string]> = [
-  ...LIST_PATHS.flatMap(
+  ...PAGE_LIST_PATHS.flatMap(
     (path): Array<[string, string]> => [
       [path, 'page=1'],
       [path, 'limit=1'],

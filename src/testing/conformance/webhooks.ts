@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { Scope } from '../../http/auth.js'
-import { EVENT_TYPES } from '../../model/webhook-endpoints.js'
+import { EVENT_TYPES } from '../../model/events.js'
 import type { WebhookDeliveryRecord } from '../../stores/webhook-store.js'
 import type { Harness } from '../harness.js'
 import type { ConformanceContext } from './context.js'

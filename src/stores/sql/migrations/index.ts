@@ -6,6 +6,7 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
 import type { Engine } from '../engine.js'
 import { initial, TICKET_FTS, ticketIndexStatements, type TableNamer } from './0001-initial.js'
+import { events } from './0002-events.js'
 import { apiKeysMigration } from './0003-api-keys.js'
 import { webhooks } from './0004-webhooks.js'
 
@@ -18,7 +19,7 @@ interface CodeMigration {
 }
 
 /** Every migration, oldest first. */
-const MIGRATIONS: readonly CodeMigration[] = [initial, apiKeysMigration, webhooks]
+const MIGRATIONS: readonly CodeMigration[] = [initial, events, apiKeysMigration, webhooks]
 
 /**
  * What the stores need to know of the schema the latest migration leaves: the tickets' indexes

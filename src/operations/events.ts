@@ -1,0 +1,96 @@
+/**
+ * `GET /events`: the tenant's events feed (docs/extensions.md, section 3). A key sees only the
+ * events of the resources it may read; naming a type it may not read is a 403.
+ */
+import { ApiError, validationError } from '../http/errors.js'
+import { defineOperation } from '../http/operation.js'
+import {
+  EVENT_TYPES,
+  type EventResourceType,
+  type EventType,
+  EventListQuerySchema,
+  EventListSchema,
+  eventPosition,
+} from '../model/events.js'
+
+/** The scope area that reads each resource type: `X.read` or `X.write` of it lets a key see its events. */
+const AREA_OF: Readonly<Record<EventResourceType, string>> = {
+  ticket: 'tickets',
+  budget: 'budgets',
+  budget_line_item: 'budgets',
+  automation_rule: 'automation',
+  report: 'reports',
+  report_template: 'reports',
+  compliance_template: 'compliance',
+  compliance_check: 'compliance',
+  training_course: 'training',
+  training_enrollment: 'training',
+  user: 'users',
+  company: 'companies',
+  meeting_type: 'calendar',
+  goal: 'goals',
+  nps_survey: 'surveys',
+  planner_item_type: 'planner',
+}
+
+const areaOf = (type: EventType) => AREA_OF[type.slice(0, type.indexOf('.')) as EventResourceType]
+
+/**
+ * The event types `scopes` may read (a write scope grants its read, as everywhere).
+ *
+ * @example
+ * readableEventTypes(['tickets.read']) // ['ticket.created', 'ticket.updated', 'ticket.deleted']
+ */
+export function readableEventTypes(scopes: readonly string[]): EventType[] {
+  return EVENT_TYPES.filter((type) => {
+    const area = areaOf(type)
+    return scopes.includes(`${area}.read`) || scopes.includes(`${area}.write`)
+  })
+}
+
+export const listEvents = defineOperation({
+  id: 'listEvents',
+  method: 'GET',
+  path: '/events',
+  area: 'Events',
+  summary: 'List events',
+  description:
+    'The tenant’s changes in commit order, from API writes and from the host’s sync. Follow the feed with ' +
+    '`after=nextCursor`: every event is seen exactly once. Only events of resources the key may read are shown; ' +
+    '`types` naming another is a 403. An `after` whose following events were pruned (kept 30 days by default) ' +
+    'is a 410 `CURSOR_EXPIRED`: resynchronise from the lists.',
+  scope: 'events.read',
+  query: EventListQuerySchema,
+  response: EventListSchema,
+  successStatus: 200,
+  errors: ['CURSOR_EXPIRED'],
+  handle: async ({ store, tenantId, query, principal }) => {
+    const readable = readableEventTypes(principal.scopes)
+    if (query.types !== undefined) {
+      const denied = query.types.filter((type) => !readable.includes(type))
+      if (denied.length > 0) {
+        const requiredScopes = [...new Set(denied.map((type) => `${areaOf(type)}.read`))]
+        throw new ApiError('INSUFFICIENT_SCOPE', `This key may not read ${denied.join(', ')}`, { requiredScopes })
+      }
+    }
+    const types = query.types ?? (readable.length === EVENT_TYPES.length ? null : readable)
+    const after = query.after === undefined ? null : eventPosition(query.after)
+    const page =
+      types !== null && types.length === 0
+        ? null
+        : await store.listEvents(tenantId, { after, order: query.order, types, limit: query.limit })
+    if (page?.state === 'expired')
+      throw new ApiError('CURSOR_EXPIRED', 'Events after this cursor have been pruned: resynchronise from the lists')
+    if (page !== null && after !== null && after > page.lastPosition)
+      throw validationError([{ in: 'query', path: 'after', message: 'No such event' }])
+    const data = page?.events ?? []
+    const last = data.at(-1)
+    return {
+      status: 200,
+      body: {
+        data,
+        pagination: { limit: query.limit, hasNextPage: page?.hasNextPage ?? false, nextCursor: last?.id ?? null },
+      },
+    }
+  },
+})

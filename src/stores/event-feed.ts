@@ -1,0 +1,143 @@
+/**
+ * The events feed as stores keep it (docs/extensions.md, section 3): the query a store answers,
+ * the page it returns, and the in-process log the memory store keeps per tenant. Positions are
+ * per tenant, from 1, without gaps, in commit order; pruning removes a prefix (the oldest events).
+ */
+import {
+  type Event,
+  type EventActor,
+  type EventDraft,
+  type EventType,
+  eventId,
+  SYNC_ACTOR,
+  type WriteContext,
+} from '../model/events.js'
+
+/**
+ * How long stores keep events by default: 30 days.
+ *
+ * @example
+ * createMemoryStore({ eventRetentionMs: EVENT_RETENTION_MS })
+ */
+export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000
+
+/** What `store.listEvents` is asked for (validated by the operation). */
+export interface EventQuery {
+  /** The position of the event named by `after`, or null from the start (asc) or the end (desc). */
+  after: number | null
+  /** `asc`: oldest first, positions above `after`; `desc`: newest first, positions below `after`. */
+  order: 'asc' | 'desc'
+  /** Only these types; null for every type. */
+  types: readonly EventType[] | null
+  limit: number
+}
+
+/** What `store.listEvents` found. */
+export type EventPage =
+  /** The events (at most `limit`), whether more match, and the tenant's last position (0 before any event). */
+  | { state: 'ok'; events: Event[]; hasNextPage: boolean; lastPosition: number }
+  /** Events the walk from `after` needs were pruned (answered 410 `CURSOR_EXPIRED`). */
+  | { state: 'expired' }
+
+/**
+ * Whether a walk from `after` needs pruned events: ascending, when an event after it is gone;
+ * descending, when every older event is gone (positions below `prunedBefore` are pruned).
+ *
+ * @example
+ * isExpired({ after: 3, order: 'asc' }, 10) // true
+ */
+export function isExpired(query: Pick<EventQuery, 'after' | 'order'>, prunedBefore: number): boolean {
+  if (query.after === null) return false
+  return query.order === 'asc' ? query.after + 1 < prunedBefore : query.after >= 2 && query.after - 1 < prunedBefore
+}
+
+/**
+ * The actor and request of a write: the key's, or the host's sync when there is no context.
+ *
+ * @example
+ * const { actor, requestId } = authorOf(write)
+ */
+export function authorOf(write: WriteContext | undefined): { actor: EventActor; requestId: string | null } {
+  return write === undefined
+    ? { actor: SYNC_ACTOR, requestId: null }
+    : { actor: write.actor, requestId: write.requestId }
+}
+
+/**
+ * The complete event of a draft at `position`.
+ *
+ * @example
+ * const event = eventOf(draft, 7, new Date().toISOString(), authorOf(write))
+ */
+export function eventOf(
+  draft: EventDraft,
+  position: number,
+  createdAt: string,
+  author: { actor: EventActor; requestId: string | null },
+): Event {
+  return {
+    id: eventId(position),
+    type: draft.type,
+    createdAt,
+    resource: draft.resource,
+    data: { object: draft.object, previous: draft.previous },
+    actor: author.actor,
+    requestId: author.requestId,
+  }
+}
+
+/**
+ * One tenant's feed in memory: events in position order from `prunedBefore`, so the event at
+ * position p is `events[p - prunedBefore]`.
+ *
+ * @example
+ * const log = new EventLog(); log.append([draft], authorOf(undefined), new Date(), EVENT_RETENTION_MS)
+ */
+export class EventLog {
+  private events: Event[] = []
+  private position = 0
+  private prunedBefore = 1
+
+  /** Records `drafts` in order and prunes events older than `retentionMs`. */
+  append(
+    drafts: readonly EventDraft[],
+    author: { actor: EventActor; requestId: string | null },
+    now: Date,
+    retentionMs: number,
+  ): void {
+    const createdAt = now.toISOString()
+    for (const draft of drafts) this.events.push(eventOf(draft, ++this.position, createdAt, author))
+    this.prune(now, retentionMs)
+  }
+
+  /** Drops the events created before `now - retentionMs` (a prefix: times never go down along positions). */
+  prune(now: Date, retentionMs: number): void {
+    const cutoff = new Date(now.getTime() - retentionMs).toISOString()
+    let drop = 0
+    while (drop < this.events.length && this.events[drop]!.createdAt < cutoff) drop += 1
+    if (drop === 0) return
+    this.events.splice(0, drop)
+    this.prunedBefore += drop
+  }
+
+  /** A page of the feed for `query`. */
+  page(query: EventQuery): EventPage {
+    if (isExpired(query, this.prunedBefore)) return { state: 'expired' }
+    const types = query.types === null ? null : new Set<string>(query.types)
+    const out: Event[] = []
+    let hasNextPage = false
+    const step = query.order === 'asc' ? 1 : -1
+    const from = query.order === 'asc' ? (query.after ?? 0) + 1 : (query.after ?? this.position + 1) - 1
+    const start = query.order === 'asc' ? Math.max(from, this.prunedBefore) : Math.min(from, this.position)
+    for (let p = start; p >= this.prunedBefore && p <= this.position; p += step) {
+      const event = this.events[p - this.prunedBefore]!
+      if (types !== null && !types.has(event.type)) continue
+      if (out.length === query.limit) {
+        hasNextPage = true
+        break
+      }
+      out.push(event)
+    }
+    return { state: 'ok', events: out, hasNextPage, lastPosition: this.position }
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * What an event shows of a stored record (docs/extensions.md, section 3): the resource as the API
+ * returns it (its GET, or its write or list where it has no GET), computed from the stored record
+ * and the few other records it names. Shared by every store, so their events are the same.
+ */
+import { budgetTotals, npsStatistics } from '../model/computed.js'
+import { changeOf, type EventDraft, type EventResourceType } from '../model/events.js'
+import type { SyncCollection } from './removal.js'
+
+/** The resource type of each seed key's events; report types have none (they are not a resource of the feed). */
+export const EVENT_RESOURCE_OF: Readonly<Record<SyncCollection, EventResourceType | null>> = {
+  tickets: 'ticket',
+  budgets: 'budget',
+  automationRules: 'automation_rule',
+  reports: 'report',
+  reportTypes: null,
+  reportTemplates: 'report_template',
+  complianceTemplates: 'compliance_template',
+  complianceChecks: 'compliance_check',
+  trainingCourses: 'training_course',
+  trainingEnrollments: 'training_enrollment',
+  users: 'user',
+  companies: 'company',
+  meetingTypes: 'meeting_type',
+  goals: 'goal',
+  npsSurveys: 'nps_survey',
+  plannerItemTypes: 'planner_item_type',
+}
+
+/** What a view reads of other records. */
+export interface ViewLookups {
+  /** The name of a company of the tenant; undefined when there is none. */
+  companyName(id: string): string | null | undefined
+  reportTypeName(id: string): string | null | undefined
+  /** The enrollments of a course now. */
+  enrollmentCount(courseId: string): number
+}
+
+type Doc = Record<string, unknown>
+
+/**
+ * The event object of a stored record of `key` (tickets without notes, budgets with their line
+ * items and totals, rules with `companies`, reports with names and without `content`, templates
+ * without structure, courses with `enrollmentCount`, surveys with statistics).
+ *
+ * @example
+ * eventView('companies', company, lookups) // the company as GET /companies lists it
+ */
+export function eventView(key: SyncCollection, record: Doc, lookups: ViewLookups): Doc {
+  switch (key) {
+    case 'tickets': {
+      const { notes: _notes, ...ticket } = record
+      return ticket
+    }
+    case 'budgets': {
+      const lineItems = (record.lineItems ?? []) as Parameters<typeof budgetTotals>[0]
+      return { ...record, lineItems: [...lineItems], totals: budgetTotals(lineItems), lineItemCount: lineItems.length }
+    }
+    case 'automationRules': {
+      const companies = (record.companyIds as string[]).flatMap((id) => {
+        const name = lookups.companyName(id)
+        return name === undefined ? [] : [{ id, name }]
+      })
+      return { ...record, companies }
+    }
+    case 'reports': {
+      const { content: _content, ...report } = record
+      const companyId = report.companyId as string | null
+      const reportTypeId = report.reportTypeId as string | null
+      return {
+        ...report,
+        companyName: companyId === null ? null : (lookups.companyName(companyId) ?? null),
+        reportTypeName: reportTypeId === null ? null : (lookups.reportTypeName(reportTypeId) ?? null),
+      }
+    }
+    case 'reportTemplates': {
+      const { templateStructure: _structure, ...template } = record
+      return template
+    }
+    case 'trainingCourses':
+      return { ...record, enrollmentCount: lookups.enrollmentCount(record.id as string) }
+    case 'npsSurveys': {
+      const { responses, ...survey } = record as Doc & { responses: number[]; inviteCount: number }
+      return { ...survey, responseCount: responses.length, statistics: npsStatistics(responses, survey.inviteCount) }
+    }
+    default:
+      return record
+  }
+}
+
+/** A stored record as change detection sees it: its full stored text and its event object. */
+export interface StoredState {
+  /** The record as stored (document and parts): equal text, no change. */
+  fingerprint: string
+  view: Doc
+}
+
+/**
+ * The draft of a sync or write that took a record from `before` to `after` (null: absent), or
+ * null when the stored record did not change. A change only in what the object does not show
+ * (a ticket's notes) is an `updated` event whose `previous` is empty.
+ *
+ * @example
+ * const draft = syncChange('company', id, before, after)
+ */
+export function syncChange(
+  type: EventResourceType,
+  id: string,
+  before: StoredState | null,
+  after: StoredState | null,
+): EventDraft | null {
+  if (before === null && after === null) return null
+  if (before !== null && after !== null && before.fingerprint === after.fingerprint) return null
+  return (
+    changeOf(type, id, before?.view ?? null, after?.view ?? null) ?? {
+      type: `${type}.updated`,
+      resource: { type, id },
+      object: after!.view,
+      previous: {},
+    }
+  )
+}

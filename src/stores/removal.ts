@@ -1,0 +1,81 @@
+/**
+ * Host removals: the ids `store.remove(tenantId, ids)` takes, keyed like seed data, and the one
+ * validation every store applies to them (see docs/extensions.md, section 2).
+ */
+import * as v from 'valibot'
+import type { SeedData } from './seed.js'
+
+/** The collections a host can seed and remove, by their seed key. */
+export type SyncCollection = keyof SeedData
+
+/**
+ * What `store.remove(tenantId, ids)` accepts: for each seed key, the ids of the records to remove.
+ * Unknown ids are ignored; removing a budget removes its line items.
+ *
+ * @example
+ * const ids: RemoveIds = { tickets: ['0b0c…'], companies: ['8d1e…'] }
+ */
+export type RemoveIds = { [K in SyncCollection]?: readonly string[] }
+
+/**
+ * Options of `store.seed(tenantId, data, options)`.
+ *
+ * @example
+ * await store.seed(tenantId, bigLoad, { events: false })
+ */
+export interface SeedOptions {
+  /**
+   * Record an event for every record the seed creates or changes (default true). An initial bulk
+   * load may pass false: it is then written without reading what was there before.
+   */
+  events?: boolean
+}
+
+/**
+ * Every seed key, in the order stores apply them.
+ *
+ * @example
+ * for (const key of SYNC_COLLECTIONS) console.log(key)
+ */
+export const SYNC_COLLECTIONS = [
+  'tickets',
+  'budgets',
+  'automationRules',
+  'reports',
+  'reportTypes',
+  'reportTemplates',
+  'complianceTemplates',
+  'complianceChecks',
+  'trainingCourses',
+  'trainingEnrollments',
+  'users',
+  'companies',
+  'meetingTypes',
+  'goals',
+  'npsSurveys',
+  'plannerItemTypes',
+] as const satisfies readonly SyncCollection[]
+
+const IdsSchema = v.optional(v.array(v.string()), [])
+const RemoveIdsSchema = v.strictObject(
+  Object.fromEntries(SYNC_COLLECTIONS.map((key) => [key, IdsSchema])) as Record<SyncCollection, typeof IdsSchema>,
+)
+
+/**
+ * Validates `ids` (a strict object of string arrays; an unknown key is a mistake, so it throws a
+ * `TypeError`) and returns every key with its distinct ids.
+ *
+ * @example
+ * normalizeRemoval({ users: ['u1', 'u1'] }).users // ['u1']
+ */
+export function normalizeRemoval(ids: RemoveIds): Record<SyncCollection, string[]> {
+  const result = v.safeParse(RemoveIdsSchema, ids)
+  if (!result.success) {
+    const issue = result.issues[0]
+    const path = v.getDotPath(issue) ?? ''
+    throw new TypeError(`Invalid removal${path ? ` ${path}` : ''}: ${issue.message}`)
+  }
+  const out = {} as Record<SyncCollection, string[]>
+  for (const key of SYNC_COLLECTIONS) out[key] = [...new Set(result.output[key])]
+  return out
+}
