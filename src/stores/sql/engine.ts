@@ -89,6 +89,9 @@ export interface Engine {
  */
 const SQLITE_UNAVAILABLE_PREFIXES = ['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_FULL']
 
+/** The tail of this process's queue of SQLite write transactions (see `writeTransaction`). */
+let sqliteWrites: Promise<unknown> = Promise.resolve()
+
 /**
  * SQLite (better-sqlite3, or any Kysely SQLite dialect).
  *
@@ -108,18 +111,27 @@ export const sqliteEngine: Engine = {
   nowMs: () => sql<number>`CAST(unixepoch('subsec') * 1000 AS INTEGER)`,
   // Kysely's transaction() says plain BEGIN, which takes the write lock only at the first write:
   // two processes that both read first then deadlock (SQLITE_BUSY at once, no busy wait).
-  writeTransaction: (db, fn) =>
-    db.connection().execute(async (connection) => {
-      await sql`BEGIN IMMEDIATE`.execute(connection)
-      try {
-        const result = await fn(connection)
-        await sql`COMMIT`.execute(connection)
-        return result
-      } catch (error) {
-        await sql`ROLLBACK`.execute(connection).catch(() => undefined)
-        throw error
-      }
-    }),
+  writeTransaction: (db, fn) => {
+    const run = () =>
+      db.connection().execute(async (connection) => {
+        await sql`BEGIN IMMEDIATE`.execute(connection)
+        try {
+          const result = await fn(connection)
+          await sql`COMMIT`.execute(connection)
+          return result
+        } catch (error) {
+          await sql`ROLLBACK`.execute(connection).catch(() => undefined)
+          throw error
+        }
+      })
+    // One SQLite write transaction at a time in this process. better-sqlite3 waits for a lock
+    // synchronously: a second connection's BEGIN IMMEDIATE on the same file, while the first awaits
+    // inside its transaction, would block the event loop the first needs to commit (two stores on
+    // one file in one process). Queued here instead; other processes still meet busy_timeout.
+    const result = sqliteWrites.then(run, run)
+    sqliteWrites = result.catch(() => undefined)
+    return result
+  },
   forUpdate: '',
   // 22 ticket indexes touched or rebuilt: with the default 2 MB cache most inserts would miss, and
   // a second sorter thread speeds up each index rebuild.
