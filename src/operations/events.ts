@@ -12,28 +12,10 @@ import {
   EventListSchema,
   eventPosition,
 } from '../model/events.js'
+import { EVENT_RESOURCE_AREAS } from '../model/webhook-endpoints.js'
 
-/** The scope area that reads each resource type: `X.read` or `X.write` of it lets a key see its events. */
-const AREA_OF: Readonly<Record<EventResourceType, string>> = {
-  ticket: 'tickets',
-  budget: 'budgets',
-  budget_line_item: 'budgets',
-  automation_rule: 'automation',
-  report: 'reports',
-  report_template: 'reports',
-  compliance_template: 'compliance',
-  compliance_check: 'compliance',
-  training_course: 'training',
-  training_enrollment: 'training',
-  user: 'users',
-  company: 'companies',
-  meeting_type: 'calendar',
-  goal: 'goals',
-  nps_survey: 'surveys',
-  planner_item_type: 'planner',
-}
-
-const areaOf = (type: EventType) => AREA_OF[type.slice(0, type.indexOf('.')) as EventResourceType]
+// The scope area that reads each resource type: `X.read` or `X.write` of it lets a key see its events.
+const areaOf = (type: EventType): string => EVENT_RESOURCE_AREAS[type.slice(0, type.indexOf('.')) as EventResourceType]
 
 /**
  * The event types `scopes` may read (a write scope grants its read, as everywhere).
