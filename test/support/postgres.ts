@@ -21,8 +21,8 @@ export const POSTGRES_SERVER = server.description
 
 /** The message of a test that needs a server when none answers: which one, and why not. */
 export const NO_SERVER =
-  `no Postgres server at ${DATABASE_URL} (${server.failure ?? 'it does not answer'}); ` +
-  'PGlite cannot be shared between processes: start one or set DATABASE_URL'
+  `needs a Postgres server (PGlite cannot be shared between processes) and none answers at ${DATABASE_URL}: ` +
+  (server.failure ?? 'start one or set DATABASE_URL')
 
 let serverAnswers: Promise<boolean> | undefined
 
