@@ -216,7 +216,7 @@ export const EventListQuerySchema = v.strictObject({
     v.pipe(
       v.string(),
       v.regex(/^\d{1,16}$/, 'Must be a whole number written with digits only'),
-      v.transform(Number),
+      v.transform((digits: string) => Number(digits)),
       v.minValue(1, 'Must be at least 1'),
       v.maxValue(100, 'Must be at most 100'),
       v.metadata({ param: { type: 'integer', minimum: 1, maximum: 100 } }),

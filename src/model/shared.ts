@@ -109,7 +109,7 @@ export function integerParam(min: number, max: number, description?: string) {
     v.pipe(
       v.string(),
       v.regex(DIGITS, 'Must be a whole number written with digits only'),
-      v.transform(Number),
+      v.transform((digits: string) => Number(digits)),
       v.minValue(min, `Must be at least ${min}`),
       v.maxValue(max, `Must be at most ${max}`),
     ),

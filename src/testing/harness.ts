@@ -1,5 +1,8 @@
 /** A small client for driving a handler in tests: JSON in, parsed JSON out, every response observed. */
+import type { ResponseOf } from '../client/types.js'
 import type { PublicApiHandler } from '../create-public-api.js'
+import type { ErrorBody, ValidationIssue } from '../http/errors.js'
+import type { OperationId } from '../operations/index.js'
 
 /** What {@link Harness.call} sends. */
 export interface CallOptions {
@@ -13,8 +16,22 @@ export interface CallOptions {
   key?: string | null
 }
 
+/**
+ * An operation's answer as a test reads it, for {@link Harness.call}'s type parameter: the success
+ * body (the client's `ResponseOf<K>`, envelope included) with the Error shape's fields optional,
+ * since one call may answer either. Without it, `body` is `unknown`.
+ *
+ * @example
+ * const { status, body } = await h.call<Reply<'getTicket'>>('GET', `/tickets/${id}`)
+ * console.log(status === 200 ? body.data.title : body.code)
+ */
+export type Reply<K extends OperationId> = ResponseOf<K> & Partial<ErrorBody>
+
+/** A `VALIDATION_ERROR` answer as a test reads it: `details` lists every problem found. */
+export type ValidationErrorReply = ErrorBody & { details: ValidationIssue[] }
+
 /** What {@link Harness.call} returns. */
-export interface CallResult<T = any> {
+export interface CallResult<T = unknown> {
   status: number
   headers: Headers
   /** The parsed JSON body, or `undefined` when the body is empty. */
@@ -24,7 +41,7 @@ export interface CallResult<T = any> {
 
 /** Drives one handler. */
 export interface Harness {
-  call<T = any>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>
+  call<T = unknown>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>
 }
 
 /**
@@ -46,7 +63,7 @@ export function createHarness(
 ): Harness {
   const base = `${options.origin ?? 'http://api.test'}${options.basePath ?? '/api/public/v1'}`
   return {
-    async call(method, path, call = {}) {
+    async call<T = unknown>(method: string, path: string, call: CallOptions = {}): Promise<CallResult<T>> {
       const headers = new Headers(call.headers)
       const key = call.key === undefined ? options.key : call.key
       if (key !== null && key !== undefined && !headers.has('authorization'))
@@ -66,7 +83,8 @@ export function createHarness(
         request,
       }
       await options.onResponse?.(result)
-      return result
+      // T is the shape the caller expects, unchecked here (our suite's onResponse checks the contract).
+      return result as CallResult<T>
     },
   }
 }

@@ -6,7 +6,14 @@
  * @example
  * import { testKey, testKeyResolver, createHarness } from 'tenant-public-api/testing'
  */
-export { createHarness, type CallOptions, type CallResult, type Harness } from './harness.js'
+export {
+  createHarness,
+  type CallOptions,
+  type CallResult,
+  type Harness,
+  type Reply,
+  type ValidationErrorReply,
+} from './harness.js'
 export { testKey, testKeyResolver } from './keys.js'
 export { createTestApi, TEST_ORIGIN, type TestApi, type TestApiOptions, type TestKeys } from './test-api.js'
 export {

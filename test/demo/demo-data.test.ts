@@ -60,7 +60,7 @@ describe('createDemoData', () => {
     // Webhook endpoints are made through the API, not seeded: the demo tenant has none.
     const lists = operations.filter((o) => o.method === 'GET' && !o.path.includes(':') && o.area !== 'Webhooks')
     for (const op of lists) {
-      const { status, body } = await h.call('GET', op.path)
+      const { status, body } = await h.call<{ data: unknown[] }>('GET', op.path)
       expect(status, op.path).toBe(200)
       expect(body.data.length, op.path).toBeGreaterThan(0)
     }

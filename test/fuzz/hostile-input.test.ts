@@ -10,7 +10,14 @@
  */
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createMemoryStore, createPublicApi, memoryRateLimiter, operations, type AnyOperation } from 'tenant-public-api'
+import {
+  createMemoryStore,
+  createPublicApi,
+  memoryRateLimiter,
+  operations,
+  type AnyOperation,
+  type ErrorBody,
+} from 'tenant-public-api'
 import { createHarness, testKey, testKeyResolver, type CallResult, type Harness } from 'tenant-public-api/testing'
 import { assertMatchesContract } from '../support/contract.js'
 import { concretePath, IDS, sampleOf, seedData, snapshot, TENANT } from '../http/fixture.js'
@@ -277,13 +284,13 @@ beforeAll(async () => {
   harness = createHarness(api, { key: testKey(TENANT), onResponse: assertMatchesContract })
 })
 
-function assertWellFormed(result: CallResult): void {
+function assertWellFormed(result: CallResult<Partial<ErrorBody> | undefined>): void {
   expect(result.status).toBeLessThan(500)
   expect(result.headers.get('x-request-id')).toBeTruthy()
   if (result.status >= 400 && result.request.method !== 'HEAD') {
-    expect(typeof result.body.error).toBe('string')
-    expect(typeof result.body.code).toBe('string')
-    expect(result.body.requestId).toBe(result.headers.get('x-request-id'))
+    expect(typeof result.body?.error).toBe('string')
+    expect(typeof result.body?.code).toBe('string')
+    expect(result.body?.requestId).toBe(result.headers.get('x-request-id'))
   }
 }
 
@@ -293,10 +300,14 @@ describe.each(operations.map((operation) => [operation.id, operation] as const))
       fc.asyncProperty(hostileRequest(operation), async (input) => {
         const headers: Record<string, string> = { ...input.headers }
         if (input.contentType !== undefined) headers['content-type'] = input.contentType
-        const result = await harness.call(operation.method, concretePath(operation, input.id) + input.query, {
-          headers,
-          ...(input.body === undefined ? {} : { rawBody: input.body }),
-        })
+        const result = await harness.call<Partial<ErrorBody> | undefined>(
+          operation.method,
+          concretePath(operation, input.id) + input.query,
+          {
+            headers,
+            ...(input.body === undefined ? {} : { rawBody: input.body }),
+          },
+        )
         assertWellFormed(result)
       }),
       { numRuns: RUNS },
@@ -309,7 +320,7 @@ describe.each(operations.map((operation) => [operation.id, operation] as const))
     await fc.assert(
       fc.asyncProperty(malformedRequest(operation), async ({ path, body }) => {
         const before = await snapshot(store)
-        const result = await harness.call(
+        const result = await harness.call<Partial<ErrorBody> | undefined>(
           operation.method,
           path,
           body === undefined ? {} : { rawBody: body, headers: { 'content-type': 'application/json' } },

@@ -12,7 +12,7 @@ import {
   type Store,
   StoreUnavailableError,
 } from 'tenant-public-api'
-import { createHarness } from 'tenant-public-api/testing'
+import { createHarness, type Reply } from 'tenant-public-api/testing'
 
 /** `base` whose `method` throws what `make` returns, every other method untouched. */
 function failing(base: Store, method: keyof Store, make: () => unknown): Store {
@@ -41,10 +41,15 @@ describe('createApiKeys and a failing store', () => {
     const store = createMemoryStore()
     const { key } = await createApiKeys(store).create({ tenantId: 't1', name: 'k', scopes: ['tickets.read'] })
     const broken = failing(store, 'findApiKeyByHash', () => new StoreUnavailableError(new Error('down')))
-    const down = await createHarness(api(broken, createApiKeys(broken).keyResolver), { key }).call('GET', '/tickets')
+    const down = await createHarness(api(broken, createApiKeys(broken).keyResolver), { key }).call<
+      Reply<'listTickets'>
+    >('GET', '/tickets')
     expect(down.status).toBe(503)
     expect(down.body.code).toBe('SERVICE_UNAVAILABLE')
-    const up = await createHarness(api(store, createApiKeys(store).keyResolver), { key }).call('GET', '/tickets')
+    const up = await createHarness(api(store, createApiKeys(store).keyResolver), { key }).call<Reply<'listTickets'>>(
+      'GET',
+      '/tickets',
+    )
     expect(up.status).toBe(200)
   })
 
@@ -53,7 +58,7 @@ describe('createApiKeys and a failing store', () => {
     const { key, apiKey } = await createApiKeys(store).create({ tenantId: 't1', name: 'k', scopes: ['tickets.read'] })
     const broken = failing(store, 'updateApiKey', () => new StoreUnavailableError(new Error('down')))
     const h = createHarness(api(broken, createApiKeys(broken).keyResolver), { key })
-    expect((await h.call('GET', '/tickets')).status).toBe(200)
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).status).toBe(200)
     expect((await store.getApiKey(apiKey.id))?.lastUsedAt).toBeNull()
   })
 
@@ -79,15 +84,15 @@ describe('createApiKeys and a failing store', () => {
     const keys = createApiKeys(gated)
     const { key, apiKey } = await keys.create({ tenantId: 't1', name: 'k', scopes: ['tickets.read'] })
     const h = createHarness(api(gated, keys.keyResolver), { key })
-    const during = h.call('GET', '/tickets')
+    const during = h.call<Reply<'listTickets'>>('GET', '/tickets')
     await arrived
     await keys.revoke(apiKey.id)
-    const after = h.call('GET', '/tickets')
+    const after = h.call<Reply<'listTickets'>>('GET', '/tickets')
     release()
     // The request that began before the revoke may be served; none after it is.
     expect([200, 401]).toContain((await during).status)
     expect((await after).status).toBe(401)
-    expect((await h.call('GET', '/tickets')).status).toBe(401)
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).status).toBe(401)
   })
 
   it('refuses a store without the key methods, and bad options, when given', async () => {

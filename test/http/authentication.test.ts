@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { operations, type KeyResolver, type Principal } from 'tenant-public-api'
-import { testKey } from 'tenant-public-api/testing'
+import { testKey, type Reply } from 'tenant-public-api/testing'
 import { IDS, raw, sampleOf, setup, snapshot, TENANT } from './fixture.js'
 
 const principal: Principal = {
@@ -22,7 +22,7 @@ describe('authentication', () => {
     ['Token scheme', `Token ${testKey(TENANT)}`],
   ])('401 UNAUTHORIZED with WWW-Authenticate: Bearer for %s', async (_label, authorization) => {
     const { h } = await setup()
-    const result = await h.call('GET', '/tickets', {
+    const result = await h.call<Reply<'listTickets'>>('GET', '/tickets', {
       key: null,
       headers: authorization === undefined ? {} : { authorization },
     })
@@ -36,9 +36,10 @@ describe('authentication', () => {
   it('accepts the scheme case-insensitively and extra spaces around the token', async () => {
     const { h, key } = await setup()
     for (const authorization of [`bearer ${key}`, `BEARER ${key}`, `Bearer   ${key}`, `Bearer ${key}  `]) {
-      expect((await h.call('GET', '/tickets', { key: null, headers: { authorization } })).status, authorization).toBe(
-        200,
-      )
+      expect(
+        (await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: null, headers: { authorization } })).status,
+        authorization,
+      ).toBe(200)
     }
   })
 
@@ -55,10 +56,10 @@ describe('authentication', () => {
 
   it('401 comes before validation, content type and body size', async () => {
     const { h } = await setup({ maxBodyBytes: 10 })
-    expect((await h.call('GET', '/tickets?page=-1&bogus', { key: null })).status).toBe(401)
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets?page=-1&bogus', { key: null })).status).toBe(401)
     expect(
       (
-        await h.call('POST', '/automation', {
+        await h.call<Reply<'createAutomationRule'>>('POST', '/automation', {
           key: null,
           rawBody: 'x'.repeat(100),
           headers: { 'content-type': 'text/plain' },
@@ -74,7 +75,7 @@ describe('authentication', () => {
       return null
     }
     const { h } = await setup({ keyResolver })
-    const result = await h.call('GET', '/tickets', { key: 'revoked-key' })
+    const result = await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: 'revoked-key' })
     expect(result.status).toBe(401)
     expect(result.headers.get('www-authenticate')).toContain('invalid_token')
     expect(seen).toEqual([['revoked-key', '/api/public/v1/tickets']])
@@ -86,8 +87,8 @@ describe('authentication', () => {
       return token === 'good' ? principal : null
     }
     const { h } = await setup({ keyResolver })
-    expect((await h.call('GET', '/tickets', { key: 'good' })).status).toBe(200)
-    expect((await h.call('GET', '/tickets', { key: 'bad' })).status).toBe(401)
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: 'good' })).status).toBe(200)
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: 'bad' })).status).toBe(401)
   })
 
   it('a resolver that throws is a 500 that hides the cause, and onError gets it', async () => {
@@ -96,7 +97,7 @@ describe('authentication', () => {
         throw new Error('key table: connection string postgres://admin:hunter2@db')
       },
     })
-    const result = await h.call('GET', '/tickets', { key: 'any' })
+    const result = await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: 'any' })
     expect(result.status).toBe(500)
     expect(JSON.stringify(result.body)).not.toContain('hunter2')
     expect(errors).toHaveLength(1)
@@ -106,26 +107,29 @@ describe('authentication', () => {
     const { h } = await setup({
       keyResolver: () => ({ ...principal, tenantId: 'tenant-nobody', scopes: ['goals.read'] }),
     })
-    const result = await h.call('GET', `/goals/${IDS.goal}`, { key: 'any' })
+    const result = await h.call<Reply<'getGoal'>>('GET', `/goals/${IDS.goal}`, { key: 'any' })
     expect(result.status).toBe(404)
   })
 
   it('every authenticated response carries X-RateLimit-Limit, -Remaining and -Reset (ISO 8601)', async () => {
     const { h, api, key } = await setup()
     const results = [
-      await h.call('GET', '/tickets'), // 200
-      await h.call('GET', '/tickets?page=0'), // 400
-      await h.call('GET', '/tickets', { key: testKey(TENANT, ['goals.read']) }), // 403
+      await h.call<Reply<'listTickets'>>('GET', '/tickets'), // 200
+      await h.call<Reply<'listTickets'>>('GET', '/tickets?page=0'), // 400
+      await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: testKey(TENANT, ['goals.read']) }), // 403
       await h.call('GET', `/goals/00000000-0000-4000-8000-00000000dead`), // 404
-      await h.call('PATCH', `/automation/${IDS.rule}`, {
+      await h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${IDS.rule}`, {
         body: { priority: 2 },
         headers: { 'if-match': '"99"' },
       }), // 412
-      await h.call('POST', '/automation', {
+      await h.call<Reply<'createAutomationRule'>>('POST', '/automation', {
         rawBody: '{',
         headers: { 'content-type': 'application/json' },
       }), // 400 INVALID_JSON
-      await h.call('POST', '/automation', { rawBody: '{}', headers: { 'content-type': 'text/plain' } }), // 415
+      await h.call<Reply<'createAutomationRule'>>('POST', '/automation', {
+        rawBody: '{}',
+        headers: { 'content-type': 'text/plain' },
+      }), // 415
     ]
     expect(results.map((r) => r.status)).toEqual([200, 400, 403, 404, 412, 400, 415])
     const raw413 = await api(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { operations } from 'tenant-public-api'
+import { operations, type ErrorBody } from 'tenant-public-api'
 import { errorBody, IDS, raw, sampleOf, setup, snapshot } from './fixture.js'
+import type { Reply, ValidationErrorReply } from 'tenant-public-api/testing'
 
 const withBody = operations.filter((operation) => operation.body !== undefined)
 
@@ -35,7 +36,10 @@ describe('content type (415)', () => {
     for (const operation of withBody) {
       const sample = sampleOf(operation)
       const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType }
-      const result = await h.call(operation.method, sample.path, { rawBody: JSON.stringify(sample.body), headers })
+      const result = await h.call<ErrorBody>(operation.method, sample.path, {
+        rawBody: JSON.stringify(sample.body),
+        headers,
+      })
       expect(result.status, `${operation.id} ${contentType}`).toBe(415)
       expect(result.body.code).toBe('UNSUPPORTED_MEDIA_TYPE')
     }
@@ -50,7 +54,7 @@ describe('content type (415)', () => {
     ' application/json ',
   ])('accepts %j', async (contentType) => {
     const { h } = await setup()
-    const result = await h.call('PATCH', `/budgets/${IDS.budget}`, {
+    const result = await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${IDS.budget}`, {
       rawBody: '{"title":"Renamed"}',
       headers: { 'content-type': contentType },
     })
@@ -60,16 +64,21 @@ describe('content type (415)', () => {
 
   it('operations without a body ignore the Content-Type', async () => {
     const { h } = await setup()
-    expect((await h.call('GET', '/tickets', { headers: { 'content-type': 'text/plain' } })).status).toBe(200)
     expect(
-      (await h.call('DELETE', `/training/enrollments/${IDS.enrollment}`, { headers: { 'content-type': 'image/png' } }))
-        .status,
+      (await h.call<Reply<'listTickets'>>('GET', '/tickets', { headers: { 'content-type': 'text/plain' } })).status,
+    ).toBe(200)
+    expect(
+      (
+        await h.call<Reply<'deleteTrainingEnrollment'>>('DELETE', `/training/enrollments/${IDS.enrollment}`, {
+          headers: { 'content-type': 'image/png' },
+        })
+      ).status,
     ).toBe(200)
   })
 
   it('415 comes before 413, JSON parsing and validation', async () => {
     const { h } = await setup({ maxBodyBytes: 10 })
-    const result = await h.call('POST', '/automation?unknown=1', {
+    const result = await h.call<Reply<'createAutomationRule'>>('POST', '/automation?unknown=1', {
       rawBody: '{'.repeat(100),
       headers: { 'content-type': 'text/plain' },
     })
@@ -150,14 +159,14 @@ describe('body size (413)', () => {
     expect(new TextEncoder().encode(exact).byteLength).toBe(100)
     expect(
       (
-        await h.call('PATCH', `/budgets/${IDS.budget}`, {
+        await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${IDS.budget}`, {
           rawBody: exact,
           headers: { 'content-type': 'application/json' },
         })
       ).status,
     ).toBe(200)
     const before = await snapshot(store)
-    const over = await h.call('PATCH', `/budgets/${IDS.budget}`, {
+    const over = await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${IDS.budget}`, {
       rawBody: `${exact} `,
       headers: { 'content-type': 'application/json' },
     })
@@ -172,7 +181,7 @@ describe('body size (413)', () => {
     expect(body.length).toBeLessThan(100)
     expect(
       (
-        await h.call('PATCH', `/budgets/${IDS.budget}`, {
+        await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${IDS.budget}`, {
           rawBody: body,
           headers: { 'content-type': 'application/json' },
         })
@@ -203,7 +212,7 @@ describe('body size (413)', () => {
 
   it('413 comes before JSON parsing and validation', async () => {
     const { h } = await setup({ maxBodyBytes: 10 })
-    const result = await h.call('POST', '/automation?bogus=1', {
+    const result = await h.call<Reply<'createAutomationRule'>>('POST', '/automation?bogus=1', {
       rawBody: 'not json at all',
       headers: { 'content-type': 'application/json' },
     })
@@ -234,7 +243,7 @@ describe('JSON (400 INVALID_JSON)', () => {
     const { h, store } = await setup()
     const before = await snapshot(store)
     for (const operation of withBody) {
-      const result = await h.call(operation.method, sampleOf(operation).path, {
+      const result = await h.call<ErrorBody>(operation.method, sampleOf(operation).path, {
         rawBody,
         headers: { 'content-type': 'application/json' },
       })
@@ -246,14 +255,16 @@ describe('JSON (400 INVALID_JSON)', () => {
 
   it('a POST or PATCH with no body at all is INVALID_JSON', async () => {
     const { h } = await setup()
-    const result = await h.call('POST', '/automation', { headers: { 'content-type': 'application/json' } })
+    const result = await h.call<Reply<'createAutomationRule'>>('POST', '/automation', {
+      headers: { 'content-type': 'application/json' },
+    })
     expect(result.status).toBe(400)
     expect(result.body.code).toBe('INVALID_JSON')
   })
 
   it('INVALID_JSON comes before validation of the query', async () => {
     const { h } = await setup()
-    const result = await h.call('POST', '/automation?bogus=1', {
+    const result = await h.call<Reply<'createAutomationRule'>>('POST', '/automation?bogus=1', {
       rawBody: '{',
       headers: { 'content-type': 'application/json' },
     })
@@ -264,7 +275,7 @@ describe('JSON (400 INVALID_JSON)', () => {
     'valid JSON that is not an object (%s) is a VALIDATION_ERROR',
     async (rawBody) => {
       const { h } = await setup()
-      const result = await h.call('PATCH', `/budgets/${IDS.budget}`, {
+      const result = await h.call<ValidationErrorReply>('PATCH', `/budgets/${IDS.budget}`, {
         rawBody,
         headers: { 'content-type': 'application/json' },
       })

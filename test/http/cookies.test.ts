@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { operations } from 'tenant-public-api'
+import { operations, type ErrorBody } from 'tenant-public-api'
 import { concretePath, IDS, sampleOf, setup, snapshot } from './fixture.js'
+import type { Reply } from 'tenant-public-api/testing'
 
 describe('cookies', () => {
   it('a Cookie header is 400 COOKIES_NOT_ALLOWED on every operation, even with a valid key', async () => {
@@ -8,7 +9,7 @@ describe('cookies', () => {
     const before = await snapshot(store)
     for (const operation of operations) {
       const sample = sampleOf(operation)
-      const result = await h.call(operation.method, sample.path, {
+      const result = await h.call<ErrorBody>(operation.method, sample.path, {
         body: sample.body,
         headers: { cookie: 'session=abc' },
       })
@@ -21,7 +22,7 @@ describe('cookies', () => {
   it('is refused before authentication, scope and rate limiting: no or bad key, no X-RateLimit-* headers', async () => {
     const { h } = await setup()
     for (const key of [null, 'not-a-key', 'test:tenant-a:goals.read']) {
-      const result = await h.call('GET', '/tickets', { key, headers: { cookie: 'a=1' } })
+      const result = await h.call<Reply<'listTickets'>>('GET', '/tickets', { key, headers: { cookie: 'a=1' } })
       expect(result.status).toBe(400)
       expect(result.body.code).toBe('COOKIES_NOT_ALLOWED')
       expect(result.headers.has('www-authenticate')).toBe(false)
@@ -39,7 +40,7 @@ describe('cookies', () => {
       ['GET', concretePath(operations[1]!, IDS.ticket)],
     ]
     for (const [method, path] of cases) {
-      const result = await h.call(method, path, { headers: { cookie: 'a=1' } })
+      const result = await h.call<ErrorBody>(method, path, { headers: { cookie: 'a=1' } })
       expect(result.status, `${method} ${path}`).toBe(400)
       if (method !== 'OPTIONS') expect(result.body.code).toBe('COOKIES_NOT_ALLOWED')
     }
@@ -56,12 +57,12 @@ describe('cookies', () => {
   it('no response sets a cookie, and JSON responses are application/json; charset=utf-8', async () => {
     const { h } = await setup()
     const results = [
-      await h.call('GET', '/tickets'),
-      await h.call('GET', '/tickets', { key: null }),
+      await h.call<Reply<'listTickets'>>('GET', '/tickets'),
+      await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: null }),
       await h.call('GET', '/nowhere'),
       await h.call('PUT', '/tickets'),
       await h.call('GET', '/openapi.json'),
-      await h.call('GET', '/tickets', { headers: { cookie: 'a=1' } }),
+      await h.call<Reply<'listTickets'>>('GET', '/tickets', { headers: { cookie: 'a=1' } }),
     ]
     for (const operation of operations) {
       const sample = sampleOf(operation)

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createMemoryStore, createPublicApi, operations, StoreUnavailableError, type Store } from 'tenant-public-api'
-import { testKeyResolver } from 'tenant-public-api/testing'
+import {
+  createMemoryStore,
+  createPublicApi,
+  operations,
+  StoreUnavailableError,
+  type Store,
+  type ErrorBody,
+} from 'tenant-public-api'
+import { testKeyResolver, type Reply } from 'tenant-public-api/testing'
 import { errorBody, failingStore, IDS, raw, sampleOf, seedData, setup, snapshot, TENANT } from './fixture.js'
 
 const SECRET = 'SELECT * FROM api_keys WHERE secret = \'sk_live_9f8e\' -- relation "budgets" does not exist'
@@ -77,7 +84,7 @@ describe('500 INTERNAL_ERROR', () => {
           : Reflect.get(target, property, receiver),
     })
     const { h } = await setup({ store: broken })
-    expect((await h.call('GET', `/goals/${IDS.goal}`)).status).toBe(500)
+    expect((await h.call<Reply<'getGoal'>>('GET', `/goals/${IDS.goal}`)).status).toBe(500)
   })
 
   it('an onError that throws does not break the response', async () => {
@@ -87,7 +94,7 @@ describe('500 INTERNAL_ERROR', () => {
         throw new Error('logger down')
       },
     })
-    const result = await h.call('GET', '/tickets')
+    const result = await h.call<Reply<'listTickets'>>('GET', '/tickets')
     expect(result.status).toBe(500)
     expect(result.body.code).toBe('INTERNAL_ERROR')
   })
@@ -107,7 +114,7 @@ describe('500 INTERNAL_ERROR', () => {
   it('a failed write stores nothing', async () => {
     const { h, store } = await setup({ store: await storeFailingAt('findCompanies', sqlError), seed: false })
     const before = await snapshot(store)
-    const result = await h.call('POST', '/automation', {
+    const result = await h.call<Reply<'createAutomationRule'>>('POST', '/automation', {
       body: {
         name: 'R',
         triggerType: 'scheduled',
@@ -125,9 +132,9 @@ describe('500 INTERNAL_ERROR', () => {
 
   it('ApiErrors are not reported to onError', async () => {
     const { h, errors } = await setup()
-    await h.call('GET', '/tickets?page=0')
+    await h.call<Reply<'listTickets'>>('GET', '/tickets?page=0')
     await h.call('GET', `/goals/00000000-0000-4000-8000-00000000dead`)
-    await h.call('GET', '/tickets', { key: null })
+    await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: null })
     expect(errors).toEqual([])
   })
 })
@@ -141,7 +148,7 @@ describe('503 SERVICE_UNAVAILABLE', () => {
     })
     for (const operation of operations) {
       const sample = sampleOf(operation)
-      const result = await h.call(operation.method, sample.path, { body: sample.body })
+      const result = await h.call<ErrorBody>(operation.method, sample.path, { body: sample.body })
       expect(result.status, operation.id).toBe(503)
       expect(result.body.code).toBe('SERVICE_UNAVAILABLE')
       expect(JSON.stringify(result.body)).not.toContain('ECONNREFUSED')

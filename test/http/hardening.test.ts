@@ -17,6 +17,7 @@ import {
 } from 'tenant-public-api'
 import { toNodeHandler } from 'tenant-public-api/node'
 import { raw, sampleOf, setup, snapshot, TENANT } from './fixture.js'
+import type { Reply } from 'tenant-public-api/testing'
 
 const good = { tenantId: TENANT, keyId: 'k1', scopes: ['tickets.read'], actor: { id: 'u1', name: 'Ada' } }
 
@@ -57,7 +58,7 @@ describe('principals are validated at the boundary', () => {
 
   it('says which field is wrong without echoing its value', async () => {
     const { h, errors } = await setup({ keyResolver: resolving({ ...good, tenantId: 'sk_live_SECRET', keyId: 3 }) })
-    await h.call('GET', '/tickets')
+    await h.call<Reply<'listTickets'>>('GET', '/tickets')
     const error = errors[0]?.error as InvalidPrincipalError
     expect(error.message).toContain('keyId')
     expect(error.message).not.toContain('sk_live_SECRET')
@@ -66,8 +67,8 @@ describe('principals are validated at the boundary', () => {
   it('ignores scopes it does not know and fields beyond the principal (keys shared with other services)', async () => {
     const shared = { ...good, scopes: ['billing.admin', 'tickets.read'], plan: 'gold', createdAt: new Date() }
     const { h } = await setup({ keyResolver: resolving(shared) })
-    expect((await h.call('GET', '/tickets')).status).toBe(200)
-    const denied = await h.call('GET', '/companies')
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).status).toBe(200)
+    const denied = await h.call<Reply<'listCompanies'>>('GET', '/companies')
     expect(denied.status).toBe(403)
     expect(denied.body.details).toEqual({ requiredScopes: ['companies.read'] })
   })
@@ -75,7 +76,7 @@ describe('principals are validated at the boundary', () => {
   it('null and undefined stay an unknown key: 401', async () => {
     for (const value of [null, undefined]) {
       const { h, errors } = await setup({ keyResolver: resolving(value) })
-      expect((await h.call('GET', '/tickets')).status).toBe(401)
+      expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).status).toBe(401)
       expect(errors).toEqual([])
     }
   })
@@ -102,7 +103,9 @@ describe('an ApiError with a code outside the table', () => {
       }),
     })
     for (const { h, errors } of [fromResolver, fromStore]) {
-      const result = await h.call('GET', '/companies', { headers: { 'x-request-id': 'req-teapot' } })
+      const result = await h.call<Reply<'listCompanies'>>('GET', '/companies', {
+        headers: { 'x-request-id': 'req-teapot' },
+      })
       expect(result.status).toBe(500)
       expect(result.body).toEqual({
         error: 'An unexpected error occurred',
@@ -149,7 +152,7 @@ describe('an ApiError with a code outside the table', () => {
         })
       },
     })
-    const result = await h.call('GET', '/tickets')
+    const result = await h.call<Reply<'listTickets'>>('GET', '/tickets')
     expect(result.status).toBe(401)
     expect(result.body.error).toBe('This key was revoked')
     expect(errors).toEqual([])

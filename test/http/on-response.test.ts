@@ -4,7 +4,7 @@ import { resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { createMemoryStore, createPublicApi, memoryRateLimiter, type ResponseEvent } from 'tenant-public-api'
-import { testKey, testKeyResolver } from 'tenant-public-api/testing'
+import { testKey, testKeyResolver, type Reply } from 'tenant-public-api/testing'
 import { BASE, failingStore, IDS, ORIGIN, raw, setup, TENANT } from './fixture.js'
 
 async function observed(options: Parameters<typeof setup>[0] = {}) {
@@ -16,7 +16,9 @@ async function observed(options: Parameters<typeof setup>[0] = {}) {
 describe('onResponse', () => {
   it('reports a success once, with the operation, route template, tenant, key and a duration', async () => {
     const { h, events } = await observed()
-    const result = await h.call('GET', `/tickets/${IDS.ticket}`, { headers: { 'x-request-id': 'req-1' } })
+    const result = await h.call<Reply<'getTicket'>>('GET', `/tickets/${IDS.ticket}`, {
+      headers: { 'x-request-id': 'req-1' },
+    })
     expect(result.status).toBe(200)
     expect(events).toHaveLength(1)
     const [event] = events
@@ -38,12 +40,12 @@ describe('onResponse', () => {
   it('reports every kind of answer with its error code, and null for what the request never reached', async () => {
     const { api, h, events } = await observed({ rateLimiter: memoryRateLimiter({ limit: 3, windowMs: 60_000 }) })
     const readOnly = testKey(TENANT, ['tickets.read'])
-    await h.call('GET', '/tickets', { key: 'bad' })
+    await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: 'bad' })
     await h.call('GET', '/nowhere')
     await h.call('PUT', '/tickets')
-    await h.call('GET', '/users', { key: readOnly })
-    await h.call('GET', '/tickets?limit=0', { key: readOnly })
-    await h.call('GET', '/tickets', { key: readOnly })
+    await h.call<Reply<'listUsers'>>('GET', '/users', { key: readOnly })
+    await h.call<Reply<'listTickets'>>('GET', '/tickets?limit=0', { key: readOnly })
+    await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: readOnly })
     await h.call('HEAD', '/tickets', { key: readOnly })
     await api(raw('/tickets', { headers: { cookie: 'a=b' } }))
     await api(new Request(`${ORIGIN}${BASE}/openapi.json`))

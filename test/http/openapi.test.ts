@@ -32,7 +32,7 @@ describe('GET /openapi.json', () => {
   it('is served without authentication, as JSON, with a request id and without counting against any key', async () => {
     const { h } = await setup({ rateLimiter: memoryRateLimiter({ limit: 1 }) })
     for (let i = 0; i < 3; i++) {
-      const result = await h.call('GET', '/openapi.json', { key: null })
+      const result = await h.call<{ openapi: string }>('GET', '/openapi.json', { key: null })
       expect(result.status).toBe(200)
       expect(result.headers.get('content-type')).toBe('application/json; charset=utf-8')
       expect(result.headers.get('x-request-id')).toBeTruthy()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createMemoryStore, createPublicApi, type PublicApiOptions } from 'tenant-public-api'
-import { createHarness, testKey, testKeyResolver } from 'tenant-public-api/testing'
+import { createHarness, testKey, testKeyResolver, type Reply } from 'tenant-public-api/testing'
 import { assertMatchesContract } from '../support/contract.js'
 import { IDS, seedData, setup, TENANT } from './fixture.js'
 
@@ -36,7 +36,7 @@ describe('basePath', () => {
 
   it('Location headers use the base path', async () => {
     const { h } = await setup({ basePath: '/v1/' })
-    const result = await h.call('POST', `/budgets/${IDS.budget}/items`, {
+    const result = await h.call<Reply<'createBudgetLineItem'>>('POST', `/budgets/${IDS.budget}/items`, {
       body: { type: 'Other', description: 'x', unitPrice: 1 },
     })
     expect(result.headers.get('location')).toBe(`/v1/budgets/${IDS.budget}/items/${result.body.data.id}`)
@@ -68,8 +68,13 @@ describe('maxBodyBytes', () => {
     const json = '{"title":"Big"}'
     const exact = json + ' '.repeat(1024 * 1024 - json.length)
     const headers = { 'content-type': 'application/json' }
-    expect((await h.call('PATCH', `/budgets/${IDS.budget}`, { rawBody: exact, headers })).status).toBe(200)
-    expect((await h.call('PATCH', `/budgets/${IDS.budget}`, { rawBody: `${exact} `, headers })).status).toBe(413)
+    expect(
+      (await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${IDS.budget}`, { rawBody: exact, headers })).status,
+    ).toBe(200)
+    expect(
+      (await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${IDS.budget}`, { rawBody: `${exact} `, headers }))
+        .status,
+    ).toBe(413)
   })
 })
 
@@ -92,7 +97,7 @@ describe('the default rate limiter', () => {
     const started = Date.now()
     let last: Awaited<ReturnType<typeof h.call>> | undefined
     for (let i = 0; i < 120; i++) {
-      last = await h.call('GET', '/calendar/types')
+      last = await h.call<Reply<'listMeetingTypes'>>('GET', '/calendar/types')
       expect(last.status).toBe(200)
     }
     expect(last!.headers.get('x-ratelimit-limit')).toBe('120')
@@ -100,9 +105,12 @@ describe('the default rate limiter', () => {
     const reset = Date.parse(last!.headers.get('x-ratelimit-reset')!)
     expect(reset).toBeGreaterThanOrEqual(started + 60_000 - 1000)
     expect(reset).toBeLessThanOrEqual(Date.now() + 60_000)
-    const limited = await h.call('GET', '/calendar/types')
+    const limited = await h.call<Reply<'listMeetingTypes'>>('GET', '/calendar/types')
     expect(limited.status).toBe(429)
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(50)
-    expect((await h.call('GET', '/calendar/types', { key: testKey(TENANT, ['calendar.read']) })).status).toBe(200)
+    expect(
+      (await h.call<Reply<'listMeetingTypes'>>('GET', '/calendar/types', { key: testKey(TENANT, ['calendar.read']) }))
+        .status,
+    ).toBe(200)
   })
 })

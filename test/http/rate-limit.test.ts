@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createMemoryStore, memoryRateLimiter, StoreUnavailableError, type RateLimiter } from 'tenant-public-api'
-import { testKey, testKeyResolver } from 'tenant-public-api/testing'
+import { testKey, testKeyResolver, type Reply } from 'tenant-public-api/testing'
 import { IDS, setup, snapshot, TENANT } from './fixture.js'
 
 describe('rate limiting', () => {
@@ -8,12 +8,12 @@ describe('rate limiting', () => {
     const { h } = await setup({ rateLimiter: memoryRateLimiter({ limit: 3, windowMs: 60_000 }) })
     const remaining = []
     for (let i = 0; i < 3; i++) {
-      const result = await h.call('GET', '/tickets')
+      const result = await h.call<Reply<'listTickets'>>('GET', '/tickets')
       expect(result.status).toBe(200)
       remaining.push(result.headers.get('x-ratelimit-remaining'))
     }
     expect(remaining).toEqual(['2', '1', '0'])
-    const limited = await h.call('GET', '/tickets')
+    const limited = await h.call<Reply<'listTickets'>>('GET', '/tickets')
     expect(limited.status).toBe(429)
     expect(limited.body.code).toBe('RATE_LIMITED')
     const retryAfter = limited.headers.get('retry-after')!
@@ -29,29 +29,35 @@ describe('rate limiting', () => {
     const { h } = await setup({ rateLimiter: memoryRateLimiter({ limit: 1, windowMs: 60_000 }) })
     const a = testKey(TENANT, ['tickets.read'])
     const b = testKey(TENANT, ['tickets.read', 'goals.read'])
-    expect((await h.call('GET', '/tickets', { key: a })).status).toBe(200)
-    expect((await h.call('GET', '/tickets', { key: a })).status).toBe(429)
-    expect((await h.call('GET', '/tickets', { key: b })).status).toBe(200)
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: a })).status).toBe(200)
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: a })).status).toBe(429)
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: b })).status).toBe(200)
   })
 
   it("the principal's rateLimit overrides the limiter's own rule", async () => {
     const { h } = await setup({ keyResolver: testKeyResolver({ rateLimit: { limit: 2, windowMs: 10_000 } }) })
-    expect((await h.call('GET', '/tickets')).headers.get('x-ratelimit-limit')).toBe('2')
-    expect((await h.call('GET', '/tickets')).status).toBe(200)
-    const limited = await h.call('GET', '/tickets')
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).headers.get('x-ratelimit-limit')).toBe('2')
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).status).toBe(200)
+    const limited = await h.call<Reply<'listTickets'>>('GET', '/tickets')
     expect(limited.status).toBe(429)
     expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(10)
   })
 
   it('429 comes before content type, size, JSON and validation, and writes nothing', async () => {
     const { h, store } = await setup({ rateLimiter: memoryRateLimiter({ limit: 1, windowMs: 60_000 }) })
-    expect((await h.call('GET', '/tickets')).status).toBe(200)
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).status).toBe(200)
     const before = await snapshot(store)
     const cases = [
-      h.call('PATCH', `/budgets/${IDS.budget}`, { rawBody: 'x', headers: { 'content-type': 'text/plain' } }),
-      h.call('PATCH', `/budgets/${IDS.budget}`, { rawBody: '{', headers: { 'content-type': 'application/json' } }),
-      h.call('PATCH', `/budgets/${IDS.budget}`, { body: { title: '' } }),
-      h.call('PATCH', `/budgets/${IDS.budget}`, { body: { title: 'valid' } }),
+      h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${IDS.budget}`, {
+        rawBody: 'x',
+        headers: { 'content-type': 'text/plain' },
+      }),
+      h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${IDS.budget}`, {
+        rawBody: '{',
+        headers: { 'content-type': 'application/json' },
+      }),
+      h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${IDS.budget}`, { body: { title: '' } }),
+      h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${IDS.budget}`, { body: { title: 'valid' } }),
     ]
     for (const result of await Promise.all(cases)) expect(result.status).toBe(429)
     expect(await snapshot(store)).toEqual(before)
@@ -85,9 +91,9 @@ describe('rate limiting', () => {
 
   it('memoryRateLimiter: concurrent requests get at most the limit', async () => {
     const { h } = await setup({ rateLimiter: memoryRateLimiter({ limit: 5, windowMs: 60_000 }) })
-    const statuses = (await Promise.all(Array.from({ length: 12 }, () => h.call('GET', '/tickets')))).map(
-      (r) => r.status,
-    )
+    const statuses = (
+      await Promise.all(Array.from({ length: 12 }, () => h.call<Reply<'listTickets'>>('GET', '/tickets')))
+    ).map((r) => r.status)
     expect(statuses.filter((s) => s === 200)).toHaveLength(5)
     expect(statuses.filter((s) => s === 429)).toHaveLength(7)
   })
@@ -97,7 +103,7 @@ describe('rate limiting', () => {
       consume: async () => ({ allowed: false, limit: 7, remaining: 0, resetAt: new Date(Date.now() + 2500) }),
     }
     const { h } = await setup({ rateLimiter })
-    const result = await h.call('GET', '/tickets')
+    const result = await h.call<Reply<'listTickets'>>('GET', '/tickets')
     expect(result.status).toBe(429)
     expect(result.headers.get('retry-after')).toBe('3')
     expect(result.headers.get('x-ratelimit-limit')).toBe('7')
@@ -108,7 +114,7 @@ describe('rate limiting', () => {
       consume: () => ({ allowed: false, limit: 1, remaining: 0, resetAt: new Date(0) }),
     }
     const { h } = await setup({ rateLimiter })
-    expect((await h.call('GET', '/tickets')).headers.get('retry-after')).toBe('1')
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).headers.get('retry-after')).toBe('1')
   })
 
   it('a limiter that throws StoreUnavailableError is a 503; any other throw is a 500; onError sees both', async () => {
@@ -128,7 +134,7 @@ describe('rate limiting', () => {
       [broken, 500, 'INTERNAL_ERROR'],
     ] as const) {
       const { h, errors } = await setup({ rateLimiter, store: createMemoryStore() })
-      const result = await h.call('GET', '/tickets')
+      const result = await h.call<Reply<'listTickets'>>('GET', '/tickets')
       expect(result.status).toBe(status)
       expect(result.body.code).toBe(code)
       expect(JSON.stringify(result.body)).not.toMatch(/ECONNREFUSED|line 12/)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createMemoryStore, StoreUnavailableError } from 'tenant-public-api'
 import { errorBody, failingStore, IDS, raw, setup } from './fixture.js'
+import type { Reply } from 'tenant-public-api/testing'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
@@ -8,15 +9,15 @@ describe('X-Request-Id', () => {
   it('is on every kind of response: 2xx, 4xx, 404 route, 405, OPTIONS, HEAD, openapi.json', async () => {
     const { h } = await setup()
     const results = await Promise.all([
-      h.call('GET', '/tickets'),
-      h.call('GET', '/tickets?page=0'),
-      h.call('GET', '/tickets', { key: null }),
+      h.call<Reply<'listTickets'>>('GET', '/tickets'),
+      h.call<Reply<'listTickets'>>('GET', '/tickets?page=0'),
+      h.call<Reply<'listTickets'>>('GET', '/tickets', { key: null }),
       h.call('GET', '/nowhere'),
       h.call('PUT', '/tickets'),
       h.call('OPTIONS', '/tickets'),
       h.call('HEAD', '/tickets'),
       h.call('GET', '/openapi.json', { key: null }),
-      h.call('GET', '/tickets', { headers: { cookie: 'a=b' } }),
+      h.call<Reply<'listTickets'>>('GET', '/tickets', { headers: { cookie: 'a=b' } }),
     ])
     expect(results.map((r) => r.status)).toEqual([200, 400, 401, 404, 405, 204, 200, 200, 400])
     for (const result of results) expect(result.headers.get('x-request-id')).toMatch(UUID)
@@ -39,9 +40,9 @@ describe('X-Request-Id', () => {
 
   it.each(['a', 'req_42', 'abc.DEF:123-x_y', 'x'.repeat(128), '0'])('echoes the valid client id %j', async (id) => {
     const { h } = await setup()
-    const ok = await h.call('GET', '/tickets', { headers: { 'x-request-id': id } })
+    const ok = await h.call<Reply<'listTickets'>>('GET', '/tickets', { headers: { 'x-request-id': id } })
     expect(ok.headers.get('x-request-id')).toBe(id)
-    const failed = await h.call('GET', '/tickets?bogus=1', { headers: { 'x-request-id': id } })
+    const failed = await h.call<Reply<'listTickets'>>('GET', '/tickets?bogus=1', { headers: { 'x-request-id': id } })
     expect(failed.headers.get('x-request-id')).toBe(id)
     expect(failed.body.requestId).toBe(id)
   })
@@ -57,7 +58,9 @@ describe('X-Request-Id', () => {
     ['angle brackets', '<script>'],
   ])('replaces an invalid client id (%s) with a new UUID', async (_label, id) => {
     const { h } = await setup()
-    const result = await h.call('GET', `/goals/${IDS.goal}?nope=1`, { headers: { 'x-request-id': id } })
+    const result = await h.call<Reply<'getGoal'>>('GET', `/goals/${IDS.goal}?nope=1`, {
+      headers: { 'x-request-id': id },
+    })
     expect(result.status).toBe(400)
     const echoed = result.headers.get('x-request-id')
     expect(echoed).toMatch(UUID)

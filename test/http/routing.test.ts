@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { operations } from 'tenant-public-api'
+import { operations, type ErrorBody } from 'tenant-public-api'
 import { concretePath, IDS, raw, sampleOf, setup } from './fixture.js'
 
 /** Registry paths with the methods each allows, as the `Allow` header lists them. */
@@ -31,7 +31,7 @@ describe('routing', () => {
       '/openapi.yaml',
     ]) {
       for (const key of [undefined, null]) {
-        const result = await h.call('GET', path, { key })
+        const result = await h.call<ErrorBody>('GET', path, { key })
         expect(result.status, path).toBe(404)
         expect(result.body.code).toBe('NOT_FOUND')
         expect(result.headers.has('x-ratelimit-limit')).toBe(false)
@@ -63,7 +63,7 @@ describe('routing', () => {
     for (const [path, allowed] of allowedByPath()) {
       const concrete = path.replace(/:\w+/g, IDS.budget)
       for (const method of METHODS.filter((m) => !allowed.includes(m))) {
-        const result = await h.call(method, concrete, { key: null })
+        const result = await h.call<ErrorBody>(method, concrete, { key: null })
         expect(result.status, `${method} ${path}`).toBe(405)
         expect(result.headers.get('allow')).toBe([...allowed, 'OPTIONS'].join(', '))
         if (method !== 'HEAD') expect(result.body.code).toBe('METHOD_NOT_ALLOWED')
@@ -134,7 +134,7 @@ describe('routing', () => {
       `/budgets/${IDS.budget}/items/`,
       '/openapi.json/',
     ]) {
-      const result = await h.call('GET', path)
+      const result = await h.call<ErrorBody>('GET', path)
       expect(result.status, path).toBe(404)
       expect(result.body.code).toBe('NOT_FOUND')
     }
@@ -144,7 +144,7 @@ describe('routing', () => {
     const { h } = await setup()
     expect((await h.call('GET', '/TICKETS')).status).toBe(404)
     // `%2F` stays inside the id segment: an unknown ticket, not another route.
-    const result = await h.call('GET', `/tickets/${IDS.ticket}%2Fnotes`)
+    const result = await h.call<ErrorBody>('GET', `/tickets/${IDS.ticket}%2Fnotes`)
     expect(result.status).toBe(404)
     expect(result.body.code).toBe('NOT_FOUND')
     expect(result.headers.has('x-ratelimit-limit')).toBe(true)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { memoryRateLimiter, operations, SCOPES, type Scope } from 'tenant-public-api'
-import { testKey } from 'tenant-public-api/testing'
+import { memoryRateLimiter, operations, SCOPES, type Scope, type ErrorBody } from 'tenant-public-api'
+import { testKey, type Reply } from 'tenant-public-api/testing'
 import { sampleOf, setup, snapshot, TENANT } from './fixture.js'
 
 /** The scopes that grant `scope`: itself and, for `X.read`, `X.write`. */
@@ -15,7 +15,10 @@ describe('scopes', () => {
     for (const operation of operations) {
       const others = SCOPES.filter((s) => !granting(operation.scope).includes(s))
       const sample = sampleOf(operation)
-      const result = await h.call(operation.method, sample.path, { key: testKey(TENANT, others), body: sample.body })
+      const result = await h.call<ErrorBody>(operation.method, sample.path, {
+        key: testKey(TENANT, others),
+        body: sample.body,
+      })
       expect(result.status, operation.id).toBe(403)
       expect(result.body.code).toBe('INSUFFICIENT_SCOPE')
       expect(result.body.details).toEqual({ requiredScopes: [operation.scope] })
@@ -38,13 +41,27 @@ describe('scopes', () => {
 
   it('X.write grants X.read, and X.read does not grant X.write', async () => {
     const { h } = await setup()
-    expect((await h.call('GET', '/report-templates', { key: testKey(TENANT, ['reports.write']) })).status).toBe(200)
-    expect((await h.call('GET', '/training/enrollments', { key: testKey(TENANT, ['training.write']) })).status).toBe(
-      200,
+    expect(
+      (
+        await h.call<Reply<'listReportTemplates'>>('GET', '/report-templates', {
+          key: testKey(TENANT, ['reports.write']),
+        })
+      ).status,
+    ).toBe(200)
+    expect(
+      (
+        await h.call<Reply<'listTrainingEnrollments'>>('GET', '/training/enrollments', {
+          key: testKey(TENANT, ['training.write']),
+        })
+      ).status,
+    ).toBe(200)
+    const readOnly = await h.call<ErrorBody>(
+      'DELETE',
+      `/training/enrollments/${'0'.repeat(8)}-0000-4000-8000-000000000014`,
+      {
+        key: testKey(TENANT, ['training.read']),
+      },
     )
-    const readOnly = await h.call('DELETE', `/training/enrollments/${'0'.repeat(8)}-0000-4000-8000-000000000014`, {
-      key: testKey(TENANT, ['training.read']),
-    })
     expect(readOnly.status).toBe(403)
     expect(readOnly.body.details).toEqual({ requiredScopes: ['training.write'] })
   })
@@ -69,7 +86,7 @@ describe('scopes', () => {
       }),
     })
     for (const [index, scopes] of lookAlikes.entries()) {
-      const result = await h.call('GET', '/tickets', { key: String(index) })
+      const result = await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: String(index) })
       expect(result.status, JSON.stringify(scopes)).toBe(403)
     }
   })
@@ -78,7 +95,7 @@ describe('scopes', () => {
     const { h } = await setup({ rateLimiter: memoryRateLimiter({ limit: 2, windowMs: 60_000 }) })
     const key = testKey(TENANT, ['goals.read'])
     const statuses = []
-    for (let i = 0; i < 5; i++) statuses.push((await h.call('GET', '/tickets', { key })).status)
+    for (let i = 0; i < 5; i++) statuses.push((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key })).status)
     expect(statuses).toEqual([403, 403, 403, 403, 403])
     // The same key, on a route its scope allows, is over its limit.
     const allowed = await h.call('GET', '/goals/00000000-0000-4000-8000-000000000006', { key })

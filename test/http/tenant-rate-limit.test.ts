@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createMemoryStore, createPublicApi, memoryRateLimiter, type RateLimiter, type Store } from 'tenant-public-api'
 import { createSqliteStore, sqlRateLimiter } from 'tenant-public-api/sqlite'
-import { testKey, testKeyResolver } from 'tenant-public-api/testing'
+import { testKey, testKeyResolver, type Reply } from 'tenant-public-api/testing'
 import { createTestPostgresStore } from '../support/postgres.js'
 import { BASE, ORIGIN, seedData, setup, TENANT } from './fixture.js'
 
@@ -17,10 +17,10 @@ describe('tenantRateLimit: a bucket per tenant beside the one per key', () => {
       rateLimiter: memoryRateLimiter({ limit: 100, windowMs: 60_000 }),
       tenantRateLimit: { limit: 3, windowMs: 30_000 },
     })
-    expect((await h.call('GET', '/tickets', { key: readKey })).status).toBe(200)
-    expect((await h.call('GET', '/tickets', { key: otherKey })).status).toBe(200)
-    expect((await h.call('GET', '/tickets', { key: readKey })).status).toBe(200)
-    const limited = await h.call('GET', '/tickets', { key: otherKey })
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: readKey })).status).toBe(200)
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: otherKey })).status).toBe(200)
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: readKey })).status).toBe(200)
+    const limited = await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: otherKey })
     expect(limited.status).toBe(429)
     expect(limited.body.code).toBe('RATE_LIMITED')
     expect(limited.body.error).toMatch(/tenant/)
@@ -35,9 +35,11 @@ describe('tenantRateLimit: a bucket per tenant beside the one per key', () => {
 
   it("another tenant's bucket is its own", async () => {
     const { h } = await setup({ tenantRateLimit: { limit: 1, windowMs: 60_000 } })
-    expect((await h.call('GET', '/tickets', { key: readKey })).status).toBe(200)
-    expect((await h.call('GET', '/tickets', { key: readKey })).status).toBe(429)
-    expect((await h.call('GET', '/tickets', { key: testKey('tenant-b', ['tickets.read']) })).status).toBe(200)
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: readKey })).status).toBe(200)
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: readKey })).status).toBe(429)
+    expect(
+      (await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: testKey('tenant-b', ['tickets.read']) })).status,
+    ).toBe(200)
   })
 
   it("the key's bucket still refuses on its own, and its headers win while it has the least left", async () => {
@@ -45,11 +47,11 @@ describe('tenantRateLimit: a bucket per tenant beside the one per key', () => {
       rateLimiter: memoryRateLimiter({ limit: 2, windowMs: 60_000 }),
       tenantRateLimit: { limit: 100, windowMs: 60_000 },
     })
-    const first = await h.call('GET', '/tickets', { key: readKey })
+    const first = await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: readKey })
     expect(first.headers.get('ratelimit-policy')).toBe('"key";q=2;w=60')
     expect(first.headers.get('ratelimit')).toMatch(/^"key";r=1;t=(59|60)$/)
-    expect((await h.call('GET', '/tickets', { key: readKey })).status).toBe(200)
-    const limited = await h.call('GET', '/tickets', { key: readKey })
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: readKey })).status).toBe(200)
+    const limited = await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: readKey })
     expect(limited.status).toBe(429)
     expect(limited.body.error).toMatch(/this API key;/)
     expect(limited.headers.get('x-ratelimit-limit')).toBe('2')
@@ -63,7 +65,7 @@ describe('tenantRateLimit: a bucket per tenant beside the one per key', () => {
     })
     const shown = []
     for (let i = 0; i < 3; i++)
-      shown.push((await h.call('GET', '/tickets', { key: i < 2 ? readKey : otherKey })).headers)
+      shown.push((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: i < 2 ? readKey : otherKey })).headers)
     // key a: 5→3 left after two; tenant: 6→4 left: key shown. Then key b: 4 left, tenant 3 left: tenant shown.
     expect(shown.map((headers) => headers.get('ratelimit-policy'))).toEqual([
       '"key";q=5;w=60',
@@ -79,7 +81,7 @@ describe('tenantRateLimit: a bucket per tenant beside the one per key', () => {
     const denied = await h.call('GET', '/goals/x', { key: readKey })
     expect(denied.status).toBe(403)
     expect(denied.headers.get('ratelimit')).toMatch(/^"tenant";r=0;/)
-    expect((await h.call('GET', '/tickets', { key: readKey })).status).toBe(429)
+    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: readKey })).status).toBe(429)
   })
 
   it('the tenant bucket is counted on the rateLimiter itself, under tenant:{tenantId}, with its own rule', async () => {
@@ -92,7 +94,7 @@ describe('tenantRateLimit: a bucket per tenant beside the one per key', () => {
       },
     }
     const { h } = await setup({ rateLimiter, tenantRateLimit: { limit: 7, windowMs: 5000 } })
-    await h.call('GET', '/tickets', { key: readKey })
+    await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: readKey })
     expect(calls).toEqual([
       [readKey, undefined],
       [`tenant:${TENANT}`, { limit: 7, windowMs: 5000 }],
@@ -101,7 +103,7 @@ describe('tenantRateLimit: a bucket per tenant beside the one per key', () => {
 
   it('without tenantRateLimit there is one bucket, the key: the IETF headers name it', async () => {
     const { h } = await setup({ keyResolver: testKeyResolver({ rateLimit: { limit: 9, windowMs: 1500 } }) })
-    const result = await h.call('GET', '/tickets')
+    const result = await h.call<Reply<'listTickets'>>('GET', '/tickets')
     // Windows are whole seconds in the draft's syntax: 1.5 s is advertised as 2.
     expect(result.headers.get('ratelimit-policy')).toBe('"key";q=9;w=2')
     expect(result.headers.get('ratelimit')).toMatch(/^"key";r=8;t=[12]$/)
@@ -112,14 +114,14 @@ describe('tenantRateLimit: a bucket per tenant beside the one per key', () => {
       consume: () => ({ allowed: true, limit: 4, remaining: 3, resetAt: new Date(Date.now() + 4000) }),
     }
     const { h } = await setup({ rateLimiter })
-    const result = await h.call('GET', '/tickets')
+    const result = await h.call<Reply<'listTickets'>>('GET', '/tickets')
     expect(result.headers.get('ratelimit-policy')).toBe('"key";q=4')
     expect(result.headers.get('ratelimit')).toMatch(/^"key";r=3;t=[34]$/)
   })
 
   it('401s carry none of the rate-limit fields', async () => {
     const { h } = await setup({ tenantRateLimit: { limit: 5, windowMs: 1000 } })
-    const result = await h.call('GET', '/tickets', { key: 'nope' })
+    const result = await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: 'nope' })
     expect(result.status).toBe(401)
     for (const name of ['ratelimit', 'ratelimit-policy', 'x-ratelimit-limit'])
       expect(result.headers.has(name)).toBe(false)

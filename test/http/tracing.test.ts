@@ -8,7 +8,7 @@ import {
 import { W3CTraceContextPropagator } from '@opentelemetry/core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryStore, createPublicApi, StoreUnavailableError } from 'tenant-public-api'
-import { testKey, testKeyResolver } from 'tenant-public-api/testing'
+import { testKey, testKeyResolver, type Reply } from 'tenant-public-api/testing'
 import { BASE, failingStore, IDS, ORIGIN, setup, TENANT } from './fixture.js'
 
 const exporter = new InMemorySpanExporter()
@@ -43,7 +43,7 @@ describe('OpenTelemetry', () => {
   it('each request is a SERVER span {method} {route}: HTTP conventions, tenant, key, request id', async () => {
     const { api, h } = await setup()
     await traced(api)
-    await h.call('GET', `/tickets/${IDS.ticket}`, { headers: { 'x-request-id': 'req-42' } })
+    await h.call<Reply<'getTicket'>>('GET', `/tickets/${IDS.ticket}`, { headers: { 'x-request-id': 'req-42' } })
     const spans = exporter.getFinishedSpans()
     const [server] = spans.filter((span) => span.kind === SpanKind.SERVER)
     expect(spans.filter((span) => span.kind === SpanKind.SERVER)).toHaveLength(1)
@@ -62,7 +62,7 @@ describe('OpenTelemetry', () => {
   it("store calls are child spans of the request's span", async () => {
     const { api, h } = await setup()
     await traced(api)
-    await h.call('PATCH', `/budgets/${IDS.budget}`, { body: { title: 'Renamed' } })
+    await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${IDS.budget}`, { body: { title: 'Renamed' } })
     const spans = exporter.getFinishedSpans()
     const server = spans.find((span) => span.kind === SpanKind.SERVER)!
     const children = spans.filter((span) => span.name.startsWith('store '))
@@ -79,7 +79,9 @@ describe('OpenTelemetry', () => {
     const { api, h } = await setup()
     await traced(api)
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736'
-    await h.call('GET', '/tickets', { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } })
+    await h.call<Reply<'listTickets'>>('GET', '/tickets', {
+      headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    })
     const server = exporter.getFinishedSpans().find((span) => span.kind === SpanKind.SERVER)!
     expect(server.spanContext().traceId).toBe(traceId)
     expect(server.parentSpanContext?.spanId).toBe('00f067aa0ba902b7')
@@ -89,7 +91,7 @@ describe('OpenTelemetry', () => {
     const { api, h } = await setup()
     await traced(api)
     await h.call('GET', '/nowhere')
-    await h.call('GET', '/tickets', { key: 'unknown' })
+    await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: 'unknown' })
     const [notFound, unauthorized] = exporter.getFinishedSpans()
     expect(notFound!.name).toBe('GET')
     expect(notFound!.attributes['http.response.status_code']).toBe(404)
@@ -125,7 +127,7 @@ describe('OpenTelemetry', () => {
     await traced(api)
     trace.disable()
     try {
-      expect((await h.call('GET', '/tickets')).status).toBe(200)
+      expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).status).toBe(200)
       expect(exporter.getFinishedSpans()).toEqual([])
     } finally {
       trace.setGlobalTracerProvider(provider)

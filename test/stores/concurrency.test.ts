@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createPublicApi, createMemoryStore, type Store } from 'tenant-public-api'
 import { createPostgresStore } from 'tenant-public-api/postgres'
 import { createSqliteStore } from 'tenant-public-api/sqlite'
-import { createHarness, testKey, testKeyResolver } from 'tenant-public-api/testing'
+import { createHarness, testKey, testKeyResolver, type Reply } from 'tenant-public-api/testing'
 import { createTestPostgresStore, DATABASE_URL } from '../support/postgres.js'
 
 const ruleId = '33333333-3333-4333-8333-333333333333'
@@ -63,7 +63,7 @@ describe.each(['memory', 'sqlite', 'postgres'])('%s', (kind) => {
     )
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        hs[i % 2]!.call('PATCH', `/automation/${ruleId}`, { body: { priority: i } }),
+        hs[i % 2]!.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ruleId}`, { body: { priority: i } }),
       ),
     )
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(200))

@@ -9,7 +9,7 @@ import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createMemoryStore, createPublicApi, StoreUnavailableError, type Store } from 'tenant-public-api'
 import { createPostgresStore, sqlRateLimiter, type SqlStore } from 'tenant-public-api/postgres'
-import { createHarness, testKey, testKeyResolver, type Harness } from 'tenant-public-api/testing'
+import { createHarness, testKey, testKeyResolver, type Harness, type Reply } from 'tenant-public-api/testing'
 import { DATABASE_URL, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
 import { TcpProxy } from './support.js'
 
@@ -99,7 +99,7 @@ interface Timed {
 
 async function timed(h: Harness): Promise<Timed> {
   const start = performance.now()
-  const res = await h.call('GET', '/companies')
+  const res = await h.call<Reply<'listCompanies'>>('GET', '/companies')
   return { status: res.status, code: res.body?.code, ms: performance.now() - start }
 }
 

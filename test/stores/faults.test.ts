@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createPublicApi, StoreUnavailableError, type Store } from 'tenant-public-api'
 import { createPostgresStore, sqlRateLimiter } from 'tenant-public-api/postgres'
 import { createSqliteStore } from 'tenant-public-api/sqlite'
-import { createHarness, testKey, testKeyResolver } from 'tenant-public-api/testing'
+import { createHarness, testKey, testKeyResolver, type Reply } from 'tenant-public-api/testing'
 import { DATABASE_URL, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
 import { TcpProxy } from './support.js'
 
@@ -64,11 +64,11 @@ describe('Postgres unreachable', () => {
   it('a store whose server is gone answers 503 SERVICE_UNAVAILABLE, also through sqlRateLimiter', async () => {
     const store = await createPostgresStore({ connectionString: url(1), connectionTimeoutMs: 1000 }, { migrate: false })
     const plain = harness(store)
-    const a = await plain.h.call('GET', '/companies')
+    const a = await plain.h.call<Reply<'listCompanies'>>('GET', '/companies')
     expect(a.status).toBe(503)
     expect(a.body.code).toBe('SERVICE_UNAVAILABLE')
     const limited = harness(store, sqlRateLimiter(store))
-    const b = await limited.h.call('GET', '/companies')
+    const b = await limited.h.call<Reply<'listCompanies'>>('GET', '/companies')
     expect(b.status).toBe(503)
     await store.close()
   })
@@ -89,11 +89,11 @@ describe('Postgres unreachable', () => {
     )
     await store.seed('tenant-f', { companies: [company] })
     const { h } = harness(store, sqlRateLimiter(store))
-    expect((await h.call('GET', '/companies')).status).toBe(200)
+    expect((await h.call<Reply<'listCompanies'>>('GET', '/companies')).status).toBe(200)
 
     await proxy.stop() // the server "goes away": idle pooled connections are cut
     for (let i = 0; i < 3; i++) {
-      const down = await h.call('GET', '/companies')
+      const down = await h.call<Reply<'listCompanies'>>('GET', '/companies')
       expect(down.status).toBe(503)
       expect(down.body.code).toBe('SERVICE_UNAVAILABLE')
     }
@@ -101,11 +101,11 @@ describe('Postgres unreachable', () => {
     await proxy.start() // back on the same port
     let status = 0
     for (let i = 0; i < 20 && status !== 200; i++) {
-      status = (await h.call('GET', '/companies')).status
+      status = (await h.call<Reply<'listCompanies'>>('GET', '/companies')).status
       if (status !== 200) await new Promise((r) => setTimeout(r, 100))
     }
     expect(status).toBe(200)
-    expect((await h.call('GET', '/companies')).body.data).toHaveLength(1)
+    expect((await h.call<Reply<'listCompanies'>>('GET', '/companies')).body.data).toHaveLength(1)
     await store.close()
     await proxy.stop()
   })
@@ -196,19 +196,23 @@ describe('input that must never become a 500', () => {
         ],
       })
       const { h, errors } = harness(store)
-      expect((await h.call('GET', `/tickets?page=${Number.MAX_SAFE_INTEGER}&limit=100`)).body.data).toEqual([])
-      expect((await h.call('GET', `/companies?page=${Number.MAX_SAFE_INTEGER}&limit=100`)).status).toBe(200)
+      expect(
+        (await h.call<Reply<'listTickets'>>('GET', `/tickets?page=${Number.MAX_SAFE_INTEGER}&limit=100`)).body.data,
+      ).toEqual([])
+      expect(
+        (await h.call<Reply<'listCompanies'>>('GET', `/companies?page=${Number.MAX_SAFE_INTEGER}&limit=100`)).status,
+      ).toBe(200)
       expect((await h.call('GET', '/automation/not-a-uuid')).status).toBeLessThan(500)
       expect((await h.call('GET', '/tickets/%00')).status).toBe(404)
       // The core may refuse control characters (400); what matters is that SQL never sees a 500.
-      expect((await h.call('GET', '/tickets?search=%00')).status).toBeLessThan(500)
-      expect((await h.call('GET', '/tickets?status=%00x')).status).toBeLessThan(500)
+      expect((await h.call<Reply<'listTickets'>>('GET', '/tickets?search=%00')).status).toBeLessThan(500)
+      expect((await h.call<Reply<'listTickets'>>('GET', '/tickets?status=%00x')).status).toBeLessThan(500)
       expect((await h.call('GET', '/tickets/a%00b?includeNotes=true')).status).toBe(404)
       for (const term of ['%', '_', '\\', '0%_', '%_f', 'l \\ n']) {
-        const res = await h.call('GET', `/tickets?search=${encodeURIComponent(term)}`)
+        const res = await h.call<Reply<'listTickets'>>('GET', `/tickets?search=${encodeURIComponent(term)}`)
         expect(res.body.pagination.totalCount, term).toBe(1)
       }
-      expect((await h.call('GET', '/tickets?search=%25x')).body.pagination.totalCount).toBe(0)
+      expect((await h.call<Reply<'listTickets'>>('GET', '/tickets?search=%25x')).body.pagination.totalCount).toBe(0)
       expect(errors).toEqual([])
       await store.close()
     })

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPublicApi, StoreUnavailableError, type Store } from 'tenant-public-api'
 import { createSqliteStore, sqlRateLimiter } from 'tenant-public-api/sqlite'
-import { createHarness, testKey, testKeyResolver } from 'tenant-public-api/testing'
+import { createHarness, testKey, testKeyResolver, type Reply } from 'tenant-public-api/testing'
 
 const BUSY_TIMEOUT_MS = 400
 /** Room for a shared, noisy machine on top of the busy timeout. */
@@ -113,12 +113,16 @@ describe('SQLite with the write lock held by another process', () => {
     const limited = harness(store, true) // sqlRateLimiter writes on every request
     const plain = harness(store, false)
     const patch = () =>
-      plain.h.call('PATCH', `/automation/${ruleId}`, { body: { description: `at ${performance.now()}` } })
-    expect((await limited.h.call('GET', '/companies')).status).toBe(200)
+      plain.h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ruleId}`, {
+        body: { description: `at ${performance.now()}` },
+      })
+    expect((await limited.h.call<Reply<'listCompanies'>>('GET', '/companies')).status).toBe(200)
 
     const holder = await holdWriteLock(filename, 3000)
     // Six at once: each statement would wait the whole timeout after the one before it.
-    const queued = await Promise.all(Array.from({ length: 6 }, () => timed(() => limited.h.call('GET', '/companies'))))
+    const queued = await Promise.all(
+      Array.from({ length: 6 }, () => timed(() => limited.h.call<Reply<'listCompanies'>>('GET', '/companies'))),
+    )
     for (const r of queued) {
       expect(r.status).toBe(503)
       expect(r.code).toBe('SERVICE_UNAVAILABLE')
@@ -131,13 +135,13 @@ describe('SQLite with the write lock held by another process', () => {
 
     // A busy timeout later, a statement waits again (the lock may be free by then): still held, so 503.
     await new Promise((r) => setTimeout(r, BUSY_TIMEOUT_MS + 50))
-    const again = await timed(() => limited.h.call('GET', '/companies'))
+    const again = await timed(() => limited.h.call<Reply<'listCompanies'>>('GET', '/companies'))
     expect(again.status).toBe(503)
     expect(again.ms).toBeGreaterThanOrEqual(BUSY_TIMEOUT_MS / 2)
     expect(again.ms).toBeLessThan(BUSY_TIMEOUT_MS + SLACK_MS)
 
     await holder.done
-    expect((await limited.h.call('GET', '/companies')).status).toBe(200)
+    expect((await limited.h.call<Reply<'listCompanies'>>('GET', '/companies')).status).toBe(200)
     expect((await patch()).status).toBe(200)
     expect([...limited.errors, ...plain.errors].every((e) => e instanceof StoreUnavailableError)).toBe(true)
     const slowest = Math.round(Math.max(...queued.map((r) => r.ms)))
@@ -154,7 +158,7 @@ describe('SQLite with the write lock held by another process', () => {
     await store.seed('tenant-b', seed)
     const { h, errors } = harness(store, true)
     await holdWriteLock(filename, 300)
-    const res = await timed(() => h.call('GET', '/companies'))
+    const res = await timed(() => h.call<Reply<'listCompanies'>>('GET', '/companies'))
     expect(res.status).toBe(200)
     expect(res.ms).toBeGreaterThanOrEqual(100) // it did wait for the lock
     expect(errors).toEqual([])
@@ -174,7 +178,7 @@ describe('SQLite with the write lock held by another process', () => {
     await holder.done
     const store = await createSqliteStore({ filename, busyTimeoutMs: BUSY_TIMEOUT_MS })
     await store.seed('tenant-b', seed)
-    expect((await harness(store, true).h.call('GET', '/companies')).status).toBe(200)
+    expect((await harness(store, true).h.call<Reply<'listCompanies'>>('GET', '/companies')).status).toBe(200)
     await store.close()
   })
 })

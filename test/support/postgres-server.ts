@@ -80,8 +80,8 @@ async function startEmbedded(): Promise<{ url: string; version: string; stop: ()
     authMethod: 'scram-sha-256',
     persistent: false,
     createPostgresUser: process.getuid?.() === 0,
-    onLog: (message) => log.push(message),
-    onError: (error) => log.push(error instanceof Error ? error.message : String(error)),
+    onLog: (message: string) => log.push(message),
+    onError: (error: unknown) => log.push(error instanceof Error ? error.message : String(error)),
     // Loopback only, its socket in its own directory, and no fsync: the data is thrown away after the run.
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`, '-c', 'fsync=off'],
   })

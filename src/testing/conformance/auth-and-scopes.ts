@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { SCOPES, type Scope } from '../../http/auth.js'
 import type { AnyOperation } from '../../http/operation.js'
 import { operations } from '../../operations/index.js'
+import type { ErrorBody } from '../../http/errors.js'
 import type { CallResult, Harness } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { writableSeed, type FixtureIds } from './fixtures.js'
@@ -19,7 +20,7 @@ function writeSibling(scope: Scope): Scope | undefined {
   return (SCOPES as readonly string[]).includes(sibling) ? (sibling as Scope) : undefined
 }
 
-function expectSuccess(operation: AnyOperation, result: CallResult): void {
+function expectSuccess(operation: AnyOperation, result: CallResult<AnyReply>): void {
   expect(result.status, JSON.stringify(result.body)).toBe(operation.successStatus)
   if (operation.method === 'DELETE') expect(result.body).toEqual({ message: expect.any(String) })
   else expect(result.body.data).toBeDefined()
@@ -53,7 +54,13 @@ export function operationsEndToEnd(ctx: ConformanceContext): void {
   registryTests(ctx, 'store')
 }
 
-type Call = (h: Harness, ids: FixtureIds, options?: { key?: string | null; id?: string }) => Promise<CallResult>
+/** Any operation's answer: its `data` (a DELETE's `message`), or the Error shape. */
+type AnyReply = Partial<ErrorBody> & { data?: unknown; message?: string }
+type Call = (
+  h: Harness,
+  ids: FixtureIds,
+  options?: { key?: string | null; id?: string },
+) => Promise<CallResult<AnyReply>>
 
 function registryTests(ctx: ConformanceContext, part: 'http' | 'store'): void {
   describe(
@@ -70,7 +77,7 @@ function registryTests(ctx: ConformanceContext, part: 'http' | 'store'): void {
 
       for (const operation of operations) {
         const call: Call = (h, ids, options = {}) =>
-          h.call(operation.method, samplePath(operation, ids, options.id), {
+          h.call<AnyReply>(operation.method, samplePath(operation, ids, options.id), {
             ...sampleBody(operation),
             ...(options.key === undefined ? {} : { key: options.key }),
           })

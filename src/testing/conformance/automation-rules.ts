@@ -8,6 +8,7 @@ import type { SeedData } from '../../stores/seed.js'
 import { testKey, testKeyResolver } from '../keys.js'
 import type { ConformanceContext } from './context.js'
 import { MINIMAL_RULE, writableSeed } from './fixtures.js'
+import type { Reply } from '../harness.js'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
@@ -33,7 +34,7 @@ export function automationRules(ctx: ConformanceContext): void {
     it('creates a rule with the defaults, version 1, ETag "1", Location and the key’s actor', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const actor = await testActor()
-      const result = await h.call('POST', '/automation', { body: MINIMAL_RULE })
+      const result = await h.call<Reply<'createAutomationRule'>>('POST', '/automation', { body: MINIMAL_RULE })
       expect(result.status).toBe(201)
       const rule = result.body.data
       expect(rule).toEqual({
@@ -90,18 +91,18 @@ export function automationRules(ctx: ConformanceContext): void {
           combinedActionConfig: { titleTemplate: 'T' },
         },
       }
-      const { status, body: response } = await h.call('POST', '/automation', { body })
+      const { status, body: response } = await h.call<Reply<'createAutomationRule'>>('POST', '/automation', { body })
       expect(status).toBe(201)
       const rule = response.data
       expect(rule.isActive).toBe(true)
-      const group = rule.conditions[0]
+      const group = rule.conditions[0]!
       const ids = [
         group.id,
-        group.conditions[0].id,
-        group.groups[0].id,
-        group.groups[0].conditions[0].id,
-        rule.actions[0].id,
-        rule.actions[2].id,
+        group.conditions[0]?.id,
+        group.groups[0]?.id,
+        group.groups[0]?.conditions[0]?.id,
+        rule.actions[0]?.id,
+        rule.actions[2]?.id,
       ]
       for (const id of ids) expect(typeof id === 'string' && id.length > 0).toBe(true)
       expect(new Set(ids).size).toBe(ids.length)
@@ -122,7 +123,7 @@ export function automationRules(ctx: ConformanceContext): void {
         [1, true, { board: 'ops' }],
         [7, false, {}],
       ])
-      expect(rule.actions[1].id).toBe('act-2')
+      expect(rule.actions[1]?.id).toBe('act-2')
       expect(rule.aggregationConfig).toEqual(body.aggregationConfig)
     })
 
@@ -130,7 +131,7 @@ export function automationRules(ctx: ConformanceContext): void {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const actor = await testActor()
       const before = (await ctx.store.getAutomationRule(tenantId, ctx.a.ids.rule))!
-      const result = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, {
+      const result = await h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ctx.a.ids.rule}`, {
         body: { name: 'Renamed', isActive: false },
       })
       expect(result.status).toBe(200)
@@ -151,7 +152,9 @@ export function automationRules(ctx: ConformanceContext): void {
         { id: ctx.a.ids.companies[0], name: 'Acme' },
       ])
       expect(await ctx.store.getAutomationRule(tenantId, ctx.a.ids.rule)).toEqual(record)
-      const again = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, { body: { priority: 50 } })
+      const again = await h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ctx.a.ids.rule}`, {
+        body: { priority: 50 },
+      })
       expect([
         again.body.data.version,
         again.headers.get('etag'),
@@ -162,18 +165,22 @@ export function automationRules(ctx: ConformanceContext): void {
 
     it('starts a created rule at version 1 and adds 1 per PATCH', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
-      const created = await h.call('POST', '/automation', { body: MINIMAL_RULE })
+      const created = await h.call<Reply<'createAutomationRule'>>('POST', '/automation', { body: MINIMAL_RULE })
       const versions = [created.body.data.version]
       for (let i = 0; i < 3; i++)
         versions.push(
-          (await h.call('PATCH', `/automation/${created.body.data.id}`, { body: { priority: i } })).body.data.version,
+          (
+            await h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${created.body.data.id}`, {
+              body: { priority: i },
+            })
+          ).body.data.version,
         )
       expect(versions).toEqual([1, 2, 3, 4])
     })
 
     it('replaces conditions and actions on PATCH, generating missing ids', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
-      const { body } = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, {
+      const { body } = await h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ctx.a.ids.rule}`, {
         body: {
           conditions: [{ logic: 'OR', conditions: [{ field: 'x', operator: 'eq', value: 'y' }] }],
           actions: [{ actionType: 'notify' }, { actionType: 'email' }],
@@ -185,20 +192,29 @@ export function automationRules(ctx: ConformanceContext): void {
         groups: [],
         conditions: [{ field: 'x', operator: 'eq', value: 'y' }],
       })
-      expect(typeof body.data.conditions[0].id).toBe('string')
+      expect(typeof body.data.conditions[0]?.id).toBe('string')
       expect(body.data.actions.map((a: { order: number }) => a.order)).toEqual([0, 1])
     })
 
     it('honours If-Match: the current version ("3" or 3) passes, another is 412 and changes nothing', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const path = `/automation/${ctx.a.ids.rule}`
-      const stale = await h.call('PATCH', path, { body: { priority: 1 }, headers: { 'if-match': '"2"' } })
+      const stale = await h.call<Reply<'updateAutomationRule'>>('PATCH', path, {
+        body: { priority: 1 },
+        headers: { 'if-match': '"2"' },
+      })
       expect(stale.status).toBe(412)
       expect(stale.body.code).toBe('PRECONDITION_FAILED')
       expect((await ctx.store.getAutomationRule(tenantId, ctx.a.ids.rule))?.version).toBe(3)
-      const quoted = await h.call('PATCH', path, { body: { priority: 1 }, headers: { 'if-match': '"3"' } })
+      const quoted = await h.call<Reply<'updateAutomationRule'>>('PATCH', path, {
+        body: { priority: 1 },
+        headers: { 'if-match': '"3"' },
+      })
       expect([quoted.status, quoted.body.data.version]).toEqual([200, 4])
-      const bare = await h.call('PATCH', path, { body: { priority: 2 }, headers: { 'if-match': '4' } })
+      const bare = await h.call<Reply<'updateAutomationRule'>>('PATCH', path, {
+        body: { priority: 2 },
+        headers: { 'if-match': '4' },
+      })
       expect([bare.status, bare.body.data.version]).toEqual([200, 5])
       const old = await h.call('PATCH', path, { body: { priority: 3 }, headers: { 'if-match': '4' } })
       expect(old.status).toBe(412)
@@ -208,7 +224,7 @@ export function automationRules(ctx: ConformanceContext): void {
     it('companies follows companyIds (in their order, duplicates once)', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
       const ids = ctx.a.ids.companies
-      const { body } = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, {
+      const { body } = await h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ctx.a.ids.rule}`, {
         body: { companyIds: [ids[4], ids[3], ids[4]] },
       })
       expect(body.data.companyIds).toEqual([ids[4], ids[3]])
@@ -216,7 +232,7 @@ export function automationRules(ctx: ConformanceContext): void {
         { id: ids[4], name: '😀 Smile' },
         { id: ids[3], name: 'Éclair' },
       ])
-      const tenant = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, {
+      const tenant = await h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ctx.a.ids.rule}`, {
         body: { scopeType: 'tenant', companyIds: [] },
       })
       expect([tenant.body.data.companies, tenant.body.data.companyIds]).toEqual([[], []])
@@ -224,7 +240,7 @@ export function automationRules(ctx: ConformanceContext): void {
 
     it('accepts upper-case company ids and stores them lower-case', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
-      const { status, body } = await h.call('POST', '/automation', {
+      const { status, body } = await h.call<Reply<'createAutomationRule'>>('POST', '/automation', {
         body: { ...MINIMAL_RULE, scopeType: 'company', companyIds: [ctx.a.ids.companies[0]!.toUpperCase()] },
       })
       expect(status).toBe(201)
@@ -235,18 +251,20 @@ export function automationRules(ctx: ConformanceContext): void {
       const seed = writableSeed('a')
       const rules = seed.automationRules!.map((rule) => ({ ...rule, companies: [{ id: 'bogus', name: 'Bogus' }] }))
       const { h } = await ctx.fresh({ ...seed, automationRules: rules } as SeedData)
-      const { body } = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, { body: { description: 'x' } })
-      expect(body.data.companies.map((c: { name: string }) => c.name)).toEqual(['Zeta', 'Acme'])
+      const { body } = await h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ctx.a.ids.rule}`, {
+        body: { description: 'x' },
+      })
+      expect(body.data.companies.map((c) => c.name)).toEqual(['Zeta', 'Acme'])
     })
 
     it('a failed PATCH or create changes nothing', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const before = await ctx.store.getAutomationRule(tenantId, ctx.a.ids.rule)
-      const unknownCompany = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, {
+      const unknownCompany = await h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ctx.a.ids.rule}`, {
         body: { name: 'Lost', companyIds: ['0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f'] },
       })
       expect(unknownCompany.status).toBe(400)
-      const badScope = await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, {
+      const badScope = await h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ctx.a.ids.rule}`, {
         body: { name: 'Lost', scopeType: 'tenant' },
       })
       expect(badScope.status).toBe(400)

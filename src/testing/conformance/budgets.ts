@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { SeedData } from '../../stores/seed.js'
 import type { ConformanceContext } from './context.js'
 import { at, fixtureId, MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
+import type { Reply } from '../harness.js'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -31,7 +32,7 @@ export function budgets(ctx: ConformanceContext): void {
   describe('budgets and line items', () => {
     it('computes annualisedCost, totals without rejected items, grandTotal, lineItemCount; oldest first', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
-      const { status, body } = await h.call('PATCH', `/budgets/${ctx.a.ids.budget}`, {
+      const { status, body } = await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${ctx.a.ids.budget}`, {
         body: { status: 'PendingApproval' },
       })
       expect(status).toBe(200)
@@ -51,7 +52,9 @@ export function budgets(ctx: ConformanceContext): void {
 
     it('creates a line item with the defaults, 201 and a Location header', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
-      const result = await h.call('POST', `/budgets/${ctx.a.ids.emptyBudget}/items`, { body: MINIMAL_LINE_ITEM })
+      const result = await h.call<Reply<'createBudgetLineItem'>>('POST', `/budgets/${ctx.a.ids.emptyBudget}/items`, {
+        body: MINIMAL_LINE_ITEM,
+      })
       expect(result.status).toBe(201)
       const item = result.body.data
       expect(item).toEqual({
@@ -81,7 +84,9 @@ export function budgets(ctx: ConformanceContext): void {
     it('annualises Monthly x12 and Annual / One-Time x1, rounded to 2 decimals; totals follow new items', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
       const add = (body: Record<string, unknown>) =>
-        h.call('POST', `/budgets/${ctx.a.ids.emptyBudget}/items`, { body: { description: 'x', ...body } })
+        h.call<Reply<'createBudgetLineItem'>>('POST', `/budgets/${ctx.a.ids.emptyBudget}/items`, {
+          body: { description: 'x', ...body },
+        })
       const cases: Array<[Record<string, unknown>, number]> = [
         [{ type: 'Software', recurrence: 'Monthly', quantity: 2, unitPrice: 4.99 }, 119.76],
         [{ type: 'Software', recurrence: 'Annual', quantity: 1, unitPrice: 1000, status: 'rejected' }, 1000],
@@ -97,7 +102,9 @@ export function budgets(ctx: ConformanceContext): void {
         expect(result.body.data.annualisedCost, JSON.stringify(body)).toBe(cost)
         ids.push(result.body.data.id)
       }
-      const { body } = await h.call('PATCH', `/budgets/${ctx.a.ids.emptyBudget}`, { body: { notes: 'totals' } })
+      const { body } = await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${ctx.a.ids.emptyBudget}`, {
+        body: { notes: 'totals' },
+      })
       expect(body.data.totals).toEqual({
         softwareTotal: 119.76,
         hardwareTotal: 1.01,
@@ -112,11 +119,13 @@ export function budgets(ctx: ConformanceContext): void {
 
     it('appends new items after the seeded ones (oldest first)', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
-      const created = await h.call('POST', `/budgets/${ctx.a.ids.budget}/items`, {
+      const created = await h.call<Reply<'createBudgetLineItem'>>('POST', `/budgets/${ctx.a.ids.budget}/items`, {
         body: { ...MINIMAL_LINE_ITEM, type: 'Hardware', unitPrice: 100 },
       })
-      const { body } = await h.call('PATCH', `/budgets/${ctx.a.ids.budget}`, { body: { title: 'Next' } })
-      expect(body.data.lineItems.at(-1).id).toBe(created.body.data.id)
+      const { body } = await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${ctx.a.ids.budget}`, {
+        body: { title: 'Next' },
+      })
+      expect(body.data.lineItems.at(-1)?.id).toBe(created.body.data.id)
       expect(body.data.lineItemCount).toBe(7)
       expect(body.data.totals.hardwareTotal).toBe(350.25)
       expect(body.data.totals.grandTotal).toBe(1511.42)
@@ -125,7 +134,7 @@ export function budgets(ctx: ConformanceContext): void {
     it('PATCH changes only the supplied fields and sets updatedAt', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const before = await ctx.store.getBudget(tenantId, ctx.a.ids.budget)
-      const { status, body } = await h.call('PATCH', `/budgets/${ctx.a.ids.budget}`, {
+      const { status, body } = await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${ctx.a.ids.budget}`, {
         body: { title: 'Renamed', currency: 'eur' },
       })
       expect(status).toBe(200)
@@ -144,7 +153,7 @@ export function budgets(ctx: ConformanceContext): void {
         currency: 'JPY',
         notes: null,
       }
-      const { body } = await h.call('PATCH', `/budgets/${ctx.a.ids.budget}`, { body: patch })
+      const { body } = await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${ctx.a.ids.budget}`, { body: patch })
       expect(body.data).toMatchObject(patch)
       expect(body.data.company).toEqual({ id: ctx.a.ids.companies[0], name: 'Acme' })
       expect(body.data.createdBy).toEqual({ id: ctx.a.ids.users[0], name: 'Ada Lovelace' })
@@ -152,7 +161,9 @@ export function budgets(ctx: ConformanceContext): void {
 
     it('answers an empty budget with zero totals and no items', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
-      const { body } = await h.call('PATCH', `/budgets/${ctx.a.ids.emptyBudget}`, { body: { status: 'Draft' } })
+      const { body } = await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${ctx.a.ids.emptyBudget}`, {
+        body: { status: 'Draft' },
+      })
       expect(body.data).toMatchObject({ lineItems: [], lineItemCount: 0, notes: null, company: null, createdBy: null })
       expect(body.data.totals).toEqual({
         softwareTotal: 0,
@@ -194,15 +205,15 @@ export function budgets(ctx: ConformanceContext): void {
     it('a failed line item request changes nothing', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const before = await ctx.store.getBudget(tenantId, ctx.a.ids.budget)
-      const bad = await h.call('POST', `/budgets/${ctx.a.ids.budget}/items`, {
+      const bad = await h.call<Reply<'createBudgetLineItem'>>('POST', `/budgets/${ctx.a.ids.budget}/items`, {
         body: { ...MINIMAL_LINE_ITEM, categoryId: '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f' },
       })
       expect(bad.status).toBe(400)
-      const badGoal = await h.call('POST', `/budgets/${ctx.a.ids.budget}/items`, {
+      const badGoal = await h.call<Reply<'createBudgetLineItem'>>('POST', `/budgets/${ctx.a.ids.budget}/items`, {
         body: { ...MINIMAL_LINE_ITEM, linkedItemType: 'goal', linkedItemId: ctx.b.ids.goals[0] },
       })
       expect(badGoal.status).toBe(400)
-      const badPatch = await h.call('PATCH', `/budgets/${ctx.a.ids.budget}`, {
+      const badPatch = await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${ctx.a.ids.budget}`, {
         body: { title: 'ok', fiscalYear: 3000 },
       })
       expect(badPatch.status).toBe(400)

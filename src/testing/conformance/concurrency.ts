@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ConformanceContext } from './context.js'
 import { MINIMAL_LINE_ITEM, MINIMAL_RULE, writableSeed } from './fixtures.js'
+import type { Reply } from '../harness.js'
 
 const range = (n: number, from = 0) => Array.from({ length: n }, (_, i) => from + i)
 
@@ -20,11 +21,13 @@ export function concurrency(ctx: ConformanceContext): void {
     for (const n of [50, 40]) {
       it(`${n} concurrent PATCHes of one rule give versions 2..${n + 1} and lose no update`, async () => {
         const { tenantId, h } = await ctx.fresh(writableSeed('a'))
-        const created = await h.call('POST', '/automation', { body: MINIMAL_RULE })
+        const created = await h.call<Reply<'createAutomationRule'>>('POST', '/automation', { body: MINIMAL_RULE })
         const id: string = created.body.data.id
         // Half the requests set the name, half the description: the final rule must hold the last of each.
         const patches = range(n).map((i) => (i % 2 === 0 ? { name: `name-${i}` } : { description: `description-${i}` }))
-        const results = await Promise.all(patches.map((body) => h.call('PATCH', `/automation/${id}`, { body })))
+        const results = await Promise.all(
+          patches.map((body) => h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${id}`, { body })),
+        )
         expect(results.map((r) => r.status)).toEqual(patches.map(() => 200))
         const versions = results.map((r) => r.body.data.version as number)
         expect([...versions].sort((x, y) => x - y)).toEqual(range(n, 2))
@@ -45,7 +48,9 @@ export function concurrency(ctx: ConformanceContext): void {
     it('30 concurrent PATCHes of one report give versions 2..31', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const results = await Promise.all(
-        range(30).map((i) => h.call('PATCH', `/reports/${ctx.a.ids.report}`, { body: { title: `title-${i}` } })),
+        range(30).map((i) =>
+          h.call<Reply<'updateReport'>>('PATCH', `/reports/${ctx.a.ids.report}`, { body: { title: `title-${i}` } }),
+        ),
       )
       expect(results.every((r) => r.status === 200)).toBe(true)
       expect(results.map((r) => r.body.data.version as number).sort((x, y) => x - y)).toEqual(range(30, 2))
@@ -60,7 +65,10 @@ export function concurrency(ctx: ConformanceContext): void {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const results = await Promise.all(
         range(10).map((i) =>
-          h.call('PATCH', `/automation/${ctx.a.ids.rule}`, { body: { priority: i }, headers: { 'if-match': '"3"' } }),
+          h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ctx.a.ids.rule}`, {
+            body: { priority: i },
+            headers: { 'if-match': '"3"' },
+          }),
         ),
       )
       expect(results.filter((r) => r.status === 200)).toHaveLength(1)
@@ -72,7 +80,9 @@ export function concurrency(ctx: ConformanceContext): void {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const results = await Promise.all(
         range(30).map((i) =>
-          h.call('POST', `/budgets/${ctx.a.ids.emptyBudget}/items`, { body: { ...MINIMAL_LINE_ITEM, unitPrice: i } }),
+          h.call<Reply<'createBudgetLineItem'>>('POST', `/budgets/${ctx.a.ids.emptyBudget}/items`, {
+            body: { ...MINIMAL_LINE_ITEM, unitPrice: i },
+          }),
         ),
       )
       expect(results.every((r) => r.status === 201)).toBe(true)
@@ -86,8 +96,12 @@ export function concurrency(ctx: ConformanceContext): void {
     it('concurrent PATCHes of a budget and line item POSTs leave both applied', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       await Promise.all([
-        ...range(5).map(() => h.call('POST', `/budgets/${ctx.a.ids.emptyBudget}/items`, { body: MINIMAL_LINE_ITEM })),
-        h.call('PATCH', `/budgets/${ctx.a.ids.emptyBudget}`, { body: { title: 'Concurrent' } }),
+        ...range(5).map(() =>
+          h.call<Reply<'createBudgetLineItem'>>('POST', `/budgets/${ctx.a.ids.emptyBudget}/items`, {
+            body: MINIMAL_LINE_ITEM,
+          }),
+        ),
+        h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${ctx.a.ids.emptyBudget}`, { body: { title: 'Concurrent' } }),
       ])
       const budget = await ctx.store.getBudget(tenantId, ctx.a.ids.emptyBudget)
       expect([budget?.title, budget?.lineItemCount]).toEqual(['Concurrent', 5])

@@ -6,7 +6,7 @@
  * walks during concurrent seeds that add records and change others' non-sort fields.
  */
 import { describe, expect, it } from 'vitest'
-import type { Harness } from '../harness.js'
+import type { Harness, ValidationErrorReply, Reply } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { fixtureSeed } from './fixtures.js'
 import { FILTERS, FIXED, SORTABLE } from './lists-and-ordering.js'
@@ -99,7 +99,10 @@ async function walkCursor(
 
 /** The first page's `nextCursor` of `path?query`. */
 async function firstCursor(h: Harness, path: string, query: string): Promise<string> {
-  const { status, body } = await h.call('GET', `${path}?limit=1${query === '' ? '' : `&${query}`}`)
+  const { status, body } = await h.call<{ pagination: { nextCursor?: string | null } }>(
+    'GET',
+    `${path}?limit=1${query === '' ? '' : `&${query}`}`,
+  )
   expect(status, `${path}?${query}`).toBe(200)
   expect(typeof body.pagination.nextCursor, `${path}?${query}`).toBe('string')
   return body.pagination.nextCursor as string
@@ -107,10 +110,10 @@ async function firstCursor(h: Harness, path: string, query: string): Promise<str
 
 /** Asserts a 400 `VALIDATION_ERROR` whose only problem is on `cursor`. */
 async function expectCursorRefused(h: Harness, target: string): Promise<void> {
-  const { status, body } = await h.call('GET', target)
+  const { status, body } = await h.call<ValidationErrorReply>('GET', target)
   expect([status, body.code], target).toEqual([400, 'VALIDATION_ERROR'])
   expect(
-    body.details.map((d: { in: string; path: string }) => `${d.in}:${d.path}`),
+    body.details.map((d) => `${d.in}:${d.path}`),
     target,
   ).toEqual(['query:cursor'])
 }
@@ -181,10 +184,16 @@ export function cursorPagination(ctx: ConformanceContext): void {
 
     it('starts by page and goes on by cursor', async () => {
       const expected = sortRows(SORTABLE[0]!.rows(), SORTABLE[0]!.sorts.title!, false).map((row) => row.id)
-      const first = await ctx.a.h.call('GET', '/tickets?sortColumn=title&sortDesc=false&limit=3&page=2')
+      const first = await ctx.a.h.call<Reply<'listTickets'>>(
+        'GET',
+        '/tickets?sortColumn=title&sortDesc=false&limit=3&page=2',
+      )
       expect(first.body.data.map((row: Row) => row.id)).toEqual(expected.slice(3, 6))
       const cursor = first.body.pagination.nextCursor as string
-      const next = await ctx.a.h.call('GET', `/tickets?sortColumn=title&sortDesc=false&limit=4&cursor=${cursor}`)
+      const next = await ctx.a.h.call<Reply<'listTickets'>>(
+        'GET',
+        `/tickets?sortColumn=title&sortDesc=false&limit=4&cursor=${cursor}`,
+      )
       expect(next.status).toBe(200)
       expect(next.body.data.map((row: Row) => row.id)).toEqual(expected.slice(6, 10))
       expect(next.body.pagination).toMatchObject({ page: 3, limit: 4, hasPrevPage: true })
@@ -193,9 +202,12 @@ export function cursorPagination(ctx: ConformanceContext): void {
     it('leads from the last-but-one page to the last, which has no next page and no Link', async () => {
       const all = await fetchAll(ctx.a.h, '/companies', 'sortBy=name')
       const lastButOne = all.body.pagination.totalCount - 1
-      const page = await ctx.a.h.call('GET', `/companies?sortBy=name&limit=1&page=${lastButOne}`)
+      const page = await ctx.a.h.call<Reply<'listCompanies'>>(
+        'GET',
+        `/companies?sortBy=name&limit=1&page=${lastButOne}`,
+      )
       const cursor = page.body.pagination.nextCursor as string
-      const last = await ctx.a.h.call('GET', `/companies?sortBy=name&limit=1&cursor=${cursor}`)
+      const last = await ctx.a.h.call<Reply<'listCompanies'>>('GET', `/companies?sortBy=name&limit=1&cursor=${cursor}`)
       expect(last.body.data.map((row: Row) => row.id)).toEqual(all.ids.slice(-1))
       expect(last.body.pagination).toMatchObject({ page: lastButOne + 1, hasNextPage: false, nextCursor: null })
       expect(last.headers.get('link')).toBe(null)
@@ -266,13 +278,18 @@ export function cursorPagination(ctx: ConformanceContext): void {
       await expectCursorRefused(ctx.a.h, `/tickets?cursor=${filtered}`)
       await expectCursorRefused(ctx.a.h, `/tickets?isClosed=true&cursor=${filtered}`)
       await expectCursorRefused(ctx.a.h, `/tickets?isClosed=false&search=a&cursor=${filtered}`)
-      expect((await ctx.a.h.call('GET', `/tickets?isClosed=false&limit=50&cursor=${filtered}`)).status).toBe(200)
+      expect(
+        (await ctx.a.h.call<Reply<'listTickets'>>('GET', `/tickets?isClosed=false&limit=50&cursor=${filtered}`)).status,
+      ).toBe(200)
     })
 
     it('never leaks another tenant’s records through a cursor', async () => {
       // Tenant b's cursor is a well-formed cursor of the same list: used by a, it seeks a's records only.
       const cursor = await firstCursor(ctx.b.h, '/companies', 'sortBy=name')
-      const { status, body } = await ctx.a.h.call('GET', `/companies?sortBy=name&limit=100&cursor=${cursor}`)
+      const { status, body } = await ctx.a.h.call<Reply<'listCompanies'>>(
+        'GET',
+        `/companies?sortBy=name&limit=100&cursor=${cursor}`,
+      )
       expect(status).toBe(200)
       const own = new Set(ctx.a.ids.companies)
       expect(body.data.every((row: Row) => own.has(row.id))).toBe(true)

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { Scope } from '../../http/auth.js'
 import type { Event } from '../../model/events.js'
 import type { Store } from '../../stores/store.js'
-import type { Harness } from '../harness.js'
+import type { Harness, Reply, ValidationErrorReply } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { at, fixtureSeed, MINIMAL_LINE_ITEM, MINIMAL_RULE, writableSeed } from './fixtures.js'
 
@@ -17,17 +17,17 @@ async function feed(h: Harness, after?: string, extra = ''): Promise<Event[]> {
   let cursor = after
   for (;;) {
     const query = `limit=100${cursor === undefined ? '' : `&after=${cursor}`}${extra}`
-    const { status, body } = await h.call('GET', `/events?${query}`)
+    const { status, body } = await h.call<Reply<'listEvents'>>('GET', `/events?${query}`)
     expect(status, JSON.stringify(body)).toBe(200)
     out.push(...body.data)
     if (!body.pagination.hasNextPage) return out
-    cursor = body.pagination.nextCursor
+    cursor = body.pagination.nextCursor ?? undefined
   }
 }
 
 /** The id of the newest event, or undefined before any. */
 async function last(h: Harness): Promise<string | undefined> {
-  const { body } = await h.call('GET', '/events?order=desc&limit=1')
+  const { body } = await h.call<Reply<'listEvents'>>('GET', '/events?order=desc&limit=1')
   return body.data[0]?.id
 }
 
@@ -56,12 +56,23 @@ export function events(
         name: 'Test Key',
       }
       const budgetBefore = await ctx.store.getBudget(tenantId, ids.budget)
-      const item = await h.call('POST', `/budgets/${ids.budget}/items`, { body: MINIMAL_LINE_ITEM })
-      const budget = await h.call('PATCH', `/budgets/${ids.budget}`, { body: { title: 'Renamed' } })
-      const created = await h.call('POST', '/automation', { body: MINIMAL_RULE })
-      const rule = await h.call('PATCH', `/automation/${created.body.data.id}`, { body: { name: 'Renamed rule' } })
-      const report = await h.call('PATCH', `/reports/${ids.report}`, { body: { title: 'Renamed report' } })
-      const removed = await h.call('DELETE', `/training/enrollments/${ids.enrollments[0]}`)
+      const item = await h.call<Reply<'createBudgetLineItem'>>('POST', `/budgets/${ids.budget}/items`, {
+        body: MINIMAL_LINE_ITEM,
+      })
+      const budget = await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${ids.budget}`, {
+        body: { title: 'Renamed' },
+      })
+      const created = await h.call<Reply<'createAutomationRule'>>('POST', '/automation', { body: MINIMAL_RULE })
+      const rule = await h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${created.body.data.id}`, {
+        body: { name: 'Renamed rule' },
+      })
+      const report = await h.call<Reply<'updateReport'>>('PATCH', `/reports/${ids.report}`, {
+        body: { title: 'Renamed report' },
+      })
+      const removed = await h.call<Reply<'deleteTrainingEnrollment'>>(
+        'DELETE',
+        `/training/enrollments/${ids.enrollments[0]}`,
+      )
       const calls = [item, budget, created, rule, report, removed]
       for (const call of calls) expect(call.status).toBeLessThan(300)
       const seen = await feed(h, start)
@@ -109,13 +120,16 @@ export function events(
       const start = await last(h)
       expect(
         (
-          await h.call('PATCH', `/automation/${ctx.a.ids.rule}`, {
+          await h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ctx.a.ids.rule}`, {
             body: { name: 'x' },
             headers: { 'if-match': '"1"' },
           })
         ).status,
       ).toBe(412)
-      expect((await h.call('DELETE', `/training/enrollments/${crypto.randomUUID()}`)).status).toBe(404)
+      expect(
+        (await h.call<Reply<'deleteTrainingEnrollment'>>('DELETE', `/training/enrollments/${crypto.randomUUID()}`))
+          .status,
+      ).toBe(404)
       expect(await feed(h, start)).toEqual([])
     })
 
@@ -149,11 +163,17 @@ export function events(
         ].sort(),
       )
       const ticket = seen.find((e) => e.resource.type === 'ticket' && e.resource.id === ctx.a.ids.tickets[0])
-      expect(ticket?.data.object).toEqual((await h.call('GET', `/tickets/${ctx.a.ids.tickets[0]}`)).body.data)
+      expect(ticket?.data.object).toEqual(
+        (await h.call<Reply<'getTicket'>>('GET', `/tickets/${ctx.a.ids.tickets[0]}`)).body.data,
+      )
       const course = seen.find((e) => e.resource.type === 'training_course' && e.resource.id === ctx.a.ids.courses[0])
-      expect(course?.data.object).toEqual((await h.call('GET', `/training/courses/${ctx.a.ids.courses[0]}`)).body.data)
+      expect(course?.data.object).toEqual(
+        (await h.call<Reply<'getTrainingCourse'>>('GET', `/training/courses/${ctx.a.ids.courses[0]}`)).body.data,
+      )
       const survey = seen.find((e) => e.resource.id === ctx.a.ids.npsSurveys.full)
-      expect(survey?.data.object).toEqual((await h.call('GET', `/surveys/nps/${ctx.a.ids.npsSurveys.full}`)).body.data)
+      expect(survey?.data.object).toEqual(
+        (await h.call<Reply<'getNpsSurvey'>>('GET', `/surveys/nps/${ctx.a.ids.npsSurveys.full}`)).body.data,
+      )
       const budget = seen.find((e) => e.resource.type === 'budget' && e.resource.id === ctx.a.ids.budget)
       expect(budget?.data.object).toEqual(await ctx.store.getBudget(tenantId, ctx.a.ids.budget))
     })
@@ -192,7 +212,7 @@ export function events(
       const { tenantId, h } = await ctx.fresh({})
       await ctx.store.seed(tenantId, writableSeed('a'), { events: false })
       expect(await feed(h)).toEqual([])
-      expect((await h.call('GET', '/companies')).body.data.length).toBeGreaterThan(0)
+      expect((await h.call<Reply<'listCompanies'>>('GET', '/companies')).body.data.length).toBeGreaterThan(0)
     })
 
     it('orders oldest first by default and newest first with order=desc, pages by cursor both ways', async () => {
@@ -201,17 +221,17 @@ export function events(
       expect(all.length).toBeGreaterThan(5)
       const ids = all.map((e) => e.id)
       expect([...ids].sort()).toEqual(ids)
-      const first = await h.call('GET', '/events?limit=2')
+      const first = await h.call<Reply<'listEvents'>>('GET', '/events?limit=2')
       expect(first.body.data.map((e: Event) => e.id)).toEqual(ids.slice(0, 2))
       expect(first.body.pagination).toEqual({ limit: 2, hasNextPage: true, nextCursor: ids[1] })
-      const next = await h.call('GET', `/events?limit=2&after=${ids[1]}`)
+      const next = await h.call<Reply<'listEvents'>>('GET', `/events?limit=2&after=${ids[1]}`)
       expect(next.body.data.map((e: Event) => e.id)).toEqual(ids.slice(2, 4))
-      const newest = await h.call('GET', '/events?order=desc&limit=3')
+      const newest = await h.call<Reply<'listEvents'>>('GET', '/events?order=desc&limit=3')
       expect(newest.body.data.map((e: Event) => e.id)).toEqual(ids.slice(-3).reverse())
-      const older = await h.call('GET', `/events?order=desc&limit=100&after=${ids.at(-3)}`)
+      const older = await h.call<Reply<'listEvents'>>('GET', `/events?order=desc&limit=100&after=${ids.at(-3)}`)
       expect(older.body.data.map((e: Event) => e.id)).toEqual(ids.slice(0, -3).reverse())
       expect(older.body.pagination.hasNextPage).toBe(false)
-      const end = await h.call('GET', `/events?after=${ids.at(-1)}`)
+      const end = await h.call<Reply<'listEvents'>>('GET', `/events?after=${ids.at(-1)}`)
       expect(end.body).toEqual({ data: [], pagination: { limit: 25, hasNextPage: false, nextCursor: null } })
     })
 
@@ -232,12 +252,12 @@ export function events(
       const companiesOnly = await feed(only(['events.read', 'companies.read']))
       expect(new Set(companiesOnly.map((e) => e.resource.type))).toEqual(new Set(['company']))
       expect(await feed(only(['events.read']))).toEqual([])
-      const denied = await only(['events.read', 'companies.read']).call(
+      const denied = await only(['events.read', 'companies.read']).call<Reply<'listEvents'>>(
         'GET',
         '/events?types=company.created,budget.updated',
       )
       expect([denied.status, denied.body.code]).toEqual([403, 'INSUFFICIENT_SCOPE'])
-      const noScope = await only(['companies.read']).call('GET', '/events')
+      const noScope = await only(['companies.read']).call<Reply<'listEvents'>>('GET', '/events')
       expect([noScope.status, noScope.body.code]).toEqual([403, 'INSUFFICIENT_SCOPE'])
     })
 
@@ -245,7 +265,7 @@ export function events(
       const x = await ctx.fresh(writableSeed('a'))
       const y = await ctx.fresh(writableSeed('a'))
       const before = await feed(y.h)
-      await x.h.call('PATCH', `/budgets/${ctx.a.ids.budget}`, { body: { title: 'Only in X' } })
+      await x.h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${ctx.a.ids.budget}`, { body: { title: 'Only in X' } })
       await ctx.store.remove(x.tenantId, { companies: [ctx.a.ids.companies[0]!] })
       expect(await feed(y.h)).toEqual(before)
       expect(JSON.stringify(await feed(y.h))).not.toContain('Only in X')
@@ -270,14 +290,14 @@ export function events(
         ['page=2', 'page'],
       ]
       for (const [query, path] of cases) {
-        const { status, body } = await h.call('GET', `/events?${query}`)
+        const { status, body } = await h.call<ValidationErrorReply>('GET', `/events?${query}`)
         expect([status, body.code], query).toEqual([400, 'VALIDATION_ERROR'])
         expect(
-          body.details.map((d: { path: string }) => d.path),
+          body.details.map((d) => d.path),
           query,
         ).toContain(path)
       }
-      expect((await h.call('GET', '/events?limit=100&types=company.created')).status).toBe(200)
+      expect((await h.call<Reply<'listEvents'>>('GET', '/events?limit=100&types=company.created')).status).toBe(200)
     })
 
     if (createStoreWithRetention !== undefined)
@@ -292,11 +312,11 @@ export function events(
           await store.seed(tenantId, { companies: [{ ...writableSeed('a').companies![0]!, name: 'Fresh' }] })
           const kept = await feed(h)
           expect(kept.map((e) => e.type)).toEqual(['company.updated'])
-          const expired = await h.call('GET', `/events?after=${old[0]!.id}`)
+          const expired = await h.call<Reply<'listEvents'>>('GET', `/events?after=${old[0]!.id}`)
           expect([expired.status, expired.body.code]).toEqual([410, 'CURSOR_EXPIRED'])
-          const older = await h.call('GET', `/events?order=desc&after=${old.at(-1)!.id}`)
+          const older = await h.call<Reply<'listEvents'>>('GET', `/events?order=desc&after=${old.at(-1)!.id}`)
           expect([older.status, older.body.code]).toEqual([410, 'CURSOR_EXPIRED'])
-          expect((await h.call('GET', `/events?after=${old.at(-1)!.id}`)).body.data).toEqual(kept)
+          expect((await h.call<Reply<'listEvents'>>('GET', `/events?after=${old.at(-1)!.id}`)).body.data).toEqual(kept)
         } finally {
           await store.close()
         }

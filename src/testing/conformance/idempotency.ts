@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { Store } from '../../stores/store.js'
 import type { ConformanceContext } from './context.js'
 import { MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
+import type { Reply } from '../harness.js'
 
 /**
  * A view of `store` whose `method` waits at a gate until `release()`; `reached` resolves when a
@@ -65,7 +66,10 @@ export function idempotency(ctx: ConformanceContext): void {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const headers = { 'idempotency-key': 'retry-2' }
       expect((await h.call('POST', itemsPath(), { body: MINIMAL_LINE_ITEM, headers })).status).toBe(201)
-      const other = await h.call('POST', itemsPath(), { body: { ...MINIMAL_LINE_ITEM, unitPrice: 99 }, headers })
+      const other = await h.call<Reply<'createBudgetLineItem'>>('POST', itemsPath(), {
+        body: { ...MINIMAL_LINE_ITEM, unitPrice: 99 },
+        headers,
+      })
       expect([other.status, other.body.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED'])
       expect(await count(tenantId)).toBe(1)
     })
@@ -75,14 +79,18 @@ export function idempotency(ctx: ConformanceContext): void {
       const gated = gatedStore(ctx.store, 'addBudgetLineItem')
       const h = ctx.clientOver(gated.store, tenantId)
       const headers = { 'idempotency-key': 'in-flight' }
-      const first = h.call('POST', itemsPath(), { body: MINIMAL_LINE_ITEM, headers })
+      const first = h.call<Reply<'createBudgetLineItem'>>('POST', itemsPath(), { body: MINIMAL_LINE_ITEM, headers })
       await gated.reached
-      const concurrent = await ctx.client(tenantId).call('POST', itemsPath(), { body: MINIMAL_LINE_ITEM, headers })
+      const concurrent = await ctx
+        .client(tenantId)
+        .call<Reply<'createBudgetLineItem'>>('POST', itemsPath(), { body: MINIMAL_LINE_ITEM, headers })
       expect([concurrent.status, concurrent.body.code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE'])
       gated.release()
       const done = await first
       expect(done.status).toBe(201)
-      const replay = await ctx.client(tenantId).call('POST', itemsPath(), { body: MINIMAL_LINE_ITEM, headers })
+      const replay = await ctx
+        .client(tenantId)
+        .call<Reply<'createBudgetLineItem'>>('POST', itemsPath(), { body: MINIMAL_LINE_ITEM, headers })
       expect(replay.headers.get('idempotent-replayed')).toBe('true')
       expect(replay.body.data.id).toBe(done.body.data.id)
       expect(await count(tenantId)).toBe(1)
@@ -90,7 +98,7 @@ export function idempotency(ctx: ConformanceContext): void {
 
     it('rejects a key of 256 characters and accepts one of 255', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
-      const long = await h.call('POST', itemsPath(), {
+      const long = await h.call<Reply<'createBudgetLineItem'>>('POST', itemsPath(), {
         body: MINIMAL_LINE_ITEM,
         headers: { 'idempotency-key': 'k'.repeat(256) },
       })
@@ -127,8 +135,14 @@ export function idempotency(ctx: ConformanceContext): void {
       const x = await ctx.fresh(writableSeed('a'))
       const y = await ctx.fresh(writableSeed('a'))
       const headers = { 'idempotency-key': 'shared-key' }
-      const fromX = await x.h.call('POST', itemsPath(), { body: MINIMAL_LINE_ITEM, headers })
-      const fromY = await y.h.call('POST', itemsPath(), { body: MINIMAL_LINE_ITEM, headers })
+      const fromX = await x.h.call<Reply<'createBudgetLineItem'>>('POST', itemsPath(), {
+        body: MINIMAL_LINE_ITEM,
+        headers,
+      })
+      const fromY = await y.h.call<Reply<'createBudgetLineItem'>>('POST', itemsPath(), {
+        body: MINIMAL_LINE_ITEM,
+        headers,
+      })
       expect([fromX.status, fromY.status]).toEqual([201, 201])
       expect(fromY.headers.get('idempotent-replayed')).toBeNull()
       expect(fromY.body.data.id).not.toBe(fromX.body.data.id)

@@ -8,6 +8,10 @@ import { operations } from '../../operations/index.js'
 import type { ConformanceContext } from './context.js'
 import { at, fixtureIds, MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
 import { hasIdParam } from './samples.js'
+import type { Reply } from '../harness.js'
+
+/** A page of any list: counted lists have `totalCount`, the events feed `nextCursor`. */
+type AnyPage = { data: unknown[]; pagination: { totalCount?: number; nextCursor?: string | null } }
 
 const LIST_PATHS = operations
   .filter((operation) => operation.method === 'GET' && !hasIdParam(operation))
@@ -27,7 +31,7 @@ export function isolation(ctx: ConformanceContext): void {
           [ctx.a, ctx.b],
           [ctx.b, ctx.a],
         ] as const) {
-          const { status, body } = await own.h.call('GET', `${path}?limit=100`)
+          const { status, body } = await own.h.call<AnyPage>('GET', `${path}?limit=100`)
           expect(status).toBe(200)
           const text = JSON.stringify(body)
           expect(text).not.toContain(other === ctx.b ? 'bbbbbbbb-' : 'aaaaaaaa-')
@@ -40,7 +44,7 @@ export function isolation(ctx: ConformanceContext): void {
     it('a key of an unseeded tenant sees empty lists', async () => {
       const h = ctx.client(`nobody-${crypto.randomUUID()}`)
       for (const path of LIST_PATHS) {
-        const { body } = await h.call('GET', path)
+        const { body } = await h.call<AnyPage>('GET', path)
         expect(body.data, path).toEqual([])
         // The events feed's pagination has no count: `nextCursor` null says it is empty.
         expect(body.pagination.totalCount ?? body.pagination.nextCursor).toBe(path === '/events' ? null : 0)
@@ -57,11 +61,11 @@ export function isolation(ctx: ConformanceContext): void {
         report: await ctx.store.getReport(b.tenantId, ids.report),
       }
       const attempts = [
-        a.h.call('POST', `/budgets/${ids.budget}/items`, { body: MINIMAL_LINE_ITEM }),
-        a.h.call('PATCH', `/budgets/${ids.budget}`, { body: { title: 'Hijacked' } }),
-        a.h.call('PATCH', `/automation/${ids.rule}`, { body: { name: 'Hijacked' } }),
-        a.h.call('PATCH', `/reports/${ids.report}`, { body: { title: 'Hijacked' } }),
-        a.h.call('DELETE', `/training/enrollments/${ids.enrollments[0]}`),
+        a.h.call<Reply<'createBudgetLineItem'>>('POST', `/budgets/${ids.budget}/items`, { body: MINIMAL_LINE_ITEM }),
+        a.h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${ids.budget}`, { body: { title: 'Hijacked' } }),
+        a.h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ids.rule}`, { body: { name: 'Hijacked' } }),
+        a.h.call<Reply<'updateReport'>>('PATCH', `/reports/${ids.report}`, { body: { title: 'Hijacked' } }),
+        a.h.call<Reply<'deleteTrainingEnrollment'>>('DELETE', `/training/enrollments/${ids.enrollments[0]}`),
       ]
       for (const result of await Promise.all(attempts)) {
         expect(result.status).toBe(404)
@@ -70,12 +74,15 @@ export function isolation(ctx: ConformanceContext): void {
       expect(await ctx.store.getBudget(b.tenantId, ids.budget)).toEqual(before.budget)
       expect(await ctx.store.getAutomationRule(b.tenantId, ids.rule)).toEqual(before.rule)
       expect(await ctx.store.getReport(b.tenantId, ids.report)).toEqual(before.report)
-      expect((await b.h.call('GET', `/training/courses/${ids.courses[0]}`)).body.data.enrollmentCount).toBe(3)
+      expect(
+        (await b.h.call<Reply<'getTrainingCourse'>>('GET', `/training/courses/${ids.courses[0]}`)).body.data
+          .enrollmentCount,
+      ).toBe(3)
     })
 
     it('does not let a rule or report of one tenant reference another tenant’s companies', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
-      const rule = await h.call('POST', '/automation', {
+      const rule = await h.call<Reply<'createAutomationRule'>>('POST', '/automation', {
         body: {
           name: 'x',
           triggerType: 'scheduled',
@@ -88,7 +95,7 @@ export function isolation(ctx: ConformanceContext): void {
         },
       })
       expect(rule.status).toBe(400)
-      const report = await h.call('PATCH', `/reports/${ctx.a.ids.report}`, {
+      const report = await h.call<Reply<'updateReport'>>('PATCH', `/reports/${ctx.a.ids.report}`, {
         body: { companyId: ctx.b.ids.companies[0] },
       })
       expect(report.status).toBe(400)
@@ -97,15 +104,23 @@ export function isolation(ctx: ConformanceContext): void {
     it('keeps records with the same ids in two tenants apart', async () => {
       const x = await ctx.fresh(writableSeed('a'))
       const y = await ctx.fresh(writableSeed('a'))
-      await x.h.call('PATCH', `/budgets/${ctx.a.ids.budget}`, { body: { title: 'Only in X' } })
-      await x.h.call('POST', `/budgets/${ctx.a.ids.budget}/items`, { body: MINIMAL_LINE_ITEM })
-      await x.h.call('PATCH', `/automation/${ctx.a.ids.rule}`, { body: { priority: 99 } })
-      await x.h.call('DELETE', `/training/enrollments/${ctx.a.ids.enrollments[0]}`)
+      await x.h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${ctx.a.ids.budget}`, { body: { title: 'Only in X' } })
+      await x.h.call<Reply<'createBudgetLineItem'>>('POST', `/budgets/${ctx.a.ids.budget}/items`, {
+        body: MINIMAL_LINE_ITEM,
+      })
+      await x.h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ctx.a.ids.rule}`, {
+        body: { priority: 99 },
+      })
+      await x.h.call<Reply<'deleteTrainingEnrollment'>>('DELETE', `/training/enrollments/${ctx.a.ids.enrollments[0]}`)
       const budget = await ctx.store.getBudget(y.tenantId, ctx.a.ids.budget)
       expect([budget?.title, budget?.lineItemCount]).toEqual(['FY24 budget', 6])
       expect(await ctx.store.getAutomationRule(y.tenantId, ctx.a.ids.rule)).toMatchObject({ priority: 10, version: 3 })
-      expect((await y.h.call('GET', '/training/enrollments')).body.pagination.totalCount).toBe(6)
-      expect((await x.h.call('GET', '/training/enrollments')).body.pagination.totalCount).toBe(5)
+      expect(
+        (await y.h.call<Reply<'listTrainingEnrollments'>>('GET', '/training/enrollments')).body.pagination.totalCount,
+      ).toBe(6)
+      expect(
+        (await x.h.call<Reply<'listTrainingEnrollments'>>('GET', '/training/enrollments')).body.pagination.totalCount,
+      ).toBe(5)
     })
   })
 
@@ -114,7 +129,7 @@ export function isolation(ctx: ConformanceContext): void {
       const company = { id: ctx.a.ids.companies[0]!, status: 'active', createdAt: at(1), updatedAt: at(1) }
       const { tenantId, h } = await ctx.fresh({ companies: [{ ...company, name: 'Old name', domain: 'old.example' }] })
       await ctx.store.seed(tenantId, { companies: [{ ...company, name: 'New name' }] })
-      const { body } = await h.call('GET', '/companies')
+      const { body } = await h.call<Reply<'listCompanies'>>('GET', '/companies')
       expect(body.data).toEqual([
         { ...company, name: 'New name', domain: null, employeeCount: null, industry: null, website: null },
       ])
@@ -133,9 +148,9 @@ export function isolation(ctx: ConformanceContext): void {
       })
       await ctx.store.seed(tenantId, { tickets: [{ ...ticket, title: 'New', ticketNumber: 'NEW-1' }] })
       expect((await h.call('GET', '/tickets/OLD-1')).status).toBe(404)
-      const byNumber = await h.call('GET', '/tickets/NEW-1?includeNotes=true')
+      const byNumber = await h.call<Reply<'getTicket'>>('GET', '/tickets/NEW-1?includeNotes=true')
       expect([byNumber.body.data.id, byNumber.body.data.title, byNumber.body.data.notes]).toEqual(['t-1', 'New', []])
-      expect((await h.call('GET', '/tickets')).body.pagination.totalCount).toBe(1)
+      expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).body.pagination.totalCount).toBe(1)
     })
 
     it('replaces a budget’s line items when the budget is seeded again', async () => {
@@ -160,7 +175,7 @@ export function isolation(ctx: ConformanceContext): void {
           },
         ],
       })
-      expect((await h.call('GET', '/companies')).body.pagination.totalCount).toBe(8)
+      expect((await h.call<Reply<'listCompanies'>>('GET', '/companies')).body.pagination.totalCount).toBe(8)
       expect(await ctx.store.getBudget(tenantId, ctx.a.ids.budget)).not.toBeNull()
     })
   })

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { ConformanceContext } from './context.js'
 import { fixtureSeed } from './fixtures.js'
 import { fetchAll, fold, sortRows, walkPages, type Row } from './reference.js'
+import type { Reply } from '../harness.js'
 
 type Value = string | number | boolean | null | undefined
 
@@ -369,8 +370,8 @@ export const FILTERS: Record<
 export function listsAndOrdering(ctx: ConformanceContext): void {
   describe('lists: ordering', () => {
     it('orders strings by code point: Z < a < é < Ａ (U+FF21) < 😀 (U+1F600)', async () => {
-      const { body } = await fetchAll(ctx.a.h, '/tickets', 'sortColumn=title&sortDesc=false')
-      const titles: string[] = body.data.map((t: Row) => t.title)
+      const { body } = await fetchAll<Reply<'listTickets'>>(ctx.a.h, '/tickets', 'sortColumn=title&sortDesc=false')
+      const titles = body.data.map((t) => t.title)
       const position = (prefix: string) => titles.findIndex((title) => title.startsWith(prefix))
       const order = ['Zebra', 'alpha', 'éclair', 'Ａ', '😀'].map(position)
       expect(order.every((p) => p >= 0)).toBe(true)
@@ -381,14 +382,18 @@ export function listsAndOrdering(ctx: ConformanceContext): void {
 
     it('puts nulls last in both directions', async () => {
       for (const descending of [false, true]) {
-        const { body } = await fetchAll(ctx.a.h, '/tickets', `sortColumn=status_name&sortDesc=${descending}`)
-        const statuses: Array<string | null> = body.data.map((t: Row) => t.status)
+        const { body } = await fetchAll<Reply<'listTickets'>>(
+          ctx.a.h,
+          '/tickets',
+          `sortColumn=status_name&sortDesc=${descending}`,
+        )
+        const statuses = body.data.map((t) => t.status)
         const firstNull = statuses.indexOf(null)
         expect(firstNull).toBeGreaterThan(0)
         expect(statuses.slice(firstNull).every((s) => s === null)).toBe(true)
       }
-      const { body } = await fetchAll(ctx.a.h, '/users', 'sortColumn=last_login&sortDesc=false')
-      expect(body.data.at(-1).lastLogin).toBeNull()
+      const { body } = await fetchAll<Reply<'listUsers'>>(ctx.a.h, '/users', 'sortColumn=last_login&sortDesc=false')
+      expect(body.data.at(-1)?.lastLogin).toBeNull()
     })
 
     it('breaks ties by id ascending in both directions', async () => {
@@ -410,7 +415,7 @@ export function listsAndOrdering(ctx: ConformanceContext): void {
       const total = fixtureSeed('a').tickets!.length
       const pages = Math.ceil(total / 5)
       for (const page of [1, 2, pages]) {
-        const { status, body } = await ctx.a.h.call('GET', `/tickets?limit=5&page=${page}`)
+        const { status, body } = await ctx.a.h.call<Reply<'listTickets'>>('GET', `/tickets?limit=5&page=${page}`)
         expect(status).toBe(200)
         expect(body.pagination).toEqual({
           page,
@@ -423,7 +428,7 @@ export function listsAndOrdering(ctx: ConformanceContext): void {
         })
         expect(body.data).toHaveLength(page < pages ? 5 : total - 5 * (pages - 1))
       }
-      const { body } = await ctx.a.h.call('GET', '/tickets')
+      const { body } = await ctx.a.h.call<Reply<'listTickets'>>('GET', '/tickets')
       expect(body.pagination).toMatchObject({ page: 1, limit: 25 })
     })
 
@@ -437,7 +442,7 @@ export function listsAndOrdering(ctx: ConformanceContext): void {
         '/calendar/types',
         '/training/enrollments',
       ]) {
-        const { status, body } = await ctx.a.h.call('GET', `${path}?page=999&limit=10`)
+        const { status, body } = await ctx.a.h.call<Reply<'listTickets'>>('GET', `${path}?page=999&limit=10`)
         expect(status, path).toBe(200)
         expect(body.data).toEqual([])
         expect(body.pagination.page).toBe(999)
@@ -450,7 +455,7 @@ export function listsAndOrdering(ctx: ConformanceContext): void {
 
     it('answers an empty tenant with totalCount 0 and totalPages 0', async () => {
       const h = ctx.client(`empty-${crypto.randomUUID()}`)
-      const { status, body } = await h.call('GET', '/tickets')
+      const { status, body } = await h.call<Reply<'listTickets'>>('GET', '/tickets')
       expect(status).toBe(200)
       expect(body).toEqual({
         data: [],

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import type { SeedData } from '../../stores/seed.js'
 import type { ConformanceContext } from './context.js'
 import { at, fixtureSeed, writableSeed } from './fixtures.js'
+import type { Reply } from '../harness.js'
 
 /**
  * Registers the read-resource tests.
@@ -17,7 +18,10 @@ export function readResources(ctx: ConformanceContext): void {
   describe('read resources', () => {
     it('returns a compliance template exactly as seeded', async () => {
       const seeded = fixtureSeed('a').complianceTemplates!.find((t) => t.id === ctx.a.ids.complianceTemplates[3])!
-      const { body } = await ctx.a.h.call('GET', `/compliance/templates/${ctx.a.ids.complianceTemplates[3]}`)
+      const { body } = await ctx.a.h.call<Reply<'getComplianceTemplate'>>(
+        'GET',
+        `/compliance/templates/${ctx.a.ids.complianceTemplates[3]}`,
+      )
       expect(body.data).toEqual({
         description: null,
         howToCheck: null,
@@ -31,7 +35,10 @@ export function readResources(ctx: ConformanceContext): void {
     })
 
     it('returns an assigned compliance check with its status object', async () => {
-      const { body } = await ctx.a.h.call('GET', `/compliance/checks/${ctx.a.ids.complianceCheck}`)
+      const { body } = await ctx.a.h.call<Reply<'getComplianceCheck'>>(
+        'GET',
+        `/compliance/checks/${ctx.a.ids.complianceCheck}`,
+      )
       expect(body.data).toMatchObject({
         id: ctx.a.ids.complianceCheck,
         checkId: ctx.a.ids.complianceTemplates[0],
@@ -52,9 +59,14 @@ export function readResources(ctx: ConformanceContext): void {
     it('counts a course’s enrollments', async () => {
       const counts = []
       for (const id of ctx.a.ids.courses)
-        counts.push((await ctx.a.h.call('GET', `/training/courses/${id}`)).body.data.enrollmentCount)
+        counts.push(
+          (await ctx.a.h.call<Reply<'getTrainingCourse'>>('GET', `/training/courses/${id}`)).body.data.enrollmentCount,
+        )
       expect(counts).toEqual([3, 2, 1])
-      const { body } = await ctx.a.h.call('GET', `/training/courses/${ctx.a.ids.courses[0]}`)
+      const { body } = await ctx.a.h.call<Reply<'getTrainingCourse'>>(
+        'GET',
+        `/training/courses/${ctx.a.ids.courses[0]}`,
+      )
       expect(body.data).toMatchObject({
         title: 'Security basics',
         isMandatory: true,
@@ -67,26 +79,32 @@ export function readResources(ctx: ConformanceContext): void {
     it('DELETE removes an enrollment: message, then 404, gone from the list, enrollmentCount down', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
       const target = ctx.a.ids.enrollments[1]!
-      const deleted = await h.call('DELETE', `/training/enrollments/${target}`)
+      const deleted = await h.call<Reply<'deleteTrainingEnrollment'>>('DELETE', `/training/enrollments/${target}`)
       expect(deleted.status).toBe(200)
       expect(deleted.body).toEqual({ message: 'Enrollment deleted' })
-      const again = await h.call('DELETE', `/training/enrollments/${target}`)
+      const again = await h.call<Reply<'deleteTrainingEnrollment'>>('DELETE', `/training/enrollments/${target}`)
       expect([again.status, again.body.code]).toEqual([404, 'NOT_FOUND'])
-      const list = await h.call('GET', '/training/enrollments?limit=100')
+      const list = await h.call<Reply<'listTrainingEnrollments'>>('GET', '/training/enrollments?limit=100')
       expect(list.body.data.map((e: { id: string }) => e.id)).not.toContain(target)
       expect(list.body.pagination.totalCount).toBe(5)
-      expect((await h.call('GET', `/training/courses/${ctx.a.ids.courses[0]}`)).body.data.enrollmentCount).toBe(2)
+      expect(
+        (await h.call<Reply<'getTrainingCourse'>>('GET', `/training/courses/${ctx.a.ids.courses[0]}`)).body.data
+          .enrollmentCount,
+      ).toBe(2)
     })
 
     it('ignores a seeded enrollmentCount', async () => {
       const seed = writableSeed('a')
       const trainingCourses = seed.trainingCourses!.map((course) => ({ ...course, enrollmentCount: 99 }))
       const { h } = await ctx.fresh({ ...seed, trainingCourses } as SeedData)
-      expect((await h.call('GET', `/training/courses/${ctx.a.ids.courses[2]}`)).body.data.enrollmentCount).toBe(1)
+      expect(
+        (await h.call<Reply<'getTrainingCourse'>>('GET', `/training/courses/${ctx.a.ids.courses[2]}`)).body.data
+          .enrollmentCount,
+      ).toBe(1)
     })
 
     it('returns a goal with tasks oldest first and updates newest first', async () => {
-      const { body } = await ctx.a.h.call('GET', `/goals/${ctx.a.ids.goals[0]}`)
+      const { body } = await ctx.a.h.call<Reply<'getGoal'>>('GET', `/goals/${ctx.a.ids.goals[0]}`)
       expect(body.data.tasks.map((t: { title: string }) => t.title)).toEqual([
         'First task',
         'Second task',
@@ -110,13 +128,17 @@ export function readResources(ctx: ConformanceContext): void {
     })
 
     it('finds a uuid-identified record by its id in upper case', async () => {
-      const { status, body } = await ctx.a.h.call('GET', `/goals/${ctx.a.ids.goals[1]!.toUpperCase()}`)
+      const { status, body } = await ctx.a.h.call<Reply<'getGoal'>>(
+        'GET',
+        `/goals/${ctx.a.ids.goals[1]!.toUpperCase()}`,
+      )
       expect(status).toBe(200)
       expect(body.data.id).toBe(ctx.a.ids.goals[1])
     })
 
     it('computes NPS statistics (rounded npsScore, 2-decimal averageScore and responseRate)', async () => {
-      const get = async (id: string) => (await ctx.a.h.call('GET', `/surveys/nps/${id}`)).body.data
+      const get = async (id: string) =>
+        (await ctx.a.h.call<Reply<'getNpsSurvey'>>('GET', `/surveys/nps/${id}`)).body.data
       const full = await get(ctx.a.ids.npsSurveys.full)
       expect([full.responseCount, full.inviteCount]).toEqual([7, 9])
       expect(full.statistics).toEqual({
@@ -139,7 +161,8 @@ export function readResources(ctx: ConformanceContext): void {
     })
 
     it('answers zero NPS statistics without responses, and responseRate 0 without invites', async () => {
-      const empty = (await ctx.a.h.call('GET', `/surveys/nps/${ctx.a.ids.npsSurveys.empty}`)).body.data
+      const empty = (await ctx.a.h.call<Reply<'getNpsSurvey'>>('GET', `/surveys/nps/${ctx.a.ids.npsSurveys.empty}`))
+        .body.data
       expect(empty.responseCount).toBe(0)
       expect(empty.statistics).toEqual({
         npsScore: 0,
@@ -149,7 +172,9 @@ export function readResources(ctx: ConformanceContext): void {
         passivesCount: 0,
         detractorsCount: 0,
       })
-      const uninvited = (await ctx.a.h.call('GET', `/surveys/nps/${ctx.a.ids.npsSurveys.noInvites}`)).body.data
+      const uninvited = (
+        await ctx.a.h.call<Reply<'getNpsSurvey'>>('GET', `/surveys/nps/${ctx.a.ids.npsSurveys.noInvites}`)
+      ).body.data
       expect(uninvited.statistics).toEqual({
         npsScore: 0,
         averageScore: 6,
@@ -174,7 +199,7 @@ export function readResources(ctx: ConformanceContext): void {
         },
       }
       const { h } = await ctx.fresh({ npsSurveys: [survey] } as SeedData)
-      const { body } = await h.call('GET', `/surveys/nps/${ctx.a.ids.npsSurveys.full}`)
+      const { body } = await h.call<Reply<'getNpsSurvey'>>('GET', `/surveys/nps/${ctx.a.ids.npsSurveys.full}`)
       expect(body.data.responseCount).toBe(7)
       expect(body.data.statistics.npsScore).toBe(14)
     })
@@ -182,7 +207,7 @@ export function readResources(ctx: ConformanceContext): void {
     it('treats a survey seeded without responses as having none', async () => {
       const { responses: _responses, ...survey } = fixtureSeed('a').npsSurveys![0]!
       const { h } = await ctx.fresh({ npsSurveys: [{ ...survey, inviteCount: 4 }] })
-      const { status, body } = await h.call('GET', `/surveys/nps/${ctx.a.ids.npsSurveys.full}`)
+      const { status, body } = await h.call<Reply<'getNpsSurvey'>>('GET', `/surveys/nps/${ctx.a.ids.npsSurveys.full}`)
       expect(status).toBe(200)
       expect([body.data.responseCount, body.data.statistics.responseRate, body.data.statistics.npsScore]).toEqual([
         0, 0, 0,
@@ -192,7 +217,7 @@ export function readResources(ctx: ConformanceContext): void {
     it('returns a report template with templateStructure only when includeStructure=true', async () => {
       const path = `/report-templates/${ctx.a.ids.reportTemplates[0]}`
       for (const query of ['', '?includeStructure=false']) {
-        const { body } = await ctx.a.h.call('GET', `${path}${query}`)
+        const { body } = await ctx.a.h.call<Reply<'getReportTemplate'>>('GET', `${path}${query}`)
         expect('templateStructure' in body.data, query).toBe(false)
         expect(body.data).toMatchObject({
           name: 'Quarterly review',
@@ -200,31 +225,37 @@ export function readResources(ctx: ConformanceContext): void {
           reportTypeId: ctx.a.ids.reportTypes[0],
         })
       }
-      const { body } = await ctx.a.h.call('GET', `${path}?includeStructure=true`)
+      const { body } = await ctx.a.h.call<Reply<'getReportTemplate'>>('GET', `${path}?includeStructure=true`)
       expect(body.data.templateStructure).toEqual(
         fixtureSeed('a').reportTemplates!.find((t) => t.id === ctx.a.ids.reportTemplates[0])!.templateStructure,
       )
-      expect(body.data.templateStructure.blocks).toEqual([
+      expect(body.data.templateStructure?.blocks).toEqual([
         { id: 'b1', type: 'text', params: { text: 'Hello' }, layout: { x: 0, y: 0, w: 6, h: 2 } },
       ])
-      expect(body.data.templateStructure.metadata).toEqual({
+      expect(body.data.templateStructure?.metadata).toEqual({
         title: 'Quarterly',
         subtitle: null,
         showHeader: true,
         showFooter: false,
         showPageNumbers: true,
       })
-      const bare = await ctx.a.h.call('GET', `/report-templates/${ctx.a.ids.reportTemplates[1]}?includeStructure=true`)
+      const bare = await ctx.a.h.call<Reply<'getReportTemplate'>>(
+        'GET',
+        `/report-templates/${ctx.a.ids.reportTemplates[1]}?includeStructure=true`,
+      )
       expect(bare.body.data.templateStructure).toBeNull()
     })
 
     it('lists report templates without their structure', async () => {
-      const { body } = await ctx.a.h.call('GET', '/report-templates?limit=100')
+      const { body } = await ctx.a.h.call<Reply<'listReportTemplates'>>('GET', '/report-templates?limit=100')
       for (const template of body.data) expect('templateStructure' in template).toBe(false)
     })
 
     it('returns a planner item type exactly as seeded', async () => {
-      const { body } = await ctx.a.h.call('GET', `/planner/types/${ctx.a.ids.plannerTypes[0]}`)
+      const { body } = await ctx.a.h.call<Reply<'getPlannerItemType'>>(
+        'GET',
+        `/planner/types/${ctx.a.ids.plannerTypes[0]}`,
+      )
       expect(body.data).toEqual({
         id: ctx.a.ids.plannerTypes[0],
         name: 'Laptop refresh',
@@ -237,7 +268,7 @@ export function readResources(ctx: ConformanceContext): void {
     })
 
     it('lists meeting types and companies in their seeded shapes', async () => {
-      const types = (await ctx.a.h.call('GET', '/calendar/types?limit=100')).body.data
+      const types = (await ctx.a.h.call<Reply<'listMeetingTypes'>>('GET', '/calendar/types?limit=100')).body.data
       expect(types.find((t: { id: string }) => t.id === ctx.a.ids.meetingTypes[0])).toEqual({
         id: ctx.a.ids.meetingTypes[0],
         name: 'Review',
@@ -247,7 +278,7 @@ export function readResources(ctx: ConformanceContext): void {
         createdAt: at(1),
         updatedAt: at(1),
       })
-      const companies = (await ctx.a.h.call('GET', '/companies?limit=100')).body.data
+      const companies = (await ctx.a.h.call<Reply<'listCompanies'>>('GET', '/companies?limit=100')).body.data
       expect(companies.find((c: { id: string }) => c.id === ctx.a.ids.companies[0])).toEqual({
         id: ctx.a.ids.companies[0],
         name: 'Acme',

@@ -8,6 +8,9 @@ import type { Harness } from '../harness.js'
 /** A fixture record as the reference reads it. */
 export type Row = { id: string } & Record<string, unknown>
 
+/** A page of a counted list as {@link fetchAll} reads it. */
+export type PageBody = { data: Row[]; pagination: { totalCount: number } & Record<string, unknown> }
+
 /**
  * Compares two strings by Unicode code point (not UTF-16 code unit).
  *
@@ -75,15 +78,16 @@ export function fold(text: string): string {
  * @example
  * const { ids, body } = await fetchAll(h, '/tickets', 'sortColumn=title')
  */
-export async function fetchAll(
+export async function fetchAll<T extends { data: readonly { id: string }[] } = PageBody>(
   h: Harness,
   path: string,
   query = '',
-): Promise<{ status: number; ids: string[]; body: any }> {
-  const result = await h.call('GET', `${path}?limit=100${query ? `&${query}` : ''}`)
+): Promise<{ status: number; ids: string[]; body: T }> {
+  const result = await h.call<T>('GET', `${path}?limit=100${query ? `&${query}` : ''}`)
+  const data: unknown = result.body?.data
   return {
     status: result.status,
-    ids: Array.isArray(result.body?.data) ? result.body.data.map((item: Row) => item.id) : [],
+    ids: Array.isArray(data) ? data.map((item: Row) => item.id) : [],
     body: result.body,
   }
 }

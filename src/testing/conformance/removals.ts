@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import type { RemoveIds, SyncCollection } from '../../stores/removal.js'
 import type { Store } from '../../stores/store.js'
-import type { Harness } from '../harness.js'
+import type { Harness, Reply } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { type FixtureIds, fixtureSeed } from './fixtures.js'
 
@@ -16,9 +16,9 @@ type Probe = (ctx: ConformanceContext, tenantId: string, h: Harness, id: string)
 const listed =
   (path: string): Probe =>
   async (_ctx, _tenantId, h, id) => {
-    const { status, body } = await h.call('GET', `${path}?limit=100`)
+    const { status, body } = await h.call<{ data: { id: string }[] }>('GET', `${path}?limit=100`)
     expect(status).toBe(200)
-    return (body.data as { id: string }[]).some((record) => record.id === id)
+    return body.data.some((record) => record.id === id)
   }
 const found =
   (path: string): Probe =>
@@ -81,12 +81,12 @@ export function removals(ctx: ConformanceContext): void {
 
     it('removes a ticket from lists, counts and lookups by number', async () => {
       const { tenantId, h } = await ctx.fresh(fixtureSeed('a'))
-      const before = (await h.call('GET', '/tickets')).body.pagination.totalCount as number
+      const before = (await h.call<Reply<'listTickets'>>('GET', '/tickets')).body.pagination.totalCount as number
       await ctx.store.remove(tenantId, { tickets: [ctx.a.ids.tickets[0]!] })
-      const after = await h.call('GET', '/tickets?limit=100')
+      const after = await h.call<Reply<'listTickets'>>('GET', '/tickets?limit=100')
       expect(after.body.pagination.totalCount).toBe(before - 1)
       expect(after.body.data.map((t: { id: string }) => t.id)).not.toContain(ctx.a.ids.tickets[0])
-      expect((await h.call('GET', `/tickets/${ctx.a.ids.ticketNumber}`)).status).toBe(404)
+      expect((await h.call<Reply<'getTicket'>>('GET', `/tickets/${ctx.a.ids.ticketNumber}`)).status).toBe(404)
     })
 
     it('removes a budget’s line items with it: seeded again without items, it has none', async () => {
@@ -95,7 +95,9 @@ export function removals(ctx: ConformanceContext): void {
       const budget = seed.budgets!.find((b) => b.id === ctx.a.ids.budget)!
       await ctx.store.remove(tenantId, { budgets: [budget.id!] })
       expect(await ctx.store.getBudget(tenantId, budget.id!)).toBeNull()
-      expect((await h.call('PATCH', `/budgets/${budget.id}`, { body: { title: 'x' } })).status).toBe(404)
+      expect(
+        (await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${budget.id}`, { body: { title: 'x' } })).status,
+      ).toBe(404)
       const { lineItems: _items, ...bare } = budget
       await ctx.store.seed(tenantId, { budgets: [bare] })
       const stored = await ctx.store.getBudget(tenantId, budget.id!)
@@ -106,7 +108,9 @@ export function removals(ctx: ConformanceContext): void {
       const { tenantId, h } = await ctx.fresh(fixtureSeed('a'))
       await ctx.store.remove(tenantId, { users: ['no-such-user'], companies: [] })
       await ctx.store.remove(`nobody-${crypto.randomUUID()}`, { users: [ctx.a.ids.users[0]!] })
-      expect((await h.call('GET', '/users?limit=100')).body.data).toHaveLength(ctx.a.ids.users.length)
+      expect((await h.call<Reply<'listUsers'>>('GET', '/users?limit=100')).body.data).toHaveLength(
+        ctx.a.ids.users.length,
+      )
       await expect(ctx.store.remove(tenantId, { widgets: ['x'] } as RemoveIds)).rejects.toThrow(TypeError)
     })
   })

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import type { SeedData } from '../../stores/seed.js'
 import type { ConformanceContext } from './context.js'
 import { writableSeed } from './fixtures.js'
+import type { Reply } from '../harness.js'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
@@ -20,7 +21,7 @@ export function reports(ctx: ConformanceContext): void {
     it('PATCH changes only the supplied fields, bumps version, sets ETag and derives the names', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const before = (await ctx.store.getReport(tenantId, ctx.a.ids.report))!
-      const result = await h.call('PATCH', `/reports/${ctx.a.ids.report}`, {
+      const result = await h.call<Reply<'updateReport'>>('PATCH', `/reports/${ctx.a.ids.report}`, {
         body: { title: 'February', status: 'published', isShared: true },
       })
       expect(result.status).toBe(200)
@@ -51,7 +52,7 @@ export function reports(ctx: ConformanceContext): void {
     it('companyName and reportTypeName follow their ids and become null when cleared', async () => {
       const { h } = await ctx.fresh(writableSeed('a'))
       const path = `/reports/${ctx.a.ids.report}`
-      const moved = await h.call('PATCH', path, {
+      const moved = await h.call<Reply<'updateReport'>>('PATCH', path, {
         body: { companyId: ctx.a.ids.companies[2], reportTypeId: ctx.a.ids.reportTypes[1] },
       })
       expect(moved.body.data).toMatchObject({
@@ -61,7 +62,7 @@ export function reports(ctx: ConformanceContext): void {
         reportTypeName: 'Technical',
         version: 2,
       })
-      const cleared = await h.call('PATCH', path, {
+      const cleared = await h.call<Reply<'updateReport'>>('PATCH', path, {
         body: { companyId: null, reportTypeId: null, description: null, dateStart: null, dateEnd: null },
       })
       expect(cleared.body.data).toMatchObject({
@@ -74,14 +75,16 @@ export function reports(ctx: ConformanceContext): void {
         dateEnd: null,
         version: 3,
       })
-      const untouched = await h.call('PATCH', path, { body: { title: 'Still cleared' } })
+      const untouched = await h.call<Reply<'updateReport'>>('PATCH', path, { body: { title: 'Still cleared' } })
       expect(untouched.body.data).toMatchObject({ companyName: null, reportTypeName: null, version: 4 })
     })
 
     it('replaces the content structure', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const content = { sections: [{ id: 's1', blocks: [{ type: 'chart', data: [1, 2, 3] }] }], theme: { dark: true } }
-      const { status } = await h.call('PATCH', `/reports/${ctx.a.ids.report}`, { body: { content } })
+      const { status } = await h.call<Reply<'updateReport'>>('PATCH', `/reports/${ctx.a.ids.report}`, {
+        body: { content },
+      })
       expect(status).toBe(200)
       expect((await ctx.store.getReport(tenantId, ctx.a.ids.report))?.content).toEqual(content)
     })
@@ -90,14 +93,19 @@ export function reports(ctx: ConformanceContext): void {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const path = `/reports/${ctx.a.ids.report}`
       const before = await ctx.store.getReport(tenantId, ctx.a.ids.report)
-      const stale = await h.call('PATCH', path, { body: { title: 'Lost' }, headers: { 'if-match': '"7"' } })
+      const stale = await h.call<Reply<'updateReport'>>('PATCH', path, {
+        body: { title: 'Lost' },
+        headers: { 'if-match': '"7"' },
+      })
       expect([stale.status, stale.body.code]).toEqual([412, 'PRECONDITION_FAILED'])
       expect(await ctx.store.getReport(tenantId, ctx.a.ids.report)).toEqual(before)
       expect(
-        (await h.call('PATCH', path, { body: { title: 'A' }, headers: { 'if-match': '"1"' } })).body.data.version,
+        (await h.call<Reply<'updateReport'>>('PATCH', path, { body: { title: 'A' }, headers: { 'if-match': '"1"' } }))
+          .body.data.version,
       ).toBe(2)
       expect(
-        (await h.call('PATCH', path, { body: { title: 'B' }, headers: { 'if-match': '2' } })).body.data.version,
+        (await h.call<Reply<'updateReport'>>('PATCH', path, { body: { title: 'B' }, headers: { 'if-match': '2' } }))
+          .body.data.version,
       ).toBe(3)
       expect((await h.call('PATCH', path, { body: { title: 'C' }, headers: { 'if-match': '2' } })).status).toBe(412)
     })
@@ -106,7 +114,9 @@ export function reports(ctx: ConformanceContext): void {
       const seed = writableSeed('a')
       const reports = seed.reports!.map((report) => ({ ...report, companyName: 'Bogus', reportTypeName: 'Bogus' }))
       const { h } = await ctx.fresh({ ...seed, reports } as SeedData)
-      const { body } = await h.call('PATCH', `/reports/${ctx.a.ids.report}`, { body: { isShared: false } })
+      const { body } = await h.call<Reply<'updateReport'>>('PATCH', `/reports/${ctx.a.ids.report}`, {
+        body: { isShared: false },
+      })
       expect([body.data.companyName, body.data.reportTypeName]).toEqual(['Acme', 'Executive'])
     })
 
@@ -118,7 +128,9 @@ export function reports(ctx: ConformanceContext): void {
         { title: 'Lost', reportTypeId: ctx.b.ids.reportTypes[0] },
         { title: 'Lost', dateStart: '2024-05-01', dateEnd: '2024-04-01' },
       ]) {
-        expect((await h.call('PATCH', `/reports/${ctx.a.ids.report}`, { body })).status).toBe(400)
+        expect((await h.call<Reply<'updateReport'>>('PATCH', `/reports/${ctx.a.ids.report}`, { body })).status).toBe(
+          400,
+        )
       }
       expect(await ctx.store.getReport(tenantId, ctx.a.ids.report)).toEqual(before)
     })

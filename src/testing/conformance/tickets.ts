@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ConformanceContext } from './context.js'
 import { at, fixtureSeed } from './fixtures.js'
+import type { Reply } from '../harness.js'
 
 const NOTE_IDS_NEWEST_FIRST = ['note-a-3', 'note-a-2', 'note-a-1']
 
@@ -18,7 +19,7 @@ export function tickets(ctx: ConformanceContext): void {
   describe('tickets', () => {
     it('returns a ticket by id as seeded (missing nullable fields null), without notes by default', async () => {
       const { notes: _notes, ...seeded } = fixtureSeed('a').tickets!.find((t) => t.id === ctx.a.ids.tickets[0])!
-      const { status, body } = await ctx.a.h.call('GET', `/tickets/${ctx.a.ids.tickets[0]}`)
+      const { status, body } = await ctx.a.h.call<Reply<'getTicket'>>('GET', `/tickets/${ctx.a.ids.tickets[0]}`)
       expect(status).toBe(200)
       expect(body.data).toEqual({
         ...seeded,
@@ -33,18 +34,21 @@ export function tickets(ctx: ConformanceContext): void {
         hoursActual: null,
       })
       expect('notes' in body.data).toBe(false)
-      const explicit = await ctx.a.h.call('GET', `/tickets/${ctx.a.ids.tickets[0]}?includeNotes=false&notesLimit=5`)
+      const explicit = await ctx.a.h.call<Reply<'getTicket'>>(
+        'GET',
+        `/tickets/${ctx.a.ids.tickets[0]}?includeNotes=false&notesLimit=5`,
+      )
       expect('notes' in explicit.body.data).toBe(false)
     })
 
     it('returns a ticket by its ticket number', async () => {
-      const { status, body } = await ctx.a.h.call('GET', `/tickets/${ctx.a.ids.ticketNumber}`)
+      const { status, body } = await ctx.a.h.call<Reply<'getTicket'>>('GET', `/tickets/${ctx.a.ids.ticketNumber}`)
       expect(status).toBe(200)
       expect(body.data.id).toBe(ctx.a.ids.tickets[0])
     })
 
     it('does not resolve another tenant’s ticket number', async () => {
-      const { status, body } = await ctx.a.h.call('GET', `/tickets/${ctx.b.ids.ticketNumber}`)
+      const { status, body } = await ctx.a.h.call<Reply<'getTicket'>>('GET', `/tickets/${ctx.b.ids.ticketNumber}`)
       expect(status).toBe(404)
       expect(body.code).toBe('NOT_FOUND')
     })
@@ -57,36 +61,42 @@ export function tickets(ctx: ConformanceContext): void {
           { ...base, id: 'N-1', ticketNumber: 'N-9', title: 'with id N-1' },
         ],
       })
-      expect((await h.call('GET', '/tickets/N-1')).body.data.title).toBe('with id N-1')
-      expect((await h.call('GET', '/tickets/N-9')).body.data.id).toBe('N-1')
-      expect((await h.call('GET', '/tickets/T-2')).body.data.ticketNumber).toBe('N-1')
+      expect((await h.call<Reply<'getTicket'>>('GET', '/tickets/N-1')).body.data.title).toBe('with id N-1')
+      expect((await h.call<Reply<'getTicket'>>('GET', '/tickets/N-9')).body.data.id).toBe('N-1')
+      expect((await h.call<Reply<'getTicket'>>('GET', '/tickets/T-2')).body.data.ticketNumber).toBe('N-1')
     })
 
     it('includes notes newest first with includeNotes=true (default limit 25)', async () => {
-      const { body } = await ctx.a.h.call('GET', `/tickets/${ctx.a.ids.tickets[0]}?includeNotes=true`)
-      expect(body.data.notes.map((n: { id: string }) => n.id)).toEqual(NOTE_IDS_NEWEST_FIRST)
-      expect(body.data.notes[0]).toEqual({
+      const { body } = await ctx.a.h.call<Reply<'getTicket'>>(
+        'GET',
+        `/tickets/${ctx.a.ids.tickets[0]}?includeNotes=true`,
+      )
+      expect(body.data.notes?.map((n: { id: string }) => n.id)).toEqual(NOTE_IDS_NEWEST_FIRST)
+      expect(body.data.notes?.[0]).toEqual({
         id: 'note-a-3',
         text: 'Third',
         isInternal: true,
         createdAt: at(10, 12),
         createdBy: 'Ada',
       })
-      expect(body.data.notes[1].createdBy).toBeNull()
+      expect(body.data.notes?.[1]?.createdBy).toBeNull()
     })
 
     it('limits notes to the newest notesLimit', async () => {
       for (const limit of [1, 2, 3, 100]) {
-        const { body } = await ctx.a.h.call(
+        const { body } = await ctx.a.h.call<Reply<'getTicket'>>(
           'GET',
           `/tickets/${ctx.a.ids.ticketNumber}?includeNotes=true&notesLimit=${limit}`,
         )
-        expect(body.data.notes.map((n: { id: string }) => n.id)).toEqual(NOTE_IDS_NEWEST_FIRST.slice(0, limit))
+        expect(body.data.notes?.map((n: { id: string }) => n.id)).toEqual(NOTE_IDS_NEWEST_FIRST.slice(0, limit))
       }
     })
 
     it('answers notes: [] for a ticket without notes', async () => {
-      const { body } = await ctx.a.h.call('GET', `/tickets/${ctx.a.ids.tickets[1]}?includeNotes=true`)
+      const { body } = await ctx.a.h.call<Reply<'getTicket'>>(
+        'GET',
+        `/tickets/${ctx.a.ids.tickets[1]}?includeNotes=true`,
+      )
       expect(body.data.notes).toEqual([])
     })
 
@@ -111,14 +121,14 @@ export function tickets(ctx: ConformanceContext): void {
           },
         ],
       })
-      const { body } = await h.call('GET', '/tickets/t1?includeNotes=true')
+      const { body } = await h.call<Reply<'getTicket'>>('GET', '/tickets/t1?includeNotes=true')
       expect(body.data.notes).toHaveLength(25)
-      expect(body.data.notes[0].id).toBe('n29')
-      expect(body.data.notes[24].id).toBe('n05')
+      expect(body.data.notes?.[0]?.id).toBe('n29')
+      expect(body.data.notes?.[24]?.id).toBe('n05')
     })
 
     it('lists tickets in the list shape (no notes)', async () => {
-      const { body } = await ctx.a.h.call('GET', '/tickets?limit=100')
+      const { body } = await ctx.a.h.call<Reply<'listTickets'>>('GET', '/tickets?limit=100')
       for (const ticket of body.data) expect('notes' in ticket).toBe(false)
     })
   })

@@ -6,9 +6,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { Scope } from '../../http/auth.js'
+import type { ValidationIssue } from '../../http/errors.js'
 import { EVENT_TYPES } from '../../model/events.js'
 import type { WebhookDeliveryRecord } from '../../stores/webhook-store.js'
-import type { Harness } from '../harness.js'
+import type { Harness, Reply } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { expectValidationError } from './validation.js'
 import { webhookEndpointId } from './webhook-fixtures.js'
@@ -55,7 +56,9 @@ export function webhooks(ctx: ConformanceContext): void {
     return { tenantId, h: ctx.client(tenantId, scopes) }
   }
   const create = (h: Harness, body: Record<string, unknown> = {}) =>
-    h.call('POST', '/webhook-endpoints', { body: { url: URL_OK, events: ['ticket.created'], ...body } })
+    h.call<Reply<'createWebhookEndpoint'>>('POST', '/webhook-endpoints', {
+      body: { url: URL_OK, events: ['ticket.created'], ...body },
+    })
 
   describe('webhook endpoints', () => {
     it('POST answers 201 with the endpoint, its secret and Location; the store keeps the secret to sign', async () => {
@@ -87,13 +90,13 @@ export function webhooks(ctx: ConformanceContext): void {
       const created = (await create(h)).body.data
       const path = `/webhook-endpoints/${created.id}`
       const answers = [
-        await h.call('GET', '/webhook-endpoints'),
+        await h.call<Reply<'listWebhookEndpoints'>>('GET', '/webhook-endpoints'),
         await h.call('GET', path),
         await h.call('PATCH', path, { body: { description: 'x' } }),
         await h.call('GET', `${path}/deliveries`),
       ]
-      const rotated = await h.call('POST', `${path}/rotate-secret`)
-      answers.push(await h.call('GET', path), await h.call('GET', '/webhook-endpoints'))
+      const rotated = await h.call<Reply<'rotateWebhookEndpointSecret'>>('POST', `${path}/rotate-secret`)
+      answers.push(await h.call('GET', path), await h.call<Reply<'listWebhookEndpoints'>>('GET', '/webhook-endpoints'))
       for (const answer of answers) {
         expect(answer.status).toBe(200)
         const all = texts(answer.body)
@@ -112,7 +115,7 @@ export function webhooks(ctx: ConformanceContext): void {
         ids.push((await create(h, { description: `n${n}` })).body.data.id)
         await new Promise((resolve) => setTimeout(resolve, 3))
       }
-      const all = await h.call('GET', '/webhook-endpoints')
+      const all = await h.call<Reply<'listWebhookEndpoints'>>('GET', '/webhook-endpoints')
       expect(all.body.data.map((e: { id: string }) => e.id)).toEqual([...ids].reverse())
       expect(all.body.pagination).toEqual({
         page: 1,
@@ -123,15 +126,18 @@ export function webhooks(ctx: ConformanceContext): void {
         hasPrevPage: false,
         nextCursor: null,
       })
-      const first = await h.call('GET', '/webhook-endpoints?limit=2')
+      const first = await h.call<Reply<'listWebhookEndpoints'>>('GET', '/webhook-endpoints?limit=2')
       expect(first.body.data.map((e: { id: string }) => e.id)).toEqual([ids[2], ids[1]])
-      const byCursor = await h.call('GET', `/webhook-endpoints?limit=2&cursor=${first.body.pagination.nextCursor}`)
+      const byCursor = await h.call<Reply<'listWebhookEndpoints'>>(
+        'GET',
+        `/webhook-endpoints?limit=2&cursor=${first.body.pagination.nextCursor}`,
+      )
       expect(byCursor.body.data.map((e: { id: string }) => e.id)).toEqual([ids[0]])
       expect(byCursor.body.pagination).toMatchObject({ page: 2, hasNextPage: false, nextCursor: null })
-      const second = await h.call('GET', '/webhook-endpoints?page=2&limit=2')
+      const second = await h.call<Reply<'listWebhookEndpoints'>>('GET', '/webhook-endpoints?page=2&limit=2')
       expect(second.body.data.map((e: { id: string }) => e.id)).toEqual([ids[0]])
       expect(second.body.pagination).toMatchObject({ page: 2, totalPages: 2, hasNextPage: false, hasPrevPage: true })
-      const one = await h.call('GET', `/webhook-endpoints/${ids[1]}`)
+      const one = await h.call<Reply<'getWebhookEndpoint'>>('GET', `/webhook-endpoints/${ids[1]}`)
       expect(one.body.data).toMatchObject({ id: ids[1], description: 'n1', url: URL_OK })
     })
 
@@ -140,7 +146,7 @@ export function webhooks(ctx: ConformanceContext): void {
       const created = (await create(h, { description: 'before' })).body.data
       const path = `/webhook-endpoints/${created.id}`
       await new Promise((resolve) => setTimeout(resolve, 3))
-      const disabled = await h.call('PATCH', path, { body: { status: 'disabled' } })
+      const disabled = await h.call<Reply<'updateWebhookEndpoint'>>('PATCH', path, { body: { status: 'disabled' } })
       expect(disabled.status).toBe(200)
       expect(disabled.body.data).toEqual({
         ...created,
@@ -150,7 +156,7 @@ export function webhooks(ctx: ConformanceContext): void {
         updatedAt: expect.stringMatching(ISO),
       })
       expect(disabled.body.data.updatedAt > created.updatedAt).toBe(true)
-      const changed = await h.call('PATCH', path, {
+      const changed = await h.call<Reply<'updateWebhookEndpoint'>>('PATCH', path, {
         body: { url: 'https://other.example.com/x', events: ['*'], description: null, status: 'enabled' },
       })
       expect(changed.body.data).toMatchObject({
@@ -178,7 +184,10 @@ export function webhooks(ctx: ConformanceContext): void {
       const { tenantId, h } = await tenant()
       const created = (await create(h)).body.data
       const before = Date.now()
-      const rotated = await h.call('POST', `/webhook-endpoints/${created.id}/rotate-secret`)
+      const rotated = await h.call<Reply<'rotateWebhookEndpointSecret'>>(
+        'POST',
+        `/webhook-endpoints/${created.id}/rotate-secret`,
+      )
       expect(rotated.status).toBe(200)
       expect(rotated.body.data).toMatchObject({ id: created.id, secret: expect.stringMatching(SECRET) })
       expect(rotated.body.data.secret).not.toBe(created.secret)
@@ -189,7 +198,10 @@ export function webhooks(ctx: ConformanceContext): void {
       expect(oldEnd - before).toBeGreaterThanOrEqual(DAY_MS - 5_000)
       expect(oldEnd - before).toBeLessThanOrEqual(DAY_MS + 5_000)
       // A second rotation keeps the first secret's end; three secrets sign until then.
-      const again = await h.call('POST', `/webhook-endpoints/${created.id}/rotate-secret`)
+      const again = await h.call<Reply<'rotateWebhookEndpointSecret'>>(
+        'POST',
+        `/webhook-endpoints/${created.id}/rotate-secret`,
+      )
       const after = (await ctx.store.getWebhookEndpoint(tenantId, created.id))!.secrets
       expect(after.map((s) => s.secret)).toEqual([again.body.data.secret, rotated.body.data.secret, created.secret])
       expect(after[2]!.expiresAt).toBe(secrets[1]!.expiresAt)
@@ -217,7 +229,7 @@ export function webhooks(ctx: ConformanceContext): void {
       }
       // Saving an attempt again (its outcome arrived) replaces it.
       await ctx.store.saveWebhookDelivery(tenantId, { ...delivery(one, 29, '2024-01-01T00:29:00.000Z'), attempt: 2 })
-      const result = await h.call('GET', `/webhook-endpoints/${one}/deliveries?limit=5`)
+      const result = await h.call<Reply<'listWebhookDeliveries'>>('GET', `/webhook-endpoints/${one}/deliveries?limit=5`)
       expect(result.status).toBe(200)
       expect(result.body.data.map((d: { id: string }) => d.id)).toEqual([
         'dlv_029',
@@ -228,10 +240,18 @@ export function webhooks(ctx: ConformanceContext): void {
       ])
       const { endpointId: _e, ...shown } = { ...delivery(one, 29, '2024-01-01T00:29:00.000Z'), attempt: 2 }
       expect(result.body.data[0]).toEqual(shown)
-      const defaults = await h.call('GET', `/webhook-endpoints/${one}/deliveries`)
+      const defaults = await h.call<Reply<'listWebhookDeliveries'>>('GET', `/webhook-endpoints/${one}/deliveries`)
       expect(defaults.body.data).toHaveLength(20)
-      expectValidationError(await h.call('GET', `/webhook-endpoints/${one}/deliveries?limit=101`), 'query', 'limit')
-      expectValidationError(await h.call('GET', `/webhook-endpoints/${one}/deliveries?limit=0`), 'query', 'limit')
+      expectValidationError(
+        await h.call<Reply<'listWebhookDeliveries'>>('GET', `/webhook-endpoints/${one}/deliveries?limit=101`),
+        'query',
+        'limit',
+      )
+      expectValidationError(
+        await h.call<Reply<'listWebhookDeliveries'>>('GET', `/webhook-endpoints/${one}/deliveries?limit=0`),
+        'query',
+        'limit',
+      )
     })
 
     describe('validation', () => {
@@ -282,7 +302,10 @@ export function webhooks(ctx: ConformanceContext): void {
         expectValidationError(await h.call('PATCH', path, { body: { events: [] } }), 'body', 'events')
         expectValidationError(await h.call('PATCH', path, { body: { status: 'failing' } }), 'body', 'status')
         expectValidationError(await h.call('PATCH', path, { body: { disabledReason: null } }), 'body', 'disabledReason')
-        expect((await h.call('GET', path)).body.data).toMatchObject({ url: URL_OK, events: ['ticket.created'] })
+        expect((await h.call<Reply<'getWebhookEndpoint'>>('GET', path)).body.data).toMatchObject({
+          url: URL_OK,
+          events: ['ticket.created'],
+        })
       })
     })
 
@@ -296,9 +319,13 @@ export function webhooks(ctx: ConformanceContext): void {
         expect(await ctx.store.listWebhookEndpoints(tenantId)).toEqual([])
         const allowed = await create(h, { events: ['ticket.created', 'ticket.deleted'] })
         expect(allowed.status).toBe(201)
-        const patched = await h.call('PATCH', `/webhook-endpoints/${allowed.body.data.id}`, {
-          body: { events: ['company.created'] },
-        })
+        const patched = await h.call<Reply<'updateWebhookEndpoint'>>(
+          'PATCH',
+          `/webhook-endpoints/${allowed.body.data.id}`,
+          {
+            body: { events: ['company.created'] },
+          },
+        )
         expect(patched.status).toBe(403)
         expect(patched.body.details).toEqual({ requiredScopes: ['companies.read'] })
       })
@@ -313,7 +340,7 @@ export function webhooks(ctx: ConformanceContext): void {
 
       it('webhooks.read reads but does not write', async () => {
         const { h } = await tenant(['webhooks.read'])
-        expect((await h.call('GET', '/webhook-endpoints')).status).toBe(200)
+        expect((await h.call<Reply<'listWebhookEndpoints'>>('GET', '/webhook-endpoints')).status).toBe(200)
         const refused = await create(h)
         expect(refused.status).toBe(403)
         expect(refused.body.details).toEqual({ requiredScopes: ['webhooks.write'] })
@@ -327,8 +354,10 @@ export function webhooks(ctx: ConformanceContext): void {
         for (let n = 0; n < 20; n++) ids.push((await create(h)).body.data.id)
         const over = await create(h)
         expectValidationError(over, 'body', '')
-        expect(over.body.details[0].message).toBe('A tenant may have at most 20 webhook endpoints')
-        await h.call('DELETE', `/webhook-endpoints/${ids[0]}`)
+        expect((over.body.details as ValidationIssue[])[0]?.message).toBe(
+          'A tenant may have at most 20 webhook endpoints',
+        )
+        await h.call<Reply<'deleteWebhookEndpoint'>>('DELETE', `/webhook-endpoints/${ids[0]}`)
         expect((await create(h)).status).toBe(201)
       })
 
@@ -362,7 +391,7 @@ export function webhooks(ctx: ConformanceContext): void {
         const two = await tenant()
         const theirs = (await create(one.h)).body.data
         const path = `/webhook-endpoints/${theirs.id}`
-        expect((await two.h.call('GET', '/webhook-endpoints')).body.data).toEqual([])
+        expect((await two.h.call<Reply<'listWebhookEndpoints'>>('GET', '/webhook-endpoints')).body.data).toEqual([])
         for (const [method, suffix, body] of [
           ['GET', '', undefined],
           ['PATCH', '', { status: 'disabled' }],
@@ -378,8 +407,8 @@ export function webhooks(ctx: ConformanceContext): void {
       })
 
       it('the fixture tenants each see only their own endpoint', async () => {
-        const a = await ctx.a.h.call('GET', '/webhook-endpoints')
-        const b = await ctx.b.h.call('GET', '/webhook-endpoints')
+        const a = await ctx.a.h.call<Reply<'listWebhookEndpoints'>>('GET', '/webhook-endpoints')
+        const b = await ctx.b.h.call<Reply<'listWebhookEndpoints'>>('GET', '/webhook-endpoints')
         expect(a.body.data.map((e: { id: string }) => e.id)).toEqual([webhookEndpointId(ctx.a.ids)])
         expect(b.body.data.map((e: { id: string }) => e.id)).toEqual([webhookEndpointId(ctx.b.ids)])
       })
