@@ -58,7 +58,7 @@ describe('createApiKeys and a failing store', () => {
     const { key, apiKey } = await createApiKeys(store).create({ tenantId: 't1', name: 'k', scopes: ['tickets.read'] })
     const broken = failing(store, 'updateApiKey', () => new StoreUnavailableError(new Error('down')))
     const h = createHarness(api(broken, createApiKeys(broken).keyResolver), { key })
-    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).status).toBe(200)
+    expect((await h.call('GET', '/tickets')).status).toBe(200)
     expect((await store.getApiKey(apiKey.id))?.lastUsedAt).toBeNull()
   })
 
@@ -92,7 +92,7 @@ describe('createApiKeys and a failing store', () => {
     // The request that began before the revoke may be served; none after it is.
     expect([200, 401]).toContain((await during).status)
     expect((await after).status).toBe(401)
-    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).status).toBe(401)
+    expect((await h.call('GET', '/tickets')).status).toBe(401)
   })
 
   it('refuses a store without the key methods, and bad options, when given', async () => {

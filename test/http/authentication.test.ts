@@ -36,10 +36,9 @@ describe('authentication', () => {
   it('accepts the scheme case-insensitively and extra spaces around the token', async () => {
     const { h, key } = await setup()
     for (const authorization of [`bearer ${key}`, `BEARER ${key}`, `Bearer   ${key}`, `Bearer ${key}  `]) {
-      expect(
-        (await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: null, headers: { authorization } })).status,
-        authorization,
-      ).toBe(200)
+      expect((await h.call('GET', '/tickets', { key: null, headers: { authorization } })).status, authorization).toBe(
+        200,
+      )
     }
   })
 
@@ -56,7 +55,7 @@ describe('authentication', () => {
 
   it('401 comes before validation, content type and body size', async () => {
     const { h } = await setup({ maxBodyBytes: 10 })
-    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets?page=-1&bogus', { key: null })).status).toBe(401)
+    expect((await h.call('GET', '/tickets?page=-1&bogus', { key: null })).status).toBe(401)
     expect(
       (
         await h.call<Reply<'createAutomationRule'>>('POST', '/automation', {
@@ -87,8 +86,8 @@ describe('authentication', () => {
       return token === 'good' ? principal : null
     }
     const { h } = await setup({ keyResolver })
-    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: 'good' })).status).toBe(200)
-    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: 'bad' })).status).toBe(401)
+    expect((await h.call('GET', '/tickets', { key: 'good' })).status).toBe(200)
+    expect((await h.call('GET', '/tickets', { key: 'bad' })).status).toBe(401)
   })
 
   it('a resolver that throws is a 500 that hides the cause, and onError gets it', async () => {

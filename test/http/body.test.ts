@@ -64,9 +64,7 @@ describe('content type (415)', () => {
 
   it('operations without a body ignore the Content-Type', async () => {
     const { h } = await setup()
-    expect(
-      (await h.call<Reply<'listTickets'>>('GET', '/tickets', { headers: { 'content-type': 'text/plain' } })).status,
-    ).toBe(200)
+    expect((await h.call('GET', '/tickets', { headers: { 'content-type': 'text/plain' } })).status).toBe(200)
     expect(
       (
         await h.call<Reply<'deleteTrainingEnrollment'>>('DELETE', `/training/enrollments/${IDS.enrollment}`, {

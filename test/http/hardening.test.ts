@@ -67,7 +67,7 @@ describe('principals are validated at the boundary', () => {
   it('ignores scopes it does not know and fields beyond the principal (keys shared with other services)', async () => {
     const shared = { ...good, scopes: ['billing.admin', 'tickets.read'], plan: 'gold', createdAt: new Date() }
     const { h } = await setup({ keyResolver: resolving(shared) })
-    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).status).toBe(200)
+    expect((await h.call('GET', '/tickets')).status).toBe(200)
     const denied = await h.call<Reply<'listCompanies'>>('GET', '/companies')
     expect(denied.status).toBe(403)
     expect(denied.body.details).toEqual({ requiredScopes: ['companies.read'] })
@@ -76,7 +76,7 @@ describe('principals are validated at the boundary', () => {
   it('null and undefined stay an unknown key: 401', async () => {
     for (const value of [null, undefined]) {
       const { h, errors } = await setup({ keyResolver: resolving(value) })
-      expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).status).toBe(401)
+      expect((await h.call('GET', '/tickets')).status).toBe(401)
       expect(errors).toEqual([])
     }
   })

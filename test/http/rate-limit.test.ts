@@ -29,15 +29,15 @@ describe('rate limiting', () => {
     const { h } = await setup({ rateLimiter: memoryRateLimiter({ limit: 1, windowMs: 60_000 }) })
     const a = testKey(TENANT, ['tickets.read'])
     const b = testKey(TENANT, ['tickets.read', 'goals.read'])
-    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: a })).status).toBe(200)
-    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: a })).status).toBe(429)
-    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: b })).status).toBe(200)
+    expect((await h.call('GET', '/tickets', { key: a })).status).toBe(200)
+    expect((await h.call('GET', '/tickets', { key: a })).status).toBe(429)
+    expect((await h.call('GET', '/tickets', { key: b })).status).toBe(200)
   })
 
   it("the principal's rateLimit overrides the limiter's own rule", async () => {
     const { h } = await setup({ keyResolver: testKeyResolver({ rateLimit: { limit: 2, windowMs: 10_000 } }) })
     expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).headers.get('x-ratelimit-limit')).toBe('2')
-    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).status).toBe(200)
+    expect((await h.call('GET', '/tickets')).status).toBe(200)
     const limited = await h.call<Reply<'listTickets'>>('GET', '/tickets')
     expect(limited.status).toBe(429)
     expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(10)
@@ -45,7 +45,7 @@ describe('rate limiting', () => {
 
   it('429 comes before content type, size, JSON and validation, and writes nothing', async () => {
     const { h, store } = await setup({ rateLimiter: memoryRateLimiter({ limit: 1, windowMs: 60_000 }) })
-    expect((await h.call<Reply<'listTickets'>>('GET', '/tickets')).status).toBe(200)
+    expect((await h.call('GET', '/tickets')).status).toBe(200)
     const before = await snapshot(store)
     const cases = [
       h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${IDS.budget}`, {

@@ -17,16 +17,10 @@ describe('createPublicApi({ webhooks })', () => {
   it('allowInsecureUrls: true accepts them (development), still only http(s) without credentials', async () => {
     const { h } = await setup({ webhooks: { allowInsecureUrls: true } })
     for (const url of ['http://127.0.0.1:4000/', 'https://localhost/in', 'http://10.0.0.5/in']) {
-      expect(
-        (await h.call<Reply<'createWebhookEndpoint'>>('POST', '/webhook-endpoints', create(url))).status,
-        url,
-      ).toBe(201)
+      expect((await h.call('POST', '/webhook-endpoints', create(url))).status, url).toBe(201)
     }
     for (const url of ['ftp://127.0.0.1/', 'http://user:pw@127.0.0.1/']) {
-      expect(
-        (await h.call<Reply<'createWebhookEndpoint'>>('POST', '/webhook-endpoints', create(url))).status,
-        url,
-      ).toBe(400)
+      expect((await h.call('POST', '/webhook-endpoints', create(url))).status, url).toBe(400)
     }
   })
 })

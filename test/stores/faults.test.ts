@@ -89,7 +89,7 @@ describe('Postgres unreachable', () => {
     )
     await store.seed('tenant-f', { companies: [company] })
     const { h } = harness(store, sqlRateLimiter(store))
-    expect((await h.call<Reply<'listCompanies'>>('GET', '/companies')).status).toBe(200)
+    expect((await h.call('GET', '/companies')).status).toBe(200)
 
     await proxy.stop() // the server "goes away": idle pooled connections are cut
     for (let i = 0; i < 3; i++) {
@@ -101,7 +101,7 @@ describe('Postgres unreachable', () => {
     await proxy.start() // back on the same port
     let status = 0
     for (let i = 0; i < 20 && status !== 200; i++) {
-      status = (await h.call<Reply<'listCompanies'>>('GET', '/companies')).status
+      status = (await h.call('GET', '/companies')).status
       if (status !== 200) await new Promise((r) => setTimeout(r, 100))
     }
     expect(status).toBe(200)
@@ -199,14 +199,12 @@ describe('input that must never become a 500', () => {
       expect(
         (await h.call<Reply<'listTickets'>>('GET', `/tickets?page=${Number.MAX_SAFE_INTEGER}&limit=100`)).body.data,
       ).toEqual([])
-      expect(
-        (await h.call<Reply<'listCompanies'>>('GET', `/companies?page=${Number.MAX_SAFE_INTEGER}&limit=100`)).status,
-      ).toBe(200)
+      expect((await h.call('GET', `/companies?page=${Number.MAX_SAFE_INTEGER}&limit=100`)).status).toBe(200)
       expect((await h.call('GET', '/automation/not-a-uuid')).status).toBeLessThan(500)
       expect((await h.call('GET', '/tickets/%00')).status).toBe(404)
       // The core may refuse control characters (400); what matters is that SQL never sees a 500.
-      expect((await h.call<Reply<'listTickets'>>('GET', '/tickets?search=%00')).status).toBeLessThan(500)
-      expect((await h.call<Reply<'listTickets'>>('GET', '/tickets?status=%00x')).status).toBeLessThan(500)
+      expect((await h.call('GET', '/tickets?search=%00')).status).toBeLessThan(500)
+      expect((await h.call('GET', '/tickets?status=%00x')).status).toBeLessThan(500)
       expect((await h.call('GET', '/tickets/a%00b?includeNotes=true')).status).toBe(404)
       for (const term of ['%', '_', '\\', '0%_', '%_f', 'l \\ n']) {
         const res = await h.call<Reply<'listTickets'>>('GET', `/tickets?search=${encodeURIComponent(term)}`)

@@ -148,7 +148,7 @@ export function apiKeys(ctx: ConformanceContext): void {
       expect(status).toBe(200)
       expect(body.data.id).toBe(ctx.a.ids.goals[0])
       // The key sees only its tenant (B's goal is a 404) and only its scopes.
-      expect((await h.call<Reply<'getGoal'>>('GET', `/goals/${ctx.b.ids.goals[0]}`)).status).toBe(404)
+      expect((await h.call('GET', `/goals/${ctx.b.ids.goals[0]}`)).status).toBe(404)
       const denied = await h.call<Reply<'listUsers'>>('GET', '/users')
       expect(denied.status).toBe(403)
       expect(denied.body.code).toBe('INSUFFICIENT_SCOPE')
@@ -230,7 +230,7 @@ export function apiKeys(ctx: ConformanceContext): void {
         rateLimit,
         createdBy,
       })
-      expect((await client(old.key).call<Reply<'listUsers'>>('GET', '/users?limit=1')).status).toBe(200)
+      expect((await client(old.key).call('GET', '/users?limit=1')).status).toBe(200)
       const rolled = await keys.roll(old.apiKey.id, { expireOldAfterMs: 10_000 })
       expect(rolled).not.toBeNull()
       const fresh = rolled!
@@ -246,12 +246,12 @@ export function apiKeys(ctx: ConformanceContext): void {
       const limited = await client(fresh.key).call<Reply<'listUsers'>>('GET', '/users?limit=1')
       expect(limited.status).toBe(200)
       expect(limited.headers.get('x-ratelimit-limit')).toBe('50')
-      expect((await client(fresh.key).call<Reply<'listTickets'>>('GET', '/tickets')).status).toBe(403)
+      expect((await client(fresh.key).call('GET', '/tickets')).status).toBe(403)
       time.advance(9_999)
-      expect((await client(old.key).call<Reply<'listUsers'>>('GET', '/users?limit=1')).status).toBe(200)
+      expect((await client(old.key).call('GET', '/users?limit=1')).status).toBe(200)
       time.advance(1)
-      expect((await client(old.key).call<Reply<'listUsers'>>('GET', '/users?limit=1')).status).toBe(401)
-      expect((await client(fresh.key).call<Reply<'listUsers'>>('GET', '/users?limit=1')).status).toBe(200)
+      expect((await client(old.key).call('GET', '/users?limit=1')).status).toBe(401)
+      expect((await client(fresh.key).call('GET', '/users?limit=1')).status).toBe(200)
       // The default overlap is 24 hours; an unknown key rolls to null, a revoked or expired one throws.
       const again = await keys.roll(fresh.apiKey.id)
       expect((await ctx.store.getApiKey(fresh.apiKey.id))?.expiresAt).toBe(

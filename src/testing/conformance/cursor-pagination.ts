@@ -278,9 +278,7 @@ export function cursorPagination(ctx: ConformanceContext): void {
       await expectCursorRefused(ctx.a.h, `/tickets?cursor=${filtered}`)
       await expectCursorRefused(ctx.a.h, `/tickets?isClosed=true&cursor=${filtered}`)
       await expectCursorRefused(ctx.a.h, `/tickets?isClosed=false&search=a&cursor=${filtered}`)
-      expect(
-        (await ctx.a.h.call<Reply<'listTickets'>>('GET', `/tickets?isClosed=false&limit=50&cursor=${filtered}`)).status,
-      ).toBe(200)
+      expect((await ctx.a.h.call('GET', `/tickets?isClosed=false&limit=50&cursor=${filtered}`)).status).toBe(200)
     })
 
     it('never leaks another tenant’s records through a cursor', async () => {

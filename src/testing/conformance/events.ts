@@ -297,7 +297,7 @@ export function events(
           query,
         ).toContain(path)
       }
-      expect((await h.call<Reply<'listEvents'>>('GET', '/events?limit=100&types=company.created')).status).toBe(200)
+      expect((await h.call('GET', '/events?limit=100&types=company.created')).status).toBe(200)
     })
 
     if (createStoreWithRetention !== undefined)

@@ -86,7 +86,7 @@ export function removals(ctx: ConformanceContext): void {
       const after = await h.call<Reply<'listTickets'>>('GET', '/tickets?limit=100')
       expect(after.body.pagination.totalCount).toBe(before - 1)
       expect(after.body.data.map((t: { id: string }) => t.id)).not.toContain(ctx.a.ids.tickets[0])
-      expect((await h.call<Reply<'getTicket'>>('GET', `/tickets/${ctx.a.ids.ticketNumber}`)).status).toBe(404)
+      expect((await h.call('GET', `/tickets/${ctx.a.ids.ticketNumber}`)).status).toBe(404)
     })
 
     it('removes a budget’s line items with it: seeded again without items, it has none', async () => {
@@ -95,9 +95,7 @@ export function removals(ctx: ConformanceContext): void {
       const budget = seed.budgets!.find((b) => b.id === ctx.a.ids.budget)!
       await ctx.store.remove(tenantId, { budgets: [budget.id!] })
       expect(await ctx.store.getBudget(tenantId, budget.id!)).toBeNull()
-      expect(
-        (await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${budget.id}`, { body: { title: 'x' } })).status,
-      ).toBe(404)
+      expect((await h.call('PATCH', `/budgets/${budget.id}`, { body: { title: 'x' } })).status).toBe(404)
       const { lineItems: _items, ...bare } = budget
       await ctx.store.seed(tenantId, { budgets: [bare] })
       const stored = await ctx.store.getBudget(tenantId, budget.id!)

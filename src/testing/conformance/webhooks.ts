@@ -340,7 +340,7 @@ export function webhooks(ctx: ConformanceContext): void {
 
       it('webhooks.read reads but does not write', async () => {
         const { h } = await tenant(['webhooks.read'])
-        expect((await h.call<Reply<'listWebhookEndpoints'>>('GET', '/webhook-endpoints')).status).toBe(200)
+        expect((await h.call('GET', '/webhook-endpoints')).status).toBe(200)
         const refused = await create(h)
         expect(refused.status).toBe(403)
         expect(refused.body.details).toEqual({ requiredScopes: ['webhooks.write'] })
