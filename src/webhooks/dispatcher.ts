@@ -323,7 +323,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       for (const job of claimed) {
         const key = `${job.tenantId}\u0000${job.endpointId}`
         let endpoint = endpoints.get(key)
-        if (endpoint === undefined) endpoints.set(key, (endpoint = store.getWebhookEndpoint(job.tenantId, job.endpointId)))
+        if (endpoint === undefined)
+          endpoints.set(key, (endpoint = store.getWebhookEndpoint(job.tenantId, job.endpointId)))
         const running: Promise<void> = endpoint
           .then((found) => deliver(job, found, counts))
           .catch(onError)

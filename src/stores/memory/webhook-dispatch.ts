@@ -5,6 +5,7 @@
  * takes over.
  */
 import type { WebhookDispatchStore, WebhookJob } from '../webhook-dispatch.js'
+import type { WebhookDeliveryRecord } from '../webhook-store.js'
 
 interface DispatchRow {
   position: number
@@ -19,13 +20,16 @@ interface JobRow extends WebhookJob {
 }
 
 /**
- * The memory store's dispatch methods over `lastEventPosition` (the tenant's feed), with the
- * hooks that endpoint creation and deletion call.
+ * The memory store's dispatch methods over `lastEventPosition` (the tenant's feed) and
+ * `saveDelivery` (the attempts the API lists), with the hooks that endpoint creation and deletion call.
  *
  * @example
  * const dispatch = memoryWebhookDispatch((tenantId) => feedOf(tenantId).lastPosition)
  */
-export function memoryWebhookDispatch(lastEventPosition: (tenantId: string) => number): {
+export function memoryWebhookDispatch(
+  lastEventPosition: (tenantId: string) => number,
+  saveDelivery: (tenantId: string, delivery: WebhookDeliveryRecord) => void,
+): {
   methods: WebhookDispatchStore
   /** Starts an endpoint's dispatch row at the tenant's last event position. */
   addEndpoint(tenantId: string, endpointId: string): void
@@ -98,6 +102,7 @@ export function memoryWebhookDispatch(lastEventPosition: (tenantId: string) => n
       if (outcome.kind === 'dropped' || outcome.nextAttemptAt === null) jobs.delete(key)
       else Object.assign(row, { attempt: row.attempt + 1, nextAttemptAt: outcome.nextAttemptAt, leaseOwner: null })
       if (outcome.kind === 'attempted') {
+        saveDelivery(job.tenantId, outcome.delivery)
         const succeeded = outcome.delivery.status === 'succeeded'
         dispatch.failingSince = succeeded ? null : (dispatch.failingSince ?? outcome.delivery.createdAt)
       }
@@ -110,7 +115,12 @@ export function memoryWebhookDispatch(lastEventPosition: (tenantId: string) => n
     addEndpoint(tenantId, endpointId) {
       let endpoints = rows.get(tenantId)
       if (endpoints === undefined) rows.set(tenantId, (endpoints = new Map()))
-      endpoints.set(endpointId, { position: lastEventPosition(tenantId), failingSince: null, leaseOwner: null, leaseUntil: 0 })
+      endpoints.set(endpointId, {
+        position: lastEventPosition(tenantId),
+        failingSince: null,
+        leaseOwner: null,
+        leaseUntil: 0,
+      })
     },
     removeEndpoint(tenantId, endpointId) {
       rows.get(tenantId)?.delete(endpointId)

@@ -26,7 +26,9 @@ export function memoryWebhookMethods(lastEventPosition: (tenantId: string) => nu
   clear: () => void
 } {
   const tenants = new Map<string, TenantWebhooks>()
-  const dispatch = memoryWebhookDispatch(lastEventPosition)
+  const dispatch = memoryWebhookDispatch(lastEventPosition, (tenantId, delivery) =>
+    of(tenantId).deliveries.set(delivery.id, frozen(delivery)),
+  )
   const of = (tenantId: string): TenantWebhooks => {
     let found = tenants.get(tenantId)
     if (found === undefined) {

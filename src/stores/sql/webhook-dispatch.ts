@@ -58,7 +58,11 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
           trx,
         ),
       )
-      return found.map((row) => ({ tenantId: row.tenant_id, endpointId: row.endpoint_id, position: Number(row.position) }))
+      return found.map((row) => ({
+        tenantId: row.tenant_id,
+        endpointId: row.endpoint_id,
+        position: Number(row.position),
+      }))
     },
 
     async enqueueWebhookJobs(claim, owner, jobs, position) {
@@ -72,13 +76,11 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
         )
         if (moved.length === 0) return false
         for (let start = 0; start < jobs.length; start += JOBS_PER_STATEMENT) {
-          const values = jobs
-            .slice(start, start + JOBS_PER_STATEMENT)
-            .map(
-              (job) =>
-                sql`(${claim.tenantId}, ${job.id}, ${claim.endpointId}, ${job.eventId}, ${job.eventPosition},
+          const values = jobs.slice(start, start + JOBS_PER_STATEMENT).map(
+            (job) =>
+              sql`(${claim.tenantId}, ${job.id}, ${claim.endpointId}, ${job.eventId}, ${job.eventPosition},
                      ${job.eventType}, 1, ${job.nextAttemptAt})`,
-            )
+          )
           await sql`INSERT INTO ${t('webhook_jobs')}
                       (tenant_id, id, endpoint_id, event_id, event_position, event_type, attempt, next_attempt_at)
                     VALUES ${sql.join(values)}`.execute(trx)
@@ -129,7 +131,8 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
                     SET endpoint_id = excluded.endpoint_id, created_at = excluded.created_at, doc = excluded.doc`.execute(
             trx,
           )
-          const since = delivery.status === 'succeeded' ? sql`NULL` : sql`COALESCE(failing_since, ${delivery.createdAt})`
+          const since =
+            delivery.status === 'succeeded' ? sql`NULL` : sql`COALESCE(failing_since, ${delivery.createdAt})`
           failing = await rows(
             sql`UPDATE ${t('webhook_dispatch')} SET failing_since = ${since} WHERE ${endpoint} RETURNING failing_since`,
             trx,
