@@ -215,16 +215,27 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     }
   }
 
-  /** The event a job delivers, or null when it was pruned. */
-  async function eventOf(job: WebhookJob): Promise<Event | null> {
-    const page = await store.listEvents(job.tenantId, {
-      after: job.eventPosition - 1,
-      order: 'asc',
-      types: null,
-      limit: 1,
-    })
-    const event = page.state === 'ok' ? page.events[0] : undefined
-    return event?.id === job.eventId ? event : null
+  /**
+   * The events `jobs` deliver, by tenant and id (pruned ones missing): one page per tenant when its
+   * positions are close together (a claimed batch mostly is), else one read per job.
+   */
+  async function eventsOf(jobs: readonly WebhookJob[]): Promise<Map<string, Event>> {
+    const found = new Map<string, Event>()
+    const byTenant = new Map<string, number[]>()
+    for (const job of jobs) byTenant.set(job.tenantId, [...(byTenant.get(job.tenantId) ?? []), job.eventPosition])
+    const read = async (tenantId: string, first: number, count: number) => {
+      const page = await store.listEvents(tenantId, { after: first - 1, order: 'asc', types: null, limit: count })
+      if (page.state === 'ok') for (const event of page.events) found.set(`${tenantId}\u0000${event.id}`, event)
+    }
+    await Promise.all(
+      [...byTenant].map(async ([tenantId, positions]) => {
+        const low = Math.min(...positions)
+        const span = Math.max(...positions) - low + 1
+        if (span <= FAN_OUT_EVENTS) await read(tenantId, low, span)
+        else await Promise.all([...new Set(positions)].map((position) => read(tenantId, position, 1)))
+      }),
+    )
+    return found
   }
 
   /** Disables the endpoint as failing, unless it changed (or was re-enabled) since `failingSince`. */
@@ -247,8 +258,11 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   }
 
   /** One attempt of `job` to `endpoint`: what to record and when to try again. */
-  async function attempt(job: WebhookJob, endpoint: WebhookEndpointRecord): Promise<WebhookJobOutcome> {
-    const event = await eventOf(job)
+  async function attempt(
+    job: WebhookJob,
+    endpoint: WebhookEndpointRecord,
+    event: Event | null,
+  ): Promise<WebhookJobOutcome> {
     const started = now()
     let result: Pick<WebhookAttemptResult, 'responseStatus' | 'error' | 'durationMs'>
     if (event === null) {
@@ -287,10 +301,11 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   async function deliver(
     job: WebhookJob,
     endpoint: WebhookEndpointRecord | null,
+    event: Event | null,
     counts: WebhookDispatchCounts,
   ): Promise<void> {
     const wanted = endpoint?.status === 'enabled' && endpointWantsEvent(endpoint, job.eventType)
-    const outcome = wanted ? await attempt(job, endpoint) : ({ kind: 'dropped' } as const)
+    const outcome = wanted ? await attempt(job, endpoint, event) : ({ kind: 'dropped' } as const)
     const finish = await store.finishWebhookJob(job, owner, outcome)
     if (!finish.held) return
     if (outcome.kind === 'dropped') {
@@ -305,36 +320,60 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       await disableIfFailing(job.tenantId, job.endpointId, finish.failingSince, new Date(createdAt))
   }
 
-  /** Claims and delivers due jobs, at most `concurrency` in flight, until none is due. */
+  /**
+   * Claims and delivers due jobs, at most `concurrency` in flight, until none is due. Claims wait
+   * for half the slots to be free (or none in flight): one claim, one endpoint read and one events
+   * read serve a batch, not each job.
+   */
   async function deliverDue(counts: WebhookDispatchCounts): Promise<void> {
     const inFlight = new Set<Promise<void>>()
     let failure: unknown
     for (;;) {
       const free = concurrency - inFlight.size
-      const claimed =
-        free > 0 && !stopping && failure === undefined
-          ? await store.claimWebhookJobs(owner, now(), leaseMs, free).catch((error: unknown) => {
-              failure = error
-              return []
-            })
-          : []
-      // Endpoints read once per claim: a batch is mostly a few endpoints' jobs.
-      const endpoints = new Map<string, Promise<WebhookEndpointRecord | null>>()
-      for (const job of claimed) {
-        const key = `${job.tenantId}\u0000${job.endpointId}`
-        let endpoint = endpoints.get(key)
-        if (endpoint === undefined)
-          endpoints.set(key, (endpoint = store.getWebhookEndpoint(job.tenantId, job.endpointId)))
-        const running: Promise<void> = endpoint
-          .then((found) => deliver(job, found, counts))
-          .catch(onError)
-          .finally(() => inFlight.delete(running))
-        inFlight.add(running)
+      const claiming = !stopping && failure === undefined && (inFlight.size === 0 || free >= concurrency / 2)
+      const claimed = claiming
+        ? await store.claimWebhookJobs(owner, now(), leaseMs, free).catch((error: unknown) => {
+            failure = error
+            return []
+          })
+        : []
+      if (claimed.length > 0) {
+        const batch = loadBatch(claimed)
+        for (const job of claimed) {
+          const running: Promise<void> = batch
+            .then(({ endpoints, events }) =>
+              deliver(
+                job,
+                endpoints.get(`${job.tenantId}\u0000${job.endpointId}`) ?? null,
+                events.get(`${job.tenantId}\u0000${job.eventId}`) ?? null,
+                counts,
+              ),
+            )
+            .catch(onError)
+            .finally(() => inFlight.delete(running))
+          inFlight.add(running)
+        }
       }
       if (inFlight.size === 0) break
-      if (claimed.length === 0 || inFlight.size >= concurrency) await Promise.race(inFlight)
+      if (!claiming || claimed.length === 0 || inFlight.size >= concurrency / 2) await Promise.race(inFlight)
     }
     if (failure !== undefined) throw failure
+  }
+
+  /** The endpoints and events of a claimed batch, by tenant and id. */
+  async function loadBatch(jobs: readonly WebhookJob[]) {
+    const keys = new Map(jobs.map((job) => [`${job.tenantId}\u0000${job.endpointId}`, job]))
+    const [found, events] = await Promise.all([
+      Promise.all(
+        [...keys].map(
+          async ([key, job]) => [key, await store.getWebhookEndpoint(job.tenantId, job.endpointId)] as const,
+        ),
+      ),
+      eventsOf(jobs),
+    ])
+    const endpoints = new Map<string, WebhookEndpointRecord>()
+    for (const [key, endpoint] of found) if (endpoint !== null) endpoints.set(key, endpoint)
+    return { endpoints, events }
   }
 
   async function pass(): Promise<WebhookDispatchCounts> {
