@@ -25,7 +25,9 @@ export interface WebhookFanOutClaim {
  * A job to add: the first attempt of one event's delivery to the claimed endpoint.
  *
  * @example
- * const job: NewWebhookJob = { id: crypto.randomUUID(), eventId: event.id, eventPosition: 7, eventType: event.type, nextAttemptAt: now }
+ * const job: NewWebhookJob = {
+ *   id: crypto.randomUUID(), eventId: event.id, eventPosition: 7, eventType: event.type, nextAttemptAt: now,
+ * }
  */
 export interface NewWebhookJob {
   id: string

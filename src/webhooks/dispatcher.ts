@@ -57,7 +57,10 @@ export interface WebhookDispatcherOptions {
   allowInsecureUrls?: boolean
   /** The longest one attempt may take, answer included. Default 10,000. */
   timeoutMs?: number
-  /** The wait after each failed attempt; its length is the number of retries. Default {@link DEFAULT_RETRY_SCHEDULE_MS}. */
+  /**
+   * The wait after each failed attempt; its length is the number of retries.
+   * Default {@link DEFAULT_RETRY_SCHEDULE_MS}.
+   */
   retryScheduleMs?: readonly number[]
   /** Deliveries in flight at once in this process. Default 10. */
   concurrency?: number

@@ -2,7 +2,8 @@
  * A dispatcher process for the multi-process tests (and the bench): opens a store on a shared
  * SQLite file or Postgres schema, starts a webhook dispatcher, says `ready` over IPC, and on
  * `stop` stops it (waiting for deliveries in flight), closes the store and prints one JSON line:
- * the deliveries it recorded as succeeded, and what reached `onError`. Run with `node --import tsx test/webhooks/dispatcher-worker.ts <json-args>`.
+ * the deliveries it recorded as succeeded, and what reached `onError`.
+ * Run with `node --import tsx test/webhooks/dispatcher-worker.ts <json-args>`.
  */
 import { createPostgresStore } from '../../src/stores/postgres/index.js'
 import { createSqliteStore } from '../../src/stores/sqlite/index.js'

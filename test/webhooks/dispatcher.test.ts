@@ -140,7 +140,7 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     expect(receiver.received.map((r) => JSON.parse(r.body).type)).toEqual(['company.updated'])
   })
 
-  it('a disabled endpoint gets nothing: neither new events nor its pending retries; re-enabled, later ones', async () => {
+  it('a disabled endpoint gets nothing: no new events, no pending retries; re-enabled, later ones', async () => {
     const clock = manualClock()
     const { tenantId, h, id } = await tenantWithEndpoint()
     receiver.answer = () => ({ status: 500 })

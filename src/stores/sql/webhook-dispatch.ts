@@ -128,9 +128,8 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
                     VALUES (${job.tenantId}, ${delivery.id}, ${delivery.endpointId}, ${delivery.createdAt},
                             ${json(delivery)})
                     ON CONFLICT (tenant_id, id) DO UPDATE
-                    SET endpoint_id = excluded.endpoint_id, created_at = excluded.created_at, doc = excluded.doc`.execute(
-            trx,
-          )
+                    SET endpoint_id = excluded.endpoint_id, created_at = excluded.created_at,
+                        doc = excluded.doc`.execute(trx)
           const since =
             delivery.status === 'succeeded' ? sql`NULL` : sql`COALESCE(failing_since, ${delivery.createdAt})`
           failing = await rows(

@@ -192,7 +192,7 @@ export function storeWebhookDispatch(ctx: ConformanceContext): void {
       ])
     })
 
-    it('claimWebhookJobs: due jobs only, earliest first, at most `limit`, exclusive until the lease passes', async () => {
+    it('claimWebhookJobs: due jobs, earliest first, at most `limit`, exclusive until the lease passes', async () => {
       // Epoch times far in the past: no other test's job is due this early.
       const t = await withJobs([1], 3_000)
       const u = await withJobs([1, 2], 1_000)
@@ -225,7 +225,7 @@ export function storeWebhookDispatch(ctx: ConformanceContext): void {
       expect(mine.length + left.length).toBe(6)
     })
 
-    it('finishWebhookJob: records the attempt, reschedules (attempt + 1) or deletes, and keeps failingSince', async () => {
+    it('finishWebhookJob records the attempt, reschedules (attempt + 1) or deletes, keeps failingSince', async () => {
       const now = Date.now()
       const t = await withJobs([1], now)
       const who = owner('w')
@@ -312,7 +312,7 @@ export function storeWebhookDispatch(ctx: ConformanceContext): void {
       expect(await store().listWebhookDeliveries(t.tenantId, t.endpointId, 10)).toEqual([])
     })
 
-    it('tenants stay apart: the same endpoint id in two tenants has its own position, jobs and failingSince', async () => {
+    it('tenants stay apart: one endpoint id in two tenants has its own position, jobs, failingSince', async () => {
       const id = crypto.randomUUID()
       const now = Date.now()
       const a = await withJobs([1], now, id)

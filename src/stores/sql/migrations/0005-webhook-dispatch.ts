@@ -28,7 +28,8 @@ function statements(engine: EngineName, table: TableNamer): string[] {
       `event_id ${t}, event_position ${l}, event_type ${t}, attempt ${l}, next_attempt_at ${l}, ` +
       `lease_owner ${tn}, lease_until ${ln}, PRIMARY KEY (tenant_id, id))`,
     `CREATE INDEX IF NOT EXISTS "webhook_jobs_next_attempt_at" ON ${table('webhook_jobs')} (next_attempt_at)`,
-    `CREATE INDEX IF NOT EXISTS "webhook_jobs_tenant_id_endpoint_id" ON ${table('webhook_jobs')} (tenant_id, endpoint_id)`,
+    `CREATE INDEX IF NOT EXISTS "webhook_jobs_tenant_id_endpoint_id" ` +
+      `ON ${table('webhook_jobs')} (tenant_id, endpoint_id)`,
     `INSERT INTO ${table('webhook_dispatch')} (tenant_id, endpoint_id, position) ` +
       `SELECT e.tenant_id, e.id, COALESCE(p.position, 0) FROM ${table('webhook_endpoints')} e ` +
       `LEFT JOIN ${table('event_positions')} p ON p.tenant_id = e.tenant_id ` +
