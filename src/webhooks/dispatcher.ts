@@ -48,6 +48,8 @@ export const FAILING_ENDPOINT_DISABLE_MS = 5 * 24 * HOUR
 const FAN_OUT_EVENTS = 500
 /** Endpoints claimed for fan-out at a time. */
 const FAN_OUT_CLAIMS = 10
+/** Fan-out claims per pass at most; what is left waits for the next pass. */
+const FAN_OUT_ROUNDS = 50
 
 /** Options of {@link createWebhookDispatcher}. */
 export interface WebhookDispatcherOptions {
@@ -211,7 +213,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   }
 
   async function fanOut(counts: WebhookDispatchCounts): Promise<void> {
-    while (!stopping) {
+    // Bounded, so that a feed written faster than it is fanned out never starves delivery.
+    for (let round = 0; round < FAN_OUT_ROUNDS && !stopping; round++) {
       const claims = await store.claimWebhookFanOuts(owner, now(), leaseMs, FAN_OUT_CLAIMS)
       if (claims.length === 0) return
       for (const claim of claims) counts.enqueued += await fanOutOne(claim)
@@ -226,16 +229,20 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     const found = new Map<string, Event>()
     const byTenant = new Map<string, number[]>()
     for (const job of jobs) byTenant.set(job.tenantId, [...(byTenant.get(job.tenantId) ?? []), job.eventPosition])
+    /** Reads `count` events from position `first`; false when the first of them was pruned. */
     const read = async (tenantId: string, first: number, count: number) => {
       const page = await store.listEvents(tenantId, { after: first - 1, order: 'asc', types: null, limit: count })
       if (page.state === 'ok') for (const event of page.events) found.set(`${tenantId}\u0000${event.id}`, event)
+      return page.state === 'ok'
     }
+    const each = (tenantId: string, positions: number[]) =>
+      Promise.all([...new Set(positions)].map((position) => read(tenantId, position, 1)))
     await Promise.all(
       [...byTenant].map(async ([tenantId, positions]) => {
         const low = Math.min(...positions)
         const span = Math.max(...positions) - low + 1
-        if (span <= FAN_OUT_EVENTS) await read(tenantId, low, span)
-        else await Promise.all([...new Set(positions)].map((position) => read(tenantId, position, 1)))
+        // A range whose start was pruned is read job by job: the later events may still be kept.
+        if (span > FAN_OUT_EVENTS || !(await read(tenantId, low, span))) await each(tenantId, positions)
       }),
     )
     return found
@@ -305,8 +312,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     job: WebhookJob,
     endpoint: WebhookEndpointRecord | null,
     event: Event | null,
+    claimedAt: number,
     counts: WebhookDispatchCounts,
   ): Promise<void> {
+    // An attempt must end within its lease, or another process could take the job over mid-attempt:
+    // one that can no longer is left to its lease (a store slower than the lease's margin).
+    if (now().getTime() + timeoutMs >= claimedAt + leaseMs) return
     const wanted = endpoint?.status === 'enabled' && endpointWantsEvent(endpoint, job.eventType)
     const outcome = wanted ? await attempt(job, endpoint, event) : ({ kind: 'dropped' } as const)
     const finish = await store.finishWebhookJob(job, owner, outcome)
@@ -334,8 +345,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     for (;;) {
       const free = concurrency - inFlight.size
       const claiming = !stopping && failure === undefined && (inFlight.size === 0 || free >= concurrency / 2)
+      const claimedAt = now().getTime()
       const claimed = claiming
-        ? await store.claimWebhookJobs(owner, now(), leaseMs, free).catch((error: unknown) => {
+        ? await store.claimWebhookJobs(owner, new Date(claimedAt), leaseMs, free).catch((error: unknown) => {
             failure = error
             return []
           })
@@ -349,6 +361,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
                 job,
                 endpoints.get(`${job.tenantId}\u0000${job.endpointId}`) ?? null,
                 events.get(`${job.tenantId}\u0000${job.eventId}`) ?? null,
+                claimedAt,
                 counts,
               ),
             )

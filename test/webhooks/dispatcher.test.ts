@@ -6,8 +6,8 @@
  * and are refused at delivery time when the host resolves to a private address.
  */
 import { Webhook } from 'standardwebhooks'
-import type { Store } from 'tenant-public-api'
-import { createWebhookDispatcher, type WebhookDispatcherOptions } from 'tenant-public-api/webhooks'
+import { createMemoryStore, type Store } from 'tenant-public-api'
+import { createWebhookDispatcher, WebhookFeedGapError, type WebhookDispatcherOptions } from 'tenant-public-api/webhooks'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { apiClient, company, manualClock, type Receiver, STORES, startReceiver } from './support.js'
 
@@ -264,6 +264,32 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     expect(receiver.received).toHaveLength(1)
   })
 
+  it('leaves a job whose attempt could not end within its lease to the lease (no POST, nothing recorded)', async () => {
+    const clock = manualClock()
+    const { tenantId, h, id } = await tenantWithEndpoint()
+    await store.seed(tenantId, { companies: [company(1)] })
+    const leaseMs = 20_000
+    const timeoutMs = 10_000
+    let slow = true
+    // A store that takes longer than the lease's margin to read the endpoint after the claim.
+    const slowStore: Store = {
+      ...store,
+      async getWebhookEndpoint(t, e) {
+        if (slow) clock.advance(leaseMs - timeoutMs)
+        return store.getWebhookEndpoint(t, e)
+      },
+    }
+    const d = createWebhookDispatcher({ store: slowStore, allowInsecureUrls: true, now: clock.now, leaseMs, timeoutMs })
+    expect(await d.runOnce()).toMatchObject({ enqueued: 1, delivered: 0, failed: 0, retrying: 0 })
+    expect(receiver.received).toHaveLength(0)
+    slow = false
+    expect(await d.runOnce(), 'still leased').toMatchObject({ delivered: 0 })
+    clock.advance(leaseMs)
+    expect(await d.runOnce(), 'after the lease').toMatchObject({ delivered: 1 })
+    const list = (await h.call('GET', `/webhook-endpoints/${id}/deliveries`)).body.data
+    expect(list.map((x: { attempt: number; status: string }) => [x.attempt, x.status])).toEqual([[1, 'succeeded']])
+  })
+
   it('start() delivers in the background; stop() waits for the delivery in flight, then claims nothing', async () => {
     const { tenantId, h, id } = await tenantWithEndpoint()
     let release: () => void = () => undefined
@@ -288,5 +314,43 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     await store.seed(tenantId, { companies: [company(2)] })
     await new Promise((r) => setTimeout(r, 100))
     expect(receiver.received).toHaveLength(1)
+  })
+})
+
+describe.each(STORES)('the webhook dispatcher on %s, with a pruned feed', (_name, createStore) => {
+  it('skips to the oldest event kept and reports a WebhookFeedGapError', async () => {
+    const store = await createStore(300)
+    const receiver = await startReceiver()
+    try {
+      const tenantId = `tenant-${crypto.randomUUID()}`
+      const h = apiClient(store, tenantId)
+      const created = await h.call('POST', '/webhook-endpoints', { body: { url: `${receiver.url}/in`, events: ['*'] } })
+      await store.seed(tenantId, { companies: [company(1)] })
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      await store.seed(tenantId, { companies: [company(2)] }) // prunes the first event
+      const errors: unknown[] = []
+      const d = createWebhookDispatcher({ store, allowInsecureUrls: true, onError: (e) => errors.push(e) })
+      expect(await d.runOnce()).toMatchObject({ enqueued: 1, delivered: 1 })
+      expect(errors).toHaveLength(1)
+      expect(errors[0]).toBeInstanceOf(WebhookFeedGapError)
+      expect(errors[0]).toMatchObject({ tenantId, endpointId: created.body.data.id, position: 0 })
+      expect(receiver.received.map((r) => JSON.parse(r.body).resource.id)).toEqual([company(2).id])
+    } finally {
+      await receiver.close()
+      await store.close()
+    }
+  })
+})
+
+describe('createWebhookDispatcher options', () => {
+  it('refuses a lease that does not exceed the timeout, and malformed numbers, with a TypeError', () => {
+    const store = createMemoryStore()
+    expect(() => createWebhookDispatcher({ store, timeoutMs: 5_000, leaseMs: 5_000 })).toThrow(
+      new TypeError('leaseMs must exceed timeoutMs, or two processes could run one attempt'),
+    )
+    expect(() => createWebhookDispatcher({ store, concurrency: 0 })).toThrow(TypeError)
+    expect(() => createWebhookDispatcher({ store, retryScheduleMs: [-1] })).toThrow(TypeError)
+    expect(() => createWebhookDispatcher({ store, pollIntervalMs: Number.NaN })).toThrow(TypeError)
+    expect(() => createWebhookDispatcher({ store: {} as Store })).toThrow(TypeError)
   })
 })

@@ -69,11 +69,11 @@ export async function startReceiver(): Promise<Receiver> {
   return receiver
 }
 
-/** The stores the dispatcher runs on: a fresh one per call. */
-export const STORES: readonly [string, () => Promise<Store>][] = [
-  ['memory', async () => createMemoryStore()],
-  ['sqlite', () => createSqliteStore({ filename: ':memory:' })],
-  ['postgres', async () => (await createTestPostgresStore()).store],
+/** The stores the dispatcher runs on: a fresh one per call, keeping events `eventRetentionMs` when given. */
+export const STORES: readonly [string, (eventRetentionMs?: number) => Promise<Store>][] = [
+  ['memory', async (eventRetentionMs) => createMemoryStore({ eventRetentionMs })],
+  ['sqlite', (eventRetentionMs) => createSqliteStore({ filename: ':memory:' }, { eventRetentionMs })],
+  ['postgres', async (eventRetentionMs) => (await createTestPostgresStore({ eventRetentionMs })).store],
 ]
 
 /**
