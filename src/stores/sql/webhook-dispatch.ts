@@ -121,7 +121,6 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
               )
         if (done.length === 0) return { held: false } as const
         const endpoint = sql`tenant_id = ${job.tenantId} AND endpoint_id = ${job.endpointId}`
-        let failing: { failing_since: string | null }[]
         if (outcome.kind === 'attempted') {
           const { delivery } = outcome
           await sql`INSERT INTO ${t('webhook_deliveries')} (tenant_id, id, endpoint_id, created_at, doc)
@@ -130,15 +129,20 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
                     ON CONFLICT (tenant_id, id) DO UPDATE
                     SET endpoint_id = excluded.endpoint_id, created_at = excluded.created_at,
                         doc = excluded.doc`.execute(trx)
-          const since =
-            delivery.status === 'succeeded' ? sql`NULL` : sql`COALESCE(failing_since, ${delivery.createdAt})`
-          failing = await rows(
-            sql`UPDATE ${t('webhook_dispatch')} SET failing_since = ${since} WHERE ${endpoint} RETURNING failing_since`,
-            trx,
-          )
-        } else {
-          failing = await rows(sql`SELECT failing_since FROM ${t('webhook_dispatch')} WHERE ${endpoint}`, trx)
+          // Written only when it changes: a success on a healthy endpoint (the usual case) neither
+          // writes nor locks the endpoint's row, which its other deliveries finish beside.
+          if (delivery.status === 'succeeded') {
+            await sql`UPDATE ${t('webhook_dispatch')} SET failing_since = NULL
+                      WHERE ${endpoint} AND failing_since IS NOT NULL`.execute(trx)
+            return { held: true, failingSince: null } as const
+          }
+          await sql`UPDATE ${t('webhook_dispatch')} SET failing_since = ${delivery.createdAt}
+                    WHERE ${endpoint} AND failing_since IS NULL`.execute(trx)
         }
+        const failing = await rows<{ failing_since: string | null }>(
+          sql`SELECT failing_since FROM ${t('webhook_dispatch')} WHERE ${endpoint}`,
+          trx,
+        )
         return { held: true, failingSince: failing[0]?.failing_since ?? null } as const
       })
     },
