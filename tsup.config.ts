@@ -20,6 +20,7 @@ export default defineConfig({
     client: 'src/client/index.ts',
     testing: 'src/testing/index.ts',
     conformance: 'src/testing/conformance/index.ts',
+    webhooks: 'src/webhooks/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

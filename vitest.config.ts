@@ -10,7 +10,7 @@ export default defineConfig({
       { find: /^tenant-public-api\/(sqlite|postgres|redis)$/, replacement: here('./src/stores/$1/index.ts') },
       { find: /^tenant-public-api\/(node|express|next|bun|deno)$/, replacement: here('./adapters/$1.ts') },
       { find: /^tenant-public-api\/conformance$/, replacement: here('./src/testing/conformance/index.ts') },
-      { find: /^tenant-public-api\/(client|testing)$/, replacement: here('./src/$1/index.ts') },
+      { find: /^tenant-public-api\/(client|testing|webhooks)$/, replacement: here('./src/$1/index.ts') },
       { find: /^tenant-public-api$/, replacement: here('./src/index.ts') },
     ],
   },

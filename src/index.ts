@@ -22,6 +22,14 @@ export {
 export { RecordNotFoundError, VersionMismatchError } from './model/errors.js'
 export type { WebhookDeliveryRecord, WebhookStore } from './stores/webhook-store.js'
 export type {
+  NewWebhookJob,
+  WebhookDispatchStore,
+  WebhookFanOutClaim,
+  WebhookJob,
+  WebhookJobFinish,
+  WebhookJobOutcome,
+} from './stores/webhook-dispatch.js'
+export type {
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEndpointRecord,

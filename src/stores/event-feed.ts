@@ -98,6 +98,11 @@ export class EventLog {
   private position = 0
   private prunedBefore = 1
 
+  /** The position of the tenant's last event (0 before any). */
+  get lastPosition(): number {
+    return this.position
+  }
+
   /** Records `drafts` in order and prunes events older than `retentionMs`. */
   append(
     drafts: readonly EventDraft[],

@@ -27,6 +27,7 @@ import type { WriteContext } from '../model/events.js'
 import type { EventPage, EventQuery } from './event-feed.js'
 import type { RemoveIds, SeedOptions } from './removal.js'
 import type { SeedData } from './seed.js'
+import type { WebhookDispatchStore } from './webhook-dispatch.js'
 import type { WebhookStore } from './webhook-store.js'
 
 /**
@@ -88,7 +89,7 @@ export interface NamedRef {
  * @example
  * const api = createPublicApi({ store: createMemoryStore(), keyResolver })
  */
-export interface Store extends WebhookStore {
+export interface Store extends WebhookStore, WebhookDispatchStore {
   // --- tickets (read-only: they change only through PSA sync, i.e. `seed`) ---
   listTickets(tenantId: string, query: TicketListQuery & AfterKeyset): Promise<ListResult<Ticket>>
   /**

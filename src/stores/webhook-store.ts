@@ -24,7 +24,8 @@ export interface WebhookDeliveryRecord extends WebhookDelivery {
 export interface WebhookStore {
   /**
    * Adds the endpoint unless the tenant already has `maxPerTenant` endpoints (then false). The
-   * count and the insert are one atomic step, so concurrent creates never exceed the limit.
+   * count and the insert are one atomic step, so concurrent creates never exceed the limit. The
+   * endpoint's dispatch position starts at the tenant's last event position: it gets later events.
    */
   insertWebhookEndpoint(tenantId: string, record: WebhookEndpointRecord, maxPerTenant: number): Promise<boolean>
   getWebhookEndpoint(tenantId: string, id: string): Promise<WebhookEndpointRecord | null>
@@ -32,7 +33,10 @@ export interface WebhookStore {
   listWebhookEndpoints(tenantId: string): Promise<WebhookEndpointRecord[]>
   /** Compare-and-set: replaces the endpoint only if its stored `version` is `expectedVersion`. */
   replaceWebhookEndpoint(tenantId: string, record: WebhookEndpointRecord, expectedVersion: number): Promise<boolean>
-  /** Deletes the endpoint and its delivery attempts; false when there was no such endpoint. */
+  /**
+   * Deletes the endpoint, its delivery attempts, its dispatch row and its pending jobs; false when
+   * there was no such endpoint.
+   */
   deleteWebhookEndpoint(tenantId: string, id: string): Promise<boolean>
   /** Adds a delivery attempt, or replaces the one with its id (an attempt's outcome arrives later). */
   saveWebhookDelivery(tenantId: string, delivery: WebhookDeliveryRecord): Promise<void>

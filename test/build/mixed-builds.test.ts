@@ -16,6 +16,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
 const dist = (name: string) => readFileSync(`${root}dist/${name}`, 'utf8')
 
 interface Served {
+  webhooks: Record<string, Record<string, number>>
   resolved: { import: string; require: string }
   twoCopies: boolean
   ports: Record<string, number>
@@ -55,6 +56,27 @@ describe('the built mounts load the core through the package name', () => {
       expect(dist(`${mount}.cjs`), mount).toMatch(/require\(['"]tenant-public-api['"]\)/)
     }
     expect(served.twoCopies).toBe(true)
+  })
+})
+
+describe('tenant-public-api/webhooks, built', () => {
+  it.each(['esm dispatcher, cjs store', 'cjs dispatcher, esm store'])(
+    '%s: delivers the event to a local receiver',
+    (name) => {
+      expect(served.webhooks[name]).toEqual({
+        enqueued: 1,
+        delivered: 1,
+        retrying: 0,
+        failed: 0,
+        dropped: 0,
+        received: 1,
+      })
+    },
+  )
+
+  it('is an entry of its own in both formats', () => {
+    expect(dist('webhooks.js')).toMatch(/createWebhookDispatcher/)
+    expect(dist('webhooks.cjs')).toMatch(/createWebhookDispatcher/)
   })
 })
 

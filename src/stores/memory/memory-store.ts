@@ -494,7 +494,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
   for (const [tenantId, data] of Object.entries(options.seed ?? {})) seedSync(tenantId, data)
 
-  const webhooks = memoryWebhookMethods()
+  const webhooks = memoryWebhookMethods((tenantId) => tenants.get(tenantId)?.feed.lastPosition ?? 0)
   const store: MemoryStore = {
     ...webhooks.methods,
     async listTickets(tenantId, query) {

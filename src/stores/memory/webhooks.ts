@@ -5,7 +5,9 @@
 import { deepFreeze } from '../../model/frozen-records.js'
 import { compareCodePoints } from '../../model/ordering.js'
 import type { WebhookEndpointRecord } from '../../model/webhook-endpoints.js'
+import type { WebhookDispatchStore } from '../webhook-dispatch.js'
 import type { WebhookDeliveryRecord, WebhookStore } from '../webhook-store.js'
+import { memoryWebhookDispatch } from './webhook-dispatch.js'
 
 interface TenantWebhooks {
   endpoints: Map<string, WebhookEndpointRecord>
@@ -13,13 +15,20 @@ interface TenantWebhooks {
 }
 
 /**
- * The memory store's webhook methods, and `clear` for its `close()`.
+ * The memory store's webhook and dispatch methods, and `clear` for its `close()`;
+ * `lastEventPosition` reads the tenant's feed (a new endpoint starts there).
  *
  * @example
- * const store = { ...memoryWebhookMethods().methods, ... }
+ * const store = { ...memoryWebhookMethods((tenantId) => 0).methods, ... }
  */
-export function memoryWebhookMethods(): { methods: WebhookStore; clear: () => void } {
+export function memoryWebhookMethods(lastEventPosition: (tenantId: string) => number): {
+  methods: WebhookStore & WebhookDispatchStore
+  clear: () => void
+} {
   const tenants = new Map<string, TenantWebhooks>()
+  const dispatch = memoryWebhookDispatch(lastEventPosition, (tenantId, delivery) =>
+    of(tenantId).deliveries.set(delivery.id, frozen(delivery)),
+  )
   const of = (tenantId: string): TenantWebhooks => {
     let found = tenants.get(tenantId)
     if (found === undefined) {
@@ -32,11 +41,13 @@ export function memoryWebhookMethods(): { methods: WebhookStore; clear: () => vo
   const newestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
     compareCodePoints(b.createdAt, a.createdAt) || compareCodePoints(a.id, b.id)
 
-  const methods: WebhookStore = {
+  const methods: WebhookStore & WebhookDispatchStore = {
+    ...dispatch.methods,
     async insertWebhookEndpoint(tenantId, record, maxPerTenant) {
       const { endpoints } = of(tenantId)
       if (endpoints.size >= maxPerTenant) return false
       endpoints.set(record.id, frozen(record))
+      dispatch.addEndpoint(tenantId, record.id)
       return true
     },
     async getWebhookEndpoint(tenantId, id) {
@@ -54,6 +65,7 @@ export function memoryWebhookMethods(): { methods: WebhookStore; clear: () => vo
     async deleteWebhookEndpoint(tenantId, id) {
       const found = tenants.get(tenantId)
       if (found === undefined || !found.endpoints.delete(id)) return false
+      dispatch.removeEndpoint(tenantId, id)
       for (const [key, delivery] of found.deliveries) if (delivery.endpointId === id) found.deliveries.delete(key)
       return true
     },
@@ -67,5 +79,11 @@ export function memoryWebhookMethods(): { methods: WebhookStore; clear: () => vo
         .slice(0, limit)
     },
   }
-  return { methods, clear: () => tenants.clear() }
+  return {
+    methods,
+    clear: () => {
+      tenants.clear()
+      dispatch.clear()
+    },
+  }
 }

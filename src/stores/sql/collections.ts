@@ -39,6 +39,7 @@ import { listConditions, orderSql, type Pages } from './queries.js'
 import { keysetSegments } from './keyset.js'
 import type { SqlEvents } from './events.js'
 import { rowBuilder, rowColumns, upsert } from './seeding.js'
+import type { WebhookDispatchStore } from '../webhook-dispatch.js'
 import type { WebhookStore } from '../webhook-store.js'
 
 /** The store methods of this file. */
@@ -53,6 +54,7 @@ export type CollectionMethods = Omit<
   | 'close'
   | keyof ApiKeyMethods
   | keyof WebhookStore
+  | keyof WebhookDispatchStore
 >
 
 /**

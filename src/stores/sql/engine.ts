@@ -19,7 +19,8 @@
  * - **Upsert**: `INSERT ... ON CONFLICT (...) DO UPDATE` on both.
  * - **Write transactions**: SQLite takes the write lock up front (`BEGIN IMMEDIATE` on the one
  *   connection) so that two processes never deadlock upgrading a read lock; Postgres uses a
- *   plain transaction with `SELECT ... FOR UPDATE` where it reads before writing.
+ *   plain transaction with `SELECT ... FOR UPDATE` where it reads before writing, and
+ *   `FOR UPDATE ... SKIP LOCKED` where dispatchers claim webhook work.
  * - **Clock** (rate limiter): the database's own, in milliseconds since the epoch.
  * - **Text**: Postgres text cannot hold U+0000, so it is dropped from bound strings there.
  * - **Unavailability**: which driver errors mean "the database cannot be reached" (→ 503).
@@ -77,6 +78,12 @@ export interface Engine {
   readonly bulkLoad: { before: string[]; after: string[] }
   /** Appended to a SELECT that is followed by a write in the same transaction. */
   readonly forUpdate: string
+  /**
+   * Appended to the SELECT of a claim (webhook dispatch): rows another transaction has locked are
+   * passed over, not waited for (Postgres `FOR UPDATE OF <alias> SKIP LOCKED`; SQLite needs none,
+   * its write transaction already excludes every other writer).
+   */
+  skipLocked(alias: string): string
   /** `column` contains the folded `term` (already folded; any length); `fts` names SQLite's FTS5 table over it. */
   contains(column: string, term: string, fts?: { table: string; column: string }): RawBuilder<boolean>
   /** True when `error` means the database cannot be reached now (the request gets a 503). */
@@ -133,6 +140,7 @@ export const sqliteEngine: Engine = {
     return result
   },
   forUpdate: '',
+  skipLocked: () => '',
   // 22 ticket indexes touched or rebuilt: with the default 2 MB cache most inserts would miss, and
   // a second sorter thread speeds up each index rebuild.
   bulkLoad: {
@@ -225,6 +233,7 @@ export const postgresEngine: Engine = {
   nowMs: () => sql<number>`(extract(epoch from statement_timestamp()) * 1000)::bigint`,
   writeTransaction: (db, fn) => db.transaction().execute(fn),
   forUpdate: ' FOR UPDATE',
+  skipLocked: (alias) => ` FOR UPDATE OF ${alias} SKIP LOCKED`,
   bulkLoad: { before: [], after: [] },
   // LIKE's default escape character is the backslash; pg_trgm's GIN index serves it for 3+ characters.
   contains: (column, term) => sql<boolean>`${sql.ref(column)} LIKE ${`%${escapeLike(term)}%`}`,

@@ -21,6 +21,7 @@ import { EVENT_RETENTION_MS } from '../event-feed.js'
 import { sqlEvents } from './events.js'
 import { createRemover } from './removing.js'
 import { createSeeder } from './seeding.js'
+import { webhookDispatchMethods } from './webhook-dispatch.js'
 import { webhookMethods } from './webhooks.js'
 
 /** Options of {@link createSqlStore}. */
@@ -104,6 +105,7 @@ export async function createSqlStore(
     ...idempotencyMethods(ctx),
     ...sqlApiKeyMethods(ctx),
     ...webhookMethods(ctx),
+    ...webhookDispatchMethods(ctx),
     seed: createSeeder(ctx, events),
     remove: createRemover(ctx, events),
     listEvents: events.listEvents,

@@ -1,5 +1,6 @@
 /**
- * Webhook endpoints and delivery attempts on SQL (tables of migration 0004). Endpoints are few per
+ * Webhook endpoints and delivery attempts on SQL (tables of migration 0004; an endpoint's dispatch
+ * row and jobs, of 0005, are made and removed with it). Endpoints are few per
  * tenant (at most 20), so they are read whole; the limit is held by locking the tenant's row in
  * `webhook_tenants` before counting (SQLite's `BEGIN IMMEDIATE` already serialises writers).
  */
@@ -30,6 +31,11 @@ export function webhookMethods(ctx: SqlContext): WebhookStore {
                   VALUES (${tenantId}, ${record.id}, ${record.createdAt}, ${record.version}, ${json(record)})`.execute(
           trx,
         )
+        // Its deliveries start after the tenant's last event now (docs/webhooks.md).
+        await sql`INSERT INTO ${t('webhook_dispatch')} (tenant_id, endpoint_id, position)
+                  SELECT ${tenantId}, ${record.id},
+                         COALESCE((SELECT position FROM ${t('event_positions')} WHERE tenant_id = ${tenantId}), 0)
+                  WHERE true ON CONFLICT (tenant_id, endpoint_id) DO NOTHING`.execute(trx)
         return true
       })
     },
@@ -62,8 +68,8 @@ export function webhookMethods(ctx: SqlContext): WebhookStore {
           sql`DELETE FROM ${t('webhook_endpoints')} WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id`,
           trx,
         )
-        await sql`DELETE FROM ${t('webhook_deliveries')}
-                  WHERE tenant_id = ${tenantId} AND endpoint_id = ${id}`.execute(trx)
+        for (const table of ['webhook_deliveries', 'webhook_dispatch', 'webhook_jobs'])
+          await sql`DELETE FROM ${t(table)} WHERE tenant_id = ${tenantId} AND endpoint_id = ${id}`.execute(trx)
         return gone.length > 0
       })
     },

@@ -26,6 +26,7 @@ import { reports } from './reports.js'
 import { storeIdempotencyAndIsolation } from './store-idempotency.js'
 import { storeLists } from './store-lists.js'
 import { storeRecords } from './store-records.js'
+import { storeWebhookDispatch } from './store-webhook-dispatch.js'
 import { tickets } from './tickets.js'
 import { validation, validationAgainstStore } from './validation.js'
 import { webhooks } from './webhooks.js'
@@ -37,7 +38,7 @@ export { fixtureIds, fixtureSeed, writableSeed, type FixtureIds, type FixtureTen
 export type ConformanceGroup = (ctx: ConformanceContext) => void
 
 /** The store-level groups: each calls the Store's methods directly. */
-const STORE_GROUPS: ConformanceGroup[] = [storeLists, storeRecords, storeIdempotencyAndIsolation]
+const STORE_GROUPS: ConformanceGroup[] = [storeLists, storeRecords, storeIdempotencyAndIsolation, storeWebhookDispatch]
 
 /** The HTTP groups that reach the store: they run on every store. */
 const HTTP_GROUPS: ConformanceGroup[] = [

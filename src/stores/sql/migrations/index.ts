@@ -9,6 +9,7 @@ import { initial, TICKET_FTS, ticketIndexStatements, type TableNamer } from './0
 import { events } from './0002-events.js'
 import { apiKeysMigration } from './0003-api-keys.js'
 import { webhooks } from './0004-webhooks.js'
+import { webhookDispatch } from './0005-webhook-dispatch.js'
 
 export type { TableNamer } from './0001-initial.js'
 
@@ -19,7 +20,7 @@ interface CodeMigration {
 }
 
 /** Every migration, oldest first. */
-const MIGRATIONS: readonly CodeMigration[] = [initial, events, apiKeysMigration, webhooks]
+const MIGRATIONS: readonly CodeMigration[] = [initial, events, apiKeysMigration, webhooks, webhookDispatch]
 
 /**
  * What the stores need to know of the schema the latest migration leaves: the tickets' indexes
