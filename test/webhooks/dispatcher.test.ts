@@ -9,6 +9,7 @@ import { Webhook } from 'standardwebhooks'
 import { createMemoryStore, type Store } from 'tenant-public-api'
 import { createWebhookDispatcher, WebhookFeedGapError, type WebhookDispatcherOptions } from 'tenant-public-api/webhooks'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Reply } from 'tenant-public-api/testing'
 import { apiClient, company, manualClock, type Receiver, STORES, startReceiver } from './support.js'
 
 const DAY = 24 * 60 * 60 * 1000
@@ -33,7 +34,9 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
   async function tenantWithEndpoint(events: string[] = ['*'], path = '/in') {
     const tenantId = `tenant-${crypto.randomUUID()}`
     const h = apiClient(store, tenantId)
-    const created = await h.call('POST', '/webhook-endpoints', { body: { url: `${receiver.url}${path}`, events } })
+    const created = await h.call<Reply<'createWebhookEndpoint'>>('POST', '/webhook-endpoints', {
+      body: { url: `${receiver.url}${path}`, events },
+    })
     expect(created.status).toBe(201)
     return { tenantId, h, id: created.body.data.id as string, secret: created.body.data.secret as string }
   }
@@ -42,13 +45,15 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     const tenantId = `tenant-${crypto.randomUUID()}`
     await store.seed(tenantId, { companies: [company(1)] }) // before the endpoint: not delivered
     const h = apiClient(store, tenantId)
-    const created = await h.call('POST', '/webhook-endpoints', { body: { url: `${receiver.url}/in`, events: ['*'] } })
+    const created = await h.call<Reply<'createWebhookEndpoint'>>('POST', '/webhook-endpoints', {
+      body: { url: `${receiver.url}/in`, events: ['*'] },
+    })
     const { id, secret } = created.body.data
     await store.seed(tenantId, { companies: [company(2), company(3)] })
     const counts = await dispatcher().runOnce()
     expect(counts).toEqual({ enqueued: 2, delivered: 2, retrying: 0, failed: 0, dropped: 0 })
     expect(await dispatcher().runOnce()).toEqual({ enqueued: 0, delivered: 0, retrying: 0, failed: 0, dropped: 0 })
-    const feed = await h.call('GET', '/events?limit=10')
+    const feed = await h.call<Reply<'listEvents'>>('GET', '/events?limit=10')
     const later = feed.body.data.slice(1)
     expect(receiver.received.map((r) => r.body)).toEqual(later.map((e: unknown) => JSON.stringify(e)))
     for (const got of receiver.received) {
@@ -58,7 +63,7 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
       expect(verified).toEqual(JSON.parse(got.body))
       expect(got.headers['webhook-id']).toBe(JSON.parse(got.body).id)
     }
-    const deliveries = await h.call('GET', `/webhook-endpoints/${id}/deliveries`)
+    const deliveries = await h.call<Reply<'listWebhookDeliveries'>>('GET', `/webhook-endpoints/${id}/deliveries`)
     expect(deliveries.status).toBe(200)
     expect(deliveries.body.data).toHaveLength(2)
     for (const delivery of deliveries.body.data) {
@@ -73,7 +78,7 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
 
   it('signs with both secrets during a rotation: either verifies with standardwebhooks', async () => {
     const { tenantId, h, id, secret: old } = await tenantWithEndpoint()
-    const rotated = await h.call('POST', `/webhook-endpoints/${id}/rotate-secret`)
+    const rotated = await h.call<Reply<'rotateWebhookEndpointSecret'>>('POST', `/webhook-endpoints/${id}/rotate-secret`)
     const fresh = rotated.body.data.secret as string
     await store.seed(tenantId, { companies: [company(1)] })
     await dispatcher().runOnce()
@@ -103,19 +108,17 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     clock.advance(DAY)
     expect(await d.runOnce()).toEqual({ enqueued: 0, delivered: 0, retrying: 0, failed: 0, dropped: 0 })
     expect(receiver.received).toHaveLength(3)
-    const list = (await h.call('GET', `/webhook-endpoints/${id}/deliveries`)).body.data
+    const list = (await h.call<Reply<'listWebhookDeliveries'>>('GET', `/webhook-endpoints/${id}/deliveries`)).body.data
     const start = clock.now().getTime() - DAY - 61_000
-    expect(list.map((x: { attempt: number; status: string; responseStatus: number }) => [x.attempt, x.status])).toEqual(
-      [
-        [3, 'failed'],
-        [2, 'pending'],
-        [1, 'pending'],
-      ],
-    )
+    expect(list.map((x) => [x.attempt, x.status])).toEqual([
+      [3, 'failed'],
+      [2, 'pending'],
+      [1, 'pending'],
+    ])
     expect(list[2]).toMatchObject({ error: 'Receiver answered 503', responseStatus: 503 })
-    expect(list[2].nextAttemptAt).toBe(new Date(start + 1_000).toISOString())
-    expect(list[1].nextAttemptAt).toBe(new Date(start + 61_000).toISOString())
-    expect(list[0].nextAttemptAt).toBeNull()
+    expect(list[2]?.nextAttemptAt).toBe(new Date(start + 1_000).toISOString())
+    expect(list[1]?.nextAttemptAt).toBe(new Date(start + 61_000).toISOString())
+    expect(list[0]?.nextAttemptAt).toBeNull()
   })
 
   it('a retry that succeeds ends the job: the attempt is recorded succeeded', async () => {
@@ -128,7 +131,7 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     await d.runOnce()
     clock.advance(5_000)
     expect(await d.runOnce()).toMatchObject({ delivered: 1 })
-    const list = (await h.call('GET', `/webhook-endpoints/${id}/deliveries`)).body.data
+    const list = (await h.call<Reply<'listWebhookDeliveries'>>('GET', `/webhook-endpoints/${id}/deliveries`)).body.data
     expect(list.map((x: { status: string }) => x.status)).toEqual(['succeeded', 'pending'])
   })
 
@@ -170,7 +173,9 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     clock.advance(5 * DAY - 1)
     await store.seed(tenantId, { companies: [company(2)] })
     expect(await d.runOnce()).toMatchObject({ failed: 1 })
-    expect((await h.call('GET', `/webhook-endpoints/${id}`)).body.data.status).toBe('enabled')
+    expect((await h.call<Reply<'getWebhookEndpoint'>>('GET', `/webhook-endpoints/${id}`)).body.data.status).toBe(
+      'enabled',
+    )
     clock.advance(1)
     await store.seed(tenantId, { companies: [company(3)] })
     expect(await d.runOnce()).toMatchObject({ failed: 1 })
@@ -223,7 +228,8 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     await store.seed(tenantId, { companies: [company(1)] })
     expect(await dispatcher({ retryScheduleMs: [] }).runOnce()).toMatchObject({ failed: 1 })
     expect(receiver.received.map((r) => r.path)).toEqual(['/moved'])
-    const [delivery] = (await h.call('GET', `/webhook-endpoints/${id}/deliveries`)).body.data
+    const [delivery] = (await h.call<Reply<'listWebhookDeliveries'>>('GET', `/webhook-endpoints/${id}/deliveries`)).body
+      .data
     expect(delivery).toMatchObject({ status: 'failed', responseStatus: 307, error: 'Receiver answered 307' })
   })
 
@@ -232,7 +238,9 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     const h = apiClient(store, tenantId)
     const port = new URL(receiver.url).port
     const url = `https://hooks.example.test:${port}/in`
-    const created = await h.call('POST', '/webhook-endpoints', { body: { url, events: ['*'] } })
+    const created = await h.call<Reply<'createWebhookEndpoint'>>('POST', '/webhook-endpoints', {
+      body: { url, events: ['*'] },
+    })
     expect(created.status).toBe(201)
     await store.seed(tenantId, { companies: [company(1)] })
     const d = createWebhookDispatcher({
@@ -243,7 +251,9 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     })
     expect(await d.runOnce()).toMatchObject({ failed: 1 })
     expect(receiver.connections).toBe(0)
-    const [delivery] = (await h.call('GET', `/webhook-endpoints/${created.body.data.id}/deliveries`)).body.data
+    const [delivery] = (
+      await h.call<Reply<'listWebhookDeliveries'>>('GET', `/webhook-endpoints/${created.body.data.id}/deliveries`)
+    ).body.data
     expect(delivery).toMatchObject({
       status: 'failed',
       responseStatus: null,
@@ -286,7 +296,7 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     expect(await d.runOnce(), 'still leased').toMatchObject({ delivered: 0 })
     clock.advance(leaseMs)
     expect(await d.runOnce(), 'after the lease').toMatchObject({ delivered: 1 })
-    const list = (await h.call('GET', `/webhook-endpoints/${id}/deliveries`)).body.data
+    const list = (await h.call<Reply<'listWebhookDeliveries'>>('GET', `/webhook-endpoints/${id}/deliveries`)).body.data
     expect(list.map((x: { attempt: number; status: string }) => [x.attempt, x.status])).toEqual([[1, 'succeeded']])
   })
 
@@ -309,7 +319,8 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     expect(stopped).toBe(false)
     release()
     await stopping
-    const [delivery] = (await h.call('GET', `/webhook-endpoints/${id}/deliveries`)).body.data
+    const [delivery] = (await h.call<Reply<'listWebhookDeliveries'>>('GET', `/webhook-endpoints/${id}/deliveries`)).body
+      .data
     expect(delivery).toMatchObject({ status: 'succeeded', responseStatus: 204 })
     await store.seed(tenantId, { companies: [company(2)] })
     await new Promise((r) => setTimeout(r, 100))
@@ -324,7 +335,9 @@ describe.each(STORES)('the webhook dispatcher on %s, with a pruned feed', (_name
     try {
       const tenantId = `tenant-${crypto.randomUUID()}`
       const h = apiClient(store, tenantId)
-      const created = await h.call('POST', '/webhook-endpoints', { body: { url: `${receiver.url}/in`, events: ['*'] } })
+      const created = await h.call<Reply<'createWebhookEndpoint'>>('POST', '/webhook-endpoints', {
+        body: { url: `${receiver.url}/in`, events: ['*'] },
+      })
       await store.seed(tenantId, { companies: [company(1)] })
       await new Promise((resolve) => setTimeout(resolve, 400))
       await store.seed(tenantId, { companies: [company(2)] }) // prunes the first event

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3'
 import type { SqlStore } from 'tenant-public-api/sqlite'
 import { createSqliteStore } from 'tenant-public-api/sqlite'
 import { describe, expect, it } from 'vitest'
+import type { Reply } from 'tenant-public-api/testing'
 import { createTestPostgresStore } from '../support/postgres.js'
 import { apiClient, company } from './support.js'
 
@@ -19,12 +20,12 @@ async function backfills(store: SqlStore, execute: (text: string) => Promise<voi
   const tenantId = `tenant-${crypto.randomUUID()}`
   await store.seed(tenantId, { companies: [company(1), company(2)] })
   const h = apiClient(store, tenantId)
-  const created = await h.call('POST', '/webhook-endpoints', {
+  const created = await h.call<Reply<'createWebhookEndpoint'>>('POST', '/webhook-endpoints', {
     body: { url: 'https://hooks.example.com/in', events: ['*'] },
   })
   expect(created.status).toBe(201)
   const quiet = `tenant-${crypto.randomUUID()}` // an endpoint of a tenant without events starts at 0
-  const other = await apiClient(store, quiet).call('POST', '/webhook-endpoints', {
+  const other = await apiClient(store, quiet).call<Reply<'createWebhookEndpoint'>>('POST', '/webhook-endpoints', {
     body: { url: 'https://hooks.example.com/in', events: ['*'] },
   })
   for (const statement of UNDO_0005) await execute(statement)

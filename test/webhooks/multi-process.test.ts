@@ -16,6 +16,7 @@ import type { Store } from 'tenant-public-api'
 import { createPostgresStore } from 'tenant-public-api/postgres'
 import { createSqliteStore } from 'tenant-public-api/sqlite'
 import { afterAll, describe, expect, it } from 'vitest'
+import type { Reply } from 'tenant-public-api/testing'
 import { DATABASE_URL, freshSchema, postgresServerAnswers } from '../support/postgres.js'
 import { apiClient, company, type Receiver, startReceiver } from './support.js'
 
@@ -90,7 +91,7 @@ async function tenantsWithEndpoints(store: Store, receiver: Receiver, tenants: n
     const paths: string[] = []
     for (let e = 0; e < endpoints; e++) {
       const path = `/t${t}/e${e}`
-      const created = await h.call('POST', '/webhook-endpoints', {
+      const created = await h.call<Reply<'createWebhookEndpoint'>>('POST', '/webhook-endpoints', {
         body: { url: `${receiver.url}${path}`, events: ['*'] },
       })
       expect(created.status).toBe(201)
@@ -141,9 +142,12 @@ async function everyEventOnceAtATime(store: Store, target: object): Promise<void
     // Every delivery is recorded as succeeded.
     for (const { tenantId, paths } of tenants) {
       const h = apiClient(store, tenantId)
-      const list = await h.call('GET', '/webhook-endpoints?limit=10')
+      const list = await h.call<Reply<'listWebhookEndpoints'>>('GET', '/webhook-endpoints?limit=10')
       for (const endpoint of list.body.data) {
-        const deliveries = await h.call('GET', `/webhook-endpoints/${endpoint.id}/deliveries?limit=100`)
+        const deliveries = await h.call<Reply<'listWebhookDeliveries'>>(
+          'GET',
+          `/webhook-endpoints/${endpoint.id}/deliveries?limit=100`,
+        )
         const ok = deliveries.body.data.filter((d: { status: string }) => d.status === 'succeeded')
         expect(new Set(ok.map((d: { eventId: string }) => d.eventId)).size).toBe(EVENTS)
       }
@@ -191,8 +195,10 @@ async function killedMidDelivery(store: Store, target: object): Promise<void> {
       LEASE - 1_000,
     )
     const h = apiClient(store, tenantId)
-    const [endpoint] = (await h.call('GET', '/webhook-endpoints')).body.data
-    const deliveries = (await h.call('GET', `/webhook-endpoints/${endpoint.id}/deliveries`)).body.data
+    const [endpoint] = (await h.call<Reply<'listWebhookEndpoints'>>('GET', '/webhook-endpoints')).body.data
+    const deliveries = (
+      await h.call<Reply<'listWebhookDeliveries'>>('GET', `/webhook-endpoints/${endpoint?.id}/deliveries`)
+    ).body.data
     // The killed process recorded nothing; the other recorded each first attempt as it succeeded.
     expect(deliveries.map((d: { attempt: number; status: string }) => [d.attempt, d.status])).toEqual([
       [1, 'succeeded'],
