@@ -332,7 +332,8 @@ export function cursorPagination(ctx: ConformanceContext): void {
         ['title', false],
         ['assigned_to', true],
       ] as const) {
-        it(`tickets by ${sort} ${descending ? 'desc' : 'asc'}: removals neither skip nor repeat a survivor`, async () => {
+        const order = `${sort} ${descending ? 'desc' : 'asc'}`
+        it(`tickets by ${order}: removals neither skip nor repeat a survivor`, async () => {
           const original = seedTickets()
           const { tenantId, h } = await ctx.fresh({ companies: fixtureSeed('a').companies, tickets: original })
           const query = `sortColumn=${sort}&sortDesc=${descending}`
@@ -344,8 +345,8 @@ export function cursorPagination(ctx: ConformanceContext): void {
               pages.push(pageIds)
               const seen = new Set(pages.flat())
               const { body } = await h.call('GET', `/tickets?${query}&limit=100`)
-              const order = (body.data as Row[]).map((row) => row.id)
-              const targets = [pageIds.at(-1), order.find((id) => !seen.has(id)), order.find((id) => seen.has(id))]
+              const listed = (body.data as Row[]).map((row) => row.id)
+              const targets = [pageIds.at(-1), listed.find((id) => !seen.has(id)), listed.find((id) => seen.has(id))]
               const removed = [...new Set(targets)].filter(
                 (id): id is string => id !== undefined && !removedAfter.has(id),
               )
