@@ -182,13 +182,12 @@ export function createPages(ctx: SqlContext): Pages {
       // seek of the sort's index, limited like a page; the union, at most a few pages of rows, is
       // put in order once more. SQLite runs in process, where a statement per segment costs nothing
       // extra and needs no sort of the union.
+      const limit = limitOffset(query.limit, 0)
       const parts = seek.map(
-        (segment) =>
-          sql`(SELECT * FROM ${t(table)} WHERE ${filter} AND ${segment} ORDER BY ${order} ${limitOffset(query.limit, 0)})`,
+        (segment) => sql`(SELECT * FROM ${t(table)} WHERE ${filter} AND ${segment} ORDER BY ${order} ${limit})`,
       )
       const page = await rows<{ doc: string }>(
-        sql`SELECT doc FROM (${sql.join(parts, sql` UNION ALL `)}) AS segments
-            ORDER BY ${order} ${limitOffset(query.limit, 0)}`,
+        sql`SELECT doc FROM (${sql.join(parts, sql` UNION ALL `)}) AS segments ORDER BY ${order} ${limit}`,
       )
       return page.map((r) => parseDoc(r.doc))
     }
