@@ -15,11 +15,6 @@
  * the same rounds), BENCH_HANDLER_ONLY=1 (skip the limiters). The handler's ratios are given by
  * requests per second and by this process's CPU time per request (steadier on a shared machine).
  */
-import { execSync } from 'node:child_process'
-import { existsSync, mkdtempSync, symlinkSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 import { trace } from '@opentelemetry/api'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import Redis from 'ioredis'
@@ -27,11 +22,11 @@ import * as current from '../src/index.js'
 import { createPostgresStore, sqlRateLimiter } from '../src/stores/postgres/index.js'
 import { redisRateLimiter } from '../src/stores/redis/index.js'
 import { createDemoData } from '../src/testing/index.js'
+import { exportCommit, importFrom } from './exported-commit.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const CONCURRENCY = 64
-const root = fileURLToPath(new URL('..', import.meta.url))
 
 /** What one measurement gives: completed calls per second, and this process's CPU time per call. */
 interface Rate {
@@ -159,11 +154,7 @@ async function limiters(): Promise<boolean> {
 
 /** A commit's sources, exported from git (never a worktree), importable beside the current ones. */
 async function exportedApi(commit: string, label: string): Promise<typeof current> {
-  const dir = mkdtempSync(join(tmpdir(), 'tpa-bench-base-'))
-  execSync(`git archive ${commit} src | tar -x -C ${dir}`, { cwd: root })
-  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
-  console.log(`  ${label}: ${commit} exported to ${dir}`)
-  return (await import(pathToFileURL(join(dir, 'src/index.ts')).href)) as typeof current
+  return importFrom<typeof current>(exportCommit(commit, label), 'src/index.ts')
 }
 
 async function handler(): Promise<void> {
