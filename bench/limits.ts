@@ -11,13 +11,10 @@
  *                                   tracer provider and an in-memory exporter (reported)
  *
  * Env: REDIS_URL (default redis://127.0.0.1:6379), DATABASE_URL, BENCH_SECONDS (per variant and
- * round, default 2), BENCH_ROUNDS (default 5), BENCH_BASE.
+ * round, default 2), BENCH_ROUNDS (default 5), BENCH_BASE, BENCH_BEFORE (another commit measured in
+ * the same rounds), BENCH_HANDLER_ONLY=1 (skip the limiters). The handler's ratios are given by
+ * requests per second and by this process's CPU time per request (steadier on a shared machine).
  */
-import { execSync } from 'node:child_process'
-import { existsSync, mkdtempSync, symlinkSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 import { trace } from '@opentelemetry/api'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import Redis from 'ioredis'
@@ -25,15 +22,30 @@ import * as current from '../src/index.js'
 import { createPostgresStore, sqlRateLimiter } from '../src/stores/postgres/index.js'
 import { redisRateLimiter } from '../src/stores/redis/index.js'
 import { createDemoData } from '../src/testing/index.js'
+import { exportCommit, importFrom } from './exported-commit.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const CONCURRENCY = 64
-const root = fileURLToPath(new URL('..', import.meta.url))
+
+/** What one measurement gives: completed calls per second, and this process's CPU time per call. */
+interface Rate {
+  perSecond: number
+  cpuUs: number
+}
 
 /** Calls `work` from 64 concurrent callers for `seconds`; returns completed calls per second. */
 async function throughput(work: () => Promise<unknown>, seconds = SECONDS): Promise<number> {
+  return (await measure(work, seconds)).perSecond
+}
+
+/**
+ * {@link throughput} with the CPU time this process spent per call (all its threads, GC included):
+ * on a shared machine the wall-clock rate also measures the neighbours, the CPU time much less so.
+ */
+async function measure(work: () => Promise<unknown>, seconds = SECONDS): Promise<Rate> {
   const end = performance.now() + seconds * 1000
+  const cpuBefore = process.cpuUsage()
   let done = 0
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -43,7 +55,8 @@ async function throughput(work: () => Promise<unknown>, seconds = SECONDS): Prom
       }
     }),
   )
-  return done / seconds
+  const cpu = process.cpuUsage(cpuBefore)
+  return { perSecond: done / seconds, cpuUs: (cpu.user + cpu.system) / Math.max(1, done) }
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
@@ -52,32 +65,48 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
 /** Paired rounds: every variant once per round, ratios per round against the first, then medians. */
 type Variant = [name: string, work: () => Promise<unknown>, around?: (on: boolean) => void]
 
-async function measured([, work, around]: Variant, seconds = SECONDS): Promise<number> {
+async function measured([, work, around]: Variant, seconds = SECONDS): Promise<Rate> {
   around?.(true)
   try {
-    return await throughput(work, seconds)
+    return await measure(work, seconds)
   } finally {
     around?.(false)
   }
 }
 
+/**
+ * Runs the variants in paired rounds and prints, for each, the median rate and two ratios to the
+ * first variant (medians of the per-round ratios): by requests per second, and by CPU time per
+ * request (the first's CPU µs over this one's, so that both read "1.0x is as fast, below is slower").
+ * Returns the ratios by requests per second.
+ */
 async function rounds(title: string, variants: Variant[]): Promise<number[]> {
   console.log(`\n${title}`)
   for (const variant of variants) await measured(variant, 0.5) // warm-up
-  const rates: number[][] = variants.map(() => [])
+  const rates: Rate[][] = variants.map(() => [])
   for (let round = 0; round < ROUNDS; round++) {
     const line: string[] = []
     for (const [i, variant] of variants.entries()) {
       const [name] = variant
       const rate = await measured(variant)
       rates[i]!.push(rate)
-      line.push(`${name} ${fmt(rate)}/s`)
+      line.push(`${name} ${fmt(rate.perSecond)}/s ${rate.cpuUs.toFixed(1)} µs CPU`)
     }
     console.log(`  round ${round + 1}: ${line.join(' · ')}`)
   }
-  const ratios = variants.map((_, i) => median(rates[i]!.map((rate, round) => rate / rates[0]![round]!)))
-  for (const [i, [name]] of variants.entries())
-    console.log(`  ${name}: median ${fmt(median(rates[i]!))}/s, ${ratios[i]!.toFixed(2)}x the ${variants[0]![0]}`)
+  const first = rates[0]!
+  const ratios = variants.map((_, i) =>
+    median(rates[i]!.map((rate, round) => rate.perSecond / first[round]!.perSecond)),
+  )
+  for (const [i, [name]] of variants.entries()) {
+    const byCpu = median(rates[i]!.map((rate, round) => first[round]!.cpuUs / rate.cpuUs))
+    const perSecond = fmt(median(rates[i]!.map((rate) => rate.perSecond)))
+    const cpuUs = median(rates[i]!.map((rate) => rate.cpuUs)).toFixed(1)
+    console.log(
+      `  ${name}: median ${perSecond}/s, ${cpuUs} µs CPU per request; ` +
+        `${ratios[i]!.toFixed(2)}x the ${variants[0]![0]} by requests/s, ${byCpu.toFixed(2)}x by CPU time`,
+    )
+  }
   return ratios
 }
 
@@ -123,14 +152,9 @@ async function limiters(): Promise<boolean> {
   }
 }
 
-/** The branch point's sources, exported from git (never a worktree), importable beside the current ones. */
-async function baseApi(): Promise<typeof current> {
-  const commit = process.env.BENCH_BASE ?? '9915d86'
-  const dir = mkdtempSync(join(tmpdir(), 'tpa-bench-base-'))
-  execSync(`git archive ${commit} src | tar -x -C ${dir}`, { cwd: root })
-  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
-  console.log(`  baseline: ${commit} exported to ${dir}`)
-  return (await import(pathToFileURL(join(dir, 'src/index.ts')).href)) as typeof current
+/** A commit's sources, exported from git (never a worktree), importable beside the current ones. */
+async function exportedApi(commit: string, label: string): Promise<typeof current> {
+  return importFrom<typeof current>(exportCommit(commit, label), 'src/index.ts')
 }
 
 async function handler(): Promise<void> {
@@ -155,13 +179,17 @@ async function handler(): Promise<void> {
       await response.text()
     }
   }
-  const base = await baseApi()
+  const base = await exportedApi(process.env.BENCH_BASE ?? '9915d86', 'baseline')
+  // BENCH_BEFORE (a commit): measured in the same rounds too, e.g. the code before a change to it.
+  const beforeCommit = process.env.BENCH_BEFORE
+  const before = beforeCommit === undefined ? undefined : await exportedApi(beforeCommit, 'before')
   let events = 0
   const plain = await make(current)
   const baseline = await make(base)
   const observed = await make(current, { onResponse: () => void events++ })
   await rounds('handler in process, GET /tickets, no onResponse, no tracer (requests/s)', [
     ['base', baseline],
+    ...(before === undefined ? [] : [[`before (${beforeCommit})`, await make(before)] satisfies Variant]),
     ['current', plain],
   ])
   await rounds('handler in process with onResponse (a counter)', [
@@ -187,7 +215,8 @@ async function handler(): Promise<void> {
   console.log(`  (${events > 0 ? 'onResponse called' : 'onResponse never called'}; spans are exported)`)
 }
 
-const ok = await limiters()
+// BENCH_HANDLER_ONLY=1: the handler comparisons alone (no Redis or Postgres needed).
+const ok = process.env.BENCH_HANDLER_ONLY === '1' ? true : await limiters()
 await handler()
 if (!ok) {
   console.error('\nredisRateLimiter missed its target (>= 30,000/s and >= 15x sqlRateLimiter on Postgres)')

@@ -30,10 +30,18 @@ const VERSION = 1
  * queryDigest({ sortBy: 'name', sortOrder: 'asc', status: 'active' })
  */
 export function queryDigest(query: Record<string, unknown>): string {
-  const bound = Object.entries(query)
-    .filter(([key, value]) => value !== undefined && key !== 'page' && key !== 'limit' && key !== 'cursor')
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  const text = JSON.stringify(bound)
+  // The text hashed is `JSON.stringify` of the bound [key, value] pairs sorted by key, written out
+  // pair by pair (the same text, without the intermediate arrays: this runs on every list page).
+  const keys: string[] = []
+  for (const key of Object.keys(query))
+    if (query[key] !== undefined && key !== 'page' && key !== 'limit' && key !== 'cursor') keys.push(key)
+  keys.sort() // UTF-16 code unit order, as `<` compares
+  let text = '['
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    text += `${i === 0 ? '' : ','}[${jsonText(key)},${jsonText(query[key])}]`
+  }
+  text += ']'
   let h1 = 0xdeadbeef
   let h2 = 0x41c6ce57
   for (let i = 0; i < text.length; i++) {
@@ -46,16 +54,50 @@ export function queryDigest(query: Record<string, unknown>): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)
 }
 
+/** `JSON.stringify(value)` inside an array (undefined as `null`); plain strings and scalars without the call. */
+function jsonText(value: unknown): string {
+  if (typeof value === 'boolean') return value ? 'true' : 'false'
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value)
+  if (typeof value === 'string' && isPlainText(value)) return `"${value}"`
+  return JSON.stringify(value) ?? 'null'
+}
+
+/** Whether JSON writes `text` as it is between quotes: no quote, backslash, control character or surrogate. */
+function isPlainText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return false
+  }
+  return true
+}
+
+/** Whether every character of `text` is ASCII: then its UTF-8 bytes are its characters. */
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false
+  return true
+}
+
+const utf8 = new TextEncoder()
+
 function toBase64Url(text: string): string {
-  let binary = ''
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte)
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')
+  let binary = text
+  // A cursor is almost always ASCII (ids, ISO dates, numbers): btoa takes it as it is. Other text
+  // (a sort on a title) goes through its UTF-8 bytes, as before.
+  if (!isAscii(text)) {
+    binary = ''
+    for (const byte of utf8.encode(text)) binary += String.fromCharCode(byte)
+  }
+  const base64 = btoa(binary).replaceAll('+', '-').replaceAll('/', '_')
+  let end = base64.length
+  while (end > 0 && base64.charCodeAt(end - 1) === 0x3d /* = */) end--
+  return base64.slice(0, end)
 }
 
 function fromBase64Url(text: string): string | null {
   if (!/^[A-Za-z0-9_-]+$/.test(text) || text.length % 4 === 1) return null
   try {
     const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'))
+    if (isAscii(binary)) return binary
     return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)))
   } catch {
     // Not base64 that any runtime's atob accepts, or not UTF-8: not a cursor of this API.

@@ -12,6 +12,8 @@ type Output<S> = S extends Schema ? v.InferOutput<S> : undefined
 /** What an operation's handler receives, already authenticated, authorised and validated. */
 export interface OperationContext<P, Q, B> {
   request: Request
+  /** The request's URL, parsed once per request (read it here rather than parsing `request.url` again). */
+  url: URL
   requestId: string
   principal: Principal
   /** The principal's tenant: every store call is scoped to it. */

@@ -4,7 +4,7 @@
  * lists, docs/api-behaviour.md#rate-limits). With a tenant bucket beside the key's, both describe
  * the bucket the client must heed: the one that refused the request, else the one with the least left.
  */
-import { rateLimitHeaders, type RateLimitResult } from './rate-limit.js'
+import { type RateLimitResult, writeRateLimitHeaders } from './rate-limit.js'
 
 /**
  * The tenant bucket is counted on the API's own `rateLimiter` under this prefix and the tenant id,
@@ -34,11 +34,26 @@ export function writeRateLimitFields(
   tenant: RateLimitResult | undefined,
   now = Date.now(),
 ): void {
-  const { name, result } = shownBucket(key, tenant)
-  Object.assign(headers, rateLimitHeaders(result))
-  // The draft's `w` and `t` are whole seconds: the window is rounded up, the reset too (as Retry-After is).
-  const window = result.windowMs === undefined ? '' : `;w=${Math.max(1, Math.ceil(result.windowMs / 1000))}`
-  headers['ratelimit-policy'] = `"${name}";q=${result.limit}${window}`
+  // Every response writes these: the usual case (no tenant bucket) allocates no ShownBucket.
+  let name: ShownBucket['name'] = 'key'
+  let result = key
+  if (tenant !== undefined) ({ name, result } = shownBucket(key, tenant))
+  writeRateLimitHeaders(headers, result)
+  headers['ratelimit-policy'] = policyField(name, result.limit, result.windowMs)
+  // The draft's `t` is whole seconds, rounded up (as Retry-After is).
   const reset = Math.max(0, Math.ceil((result.resetAt.getTime() - now) / 1000))
   headers.ratelimit = `"${name}";r=${Math.max(0, result.remaining)};t=${reset}`
+}
+
+// The policy of a bucket is the same on every response: the last one's text is kept.
+let lastPolicy = { name: '', limit: Number.NaN, windowMs: undefined as number | undefined, text: '' }
+
+/** `RateLimit-Policy`'s item: the draft's `w` is whole seconds, the window rounded up. */
+function policyField(name: ShownBucket['name'], limit: number, windowMs: number | undefined): string {
+  const last = lastPolicy
+  if (last.name === name && last.limit === limit && last.windowMs === windowMs) return last.text
+  const window = windowMs === undefined ? '' : `;w=${Math.max(1, Math.ceil(windowMs / 1000))}`
+  const text = `"${name}";q=${limit}${window}`
+  lastPolicy = { name, limit, windowMs, text }
+  return text
 }

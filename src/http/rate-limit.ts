@@ -47,13 +47,11 @@ export function memoryRateLimiter(options: MemoryRateLimiterOptions = {}): RateL
   }
 }
 
-/** The `X-RateLimit-*` headers of every authenticated response. */
-export function rateLimitHeaders(result: RateLimitResult): Record<string, string> {
-  return {
-    'x-ratelimit-limit': String(result.limit),
-    'x-ratelimit-remaining': String(Math.max(0, result.remaining)),
-    'x-ratelimit-reset': isoString(result.resetAt),
-  }
+/** Writes the `X-RateLimit-*` headers of every authenticated response into `headers`. */
+export function writeRateLimitHeaders(headers: Record<string, string>, result: RateLimitResult): void {
+  headers['x-ratelimit-limit'] = String(result.limit)
+  headers['x-ratelimit-remaining'] = String(Math.max(0, result.remaining))
+  headers['x-ratelimit-reset'] = isoString(result.resetAt)
 }
 
 // Every request of a window shares its reset instant: format it once, not per request.

@@ -28,11 +28,20 @@ function text(value: unknown, depth: number): string | undefined {
     for (let i = 0; i < value.length; i++) out += `${i === 0 ? '' : ','}${text(value[i], depth - 1) ?? 'null'}`
     return `${out}]`
   }
-  if (!isPlainObject(value)) return JSON.stringify(value)
+  // A flat object (a page's `pagination`) holds no record to reuse: one call writes it.
+  if (!isPlainObject(value) || !holdsObject(value)) return JSON.stringify(value)
   let out = '{'
   for (const key of Object.keys(value)) {
     const member = text((value as Record<string, unknown>)[key], depth - 1)
     if (member !== undefined) out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${member}`
   }
   return `${out}}`
+}
+
+function holdsObject(value: object): boolean {
+  for (const key of Object.keys(value)) {
+    const member = (value as Record<string, unknown>)[key]
+    if (member !== null && typeof member === 'object') return true
+  }
+  return false
 }

@@ -146,7 +146,12 @@ export function partsOf(response: LightweightResponse): ReplyParts {
 
 /** A JSON reply with the API's content type; the body is serialised once, here (stored records' text is reused). */
 export function jsonReply(status: number, body: unknown, headers?: Record<string, string>): LightweightResponse {
-  return reply(status, stringifyReply(body), { ...headers, 'content-type': JSON_TYPE })
+  // A fresh record, filled by assignment: a spread copy of a small literal (`{ link }`) takes on its
+  // tight shape, and the pipeline's later additions to it (finishResponse) measured several µs slower.
+  const all: Record<string, string> = {}
+  if (headers !== undefined) for (const name of Object.keys(headers)) all[name] = headers[name]!
+  all['content-type'] = JSON_TYPE
+  return reply(status, stringifyReply(body), all)
 }
 
 /** An Error-shape reply whose `requestId` equals the `X-Request-Id` header the pipeline adds. */

@@ -17,8 +17,8 @@ export const listCompanies = defineOperation({
   successStatus: 200,
   errors: [],
   responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
-  handle: ({ store, tenantId, query, request }) =>
-    listPage(request, query, {
+  handle: ({ store, tenantId, query, url }) =>
+    listPage(url, query, {
       operationId: 'listCompanies',
       spec: companies,
       terms: (q) => sortOrder(companies, q.sortBy, q.sortOrder === 'desc'),

@@ -22,8 +22,8 @@ export const listComplianceTemplates = defineOperation({
   successStatus: 200,
   errors: [],
   responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
-  handle: ({ store, tenantId, query, request }) =>
-    listPage(request, query, {
+  handle: ({ store, tenantId, query, url }) =>
+    listPage(url, query, {
       operationId: 'listComplianceTemplates',
       spec: complianceTemplates,
       terms: (q) => sortOrder(complianceTemplates, q.sortBy, q.sortOrder === 'desc'),

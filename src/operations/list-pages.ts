@@ -39,7 +39,10 @@ function namesPage(url: URL): boolean {
 }
 
 function rawName(pair: string): string {
-  const name = pair.split('=', 1)[0] ?? ''
+  const end = pair.indexOf('=')
+  const name = end < 0 ? pair : pair.slice(0, end)
+  // Most names are plain text: decoding is only needed for a `%` escape or a `+`.
+  if (!name.includes('%') && !name.includes('+')) return name
   try {
     return decodeURIComponent(name.replaceAll('+', ' '))
   } catch {
@@ -53,12 +56,13 @@ function rawName(pair: string): string {
  * exactly as the client wrote it.
  */
 function nextLink(url: URL, cursor: string): string {
-  const pairs = url.search
-    .slice(1)
-    .split('&')
-    .filter((pair) => pair !== '' && rawName(pair) !== 'page' && rawName(pair) !== 'cursor')
-  pairs.push(`cursor=${cursor}`)
-  return `${url.origin}${url.pathname}?${pairs.join('&')}`
+  let query = ''
+  for (const pair of url.search.slice(1).split('&')) {
+    if (pair === '') continue
+    const name = rawName(pair)
+    if (name !== 'page' && name !== 'cursor') query += `${pair}&`
+  }
+  return `${url.origin}${url.pathname}?${query}cursor=${cursor}`
 }
 
 /**
@@ -66,8 +70,8 @@ function nextLink(url: URL, cursor: string): string {
  * after the cursor's position (a 400 on `cursor` when it does not belong to this list and query).
  *
  * @example
- * handle: ({ store, tenantId, query, request }) =>
- *   listPage(request, query, {
+ * handle: ({ store, tenantId, query, url }) =>
+ *   listPage(url, query, {
  *     operationId: 'listUsers',
  *     spec: users,
  *     terms: (q) => sortOrder(users, q.sortColumn, q.sortDesc),
@@ -75,11 +79,10 @@ function nextLink(url: URL, cursor: string): string {
  *   })
  */
 export async function listPage<Q extends PagedQuery, D extends { id: string }>(
-  request: Request,
+  url: URL,
   query: Q,
   source: ListSource<Q, D>,
 ): Promise<OperationResult> {
-  const url = new URL(request.url)
   const terms = source.terms(query)
   const digest = queryDigest(query as unknown as Record<string, unknown>)
   let page = query.page
@@ -112,7 +115,15 @@ export async function listPage<Q extends PagedQuery, D extends { id: string }>(
     status: 200,
     body: {
       data: items,
-      pagination: { ...counts, hasNextPage: nextCursor !== null, hasPrevPage: page > 1, nextCursor },
+      pagination: {
+        page,
+        limit: query.limit,
+        totalCount,
+        totalPages: counts.totalPages,
+        hasNextPage: nextCursor !== null,
+        hasPrevPage: counts.hasPrevPage,
+        nextCursor,
+      },
     },
     headers: nextCursor === null ? undefined : { link: `<${nextLink(url, nextCursor)}>; rel="next"` },
   }

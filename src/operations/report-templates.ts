@@ -23,8 +23,8 @@ export const listReportTemplates = defineOperation({
   successStatus: 200,
   errors: [],
   responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
-  handle: ({ store, tenantId, query, request }) =>
-    listPage(request, query, {
+  handle: ({ store, tenantId, query, url }) =>
+    listPage(url, query, {
       operationId: 'listReportTemplates',
       spec: reportTemplates,
       terms: (q) => sortOrder(reportTemplates, q.sortBy, q.sortOrder === 'desc'),

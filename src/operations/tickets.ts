@@ -24,8 +24,8 @@ export const listTickets = defineOperation({
   successStatus: 200,
   errors: [],
   responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
-  handle: ({ store, tenantId, query, request }) =>
-    listPage(request, query, {
+  handle: ({ store, tenantId, query, url }) =>
+    listPage(url, query, {
       operationId: 'listTickets',
       spec: tickets,
       terms: (q) => sortOrder(tickets, q.sortColumn, q.sortDesc),

@@ -17,8 +17,8 @@ export const listUsers = defineOperation({
   successStatus: 200,
   errors: [],
   responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
-  handle: ({ store, tenantId, query, request }) =>
-    listPage(request, query, {
+  handle: ({ store, tenantId, query, url }) =>
+    listPage(url, query, {
       operationId: 'listUsers',
       spec: users,
       terms: (q) => sortOrder(users, q.sortColumn, q.sortDesc),

@@ -129,8 +129,8 @@ export const listWebhookEndpoints = defineOperation({
   response: listEnvelope(WebhookEndpointSchema),
   successStatus: 200,
   errors: [],
-  handle: ({ store, tenantId, query, request }) =>
-    listPage(request, query, {
+  handle: ({ store, tenantId, query, url }) =>
+    listPage(url, query, {
       operationId: 'listWebhookEndpoints',
       spec: ENDPOINT_ORDER_SPEC,
       terms: () => ENDPOINT_ORDER,

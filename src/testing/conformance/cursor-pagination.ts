@@ -3,7 +3,8 @@
  * every list (ties and nulls included) against the independent reference order, with the limit
  * changed mid-walk; every filter; the `pagination` fields and the `Link` header of each page; every
  * malformed, foreign or mismatched cursor and `cursor` with `page` answered 400 on `cursor`; and
- * walks during concurrent seeds that add records and change others' non-sort fields.
+ * walks during concurrent seeds that add records and change others' non-sort fields, and during
+ * removals (the cursor's own record among them).
  */
 import { describe, expect, it } from 'vitest'
 import type { Harness, ValidationErrorReply, Reply } from '../harness.js'
@@ -32,14 +33,19 @@ const LIST_PATHS = [...SORTABLE.map((l) => l.path), ...FIXED.map((l) => l.path)]
 
 /**
  * Walks a list by cursor from its first page, cycling `limits`, checking each page's pagination
- * and `Link`; `between` runs after each page (to change the data mid-walk). With `viaLink` each
+ * and `Link`; `between` runs after each page with its ids (to change the data mid-walk). With `viaLink` each
  * page after the first is fetched from the previous page's `Link` URL as given.
  */
 async function walkCursor(
   h: Harness,
   path: string,
   query: string,
-  options: { limits?: number[]; between?: (page: number) => Promise<void>; viaLink?: boolean; total?: number } = {},
+  options: {
+    limits?: number[]
+    between?: (page: number, ids: string[]) => Promise<void>
+    viaLink?: boolean
+    total?: number
+  } = {},
 ): Promise<{ ids: string[]; problems: string[] }> {
   const limits = options.limits ?? LIMITS
   const ids: string[] = []
@@ -89,8 +95,9 @@ async function walkCursor(
       if (!same) problems.push(`page ${n}: Link ${link}`)
       link = match?.[1] ?? null
     }
-    ids.push(...data.map((item) => item.id))
-    await options.between?.(n)
+    const pageIds = data.map((item) => item.id)
+    ids.push(...pageIds)
+    await options.between?.(n, pageIds)
     if (p.nextCursor === null) break
     cursor = p.nextCursor
   }
@@ -330,6 +337,47 @@ export function cursorPagination(ctx: ConformanceContext): void {
           const seen = walked.ids.filter((id) => untouched.has(id))
           expect(seen.sort()).toEqual([...untouched].sort())
           expect(new Set(walked.ids).size).toBe(walked.ids.length)
+        })
+      }
+
+      // A host's removals (store.remove, docs/extensions.md section 2) during a walk: after each page the
+      // page's last record (the cursor's own position), the next record ahead and one already seen go.
+      for (const [sort, descending] of [
+        ['created_date', true],
+        ['title', false],
+        ['assigned_to', true],
+      ] as const) {
+        const order = `${sort} ${descending ? 'desc' : 'asc'}`
+        it(`tickets by ${order}: removals neither skip nor repeat a survivor`, async () => {
+          const original = seedTickets()
+          const { tenantId, h } = await ctx.fresh({ companies: fixtureSeed('a').companies, tickets: original })
+          const query = `sortColumn=${sort}&sortDesc=${descending}`
+          const removedAfter = new Map<string, number>()
+          const pages: string[][] = []
+          const walked = await walkCursor(h, '/tickets', query, {
+            limits: [2, 3],
+            between: async (page, pageIds) => {
+              pages.push(pageIds)
+              const seen = new Set(pages.flat())
+              const { body } = await h.call<Reply<'listTickets'>>('GET', `/tickets?${query}&limit=100`)
+              const listed = body.data.map((row) => row.id)
+              const targets = [pageIds.at(-1), listed.find((id) => !seen.has(id)), listed.find((id) => seen.has(id))]
+              const removed = [...new Set(targets)].filter(
+                (id): id is string => id !== undefined && !removedAfter.has(id),
+              )
+              for (const id of removed) removedAfter.set(id, page)
+              if (removed.length > 0) await ctx.store.remove(tenantId, { tickets: removed })
+            },
+          })
+          expect(walked.problems).toEqual([])
+          expect(new Set(walked.ids).size).toBe(walked.ids.length)
+          const survivors = original.map((t) => t.id!).filter((id) => !removedAfter.has(id))
+          expect(survivors.length).toBeGreaterThan(0)
+          expect(walked.ids.filter((id) => !removedAfter.has(id)).sort()).toEqual(survivors.sort())
+          // A record removed ahead of the walk never shows up on a later page.
+          const late = pages.flatMap((ids, i) => ids.filter((id) => (removedAfter.get(id) ?? i + 1) < i + 1))
+          expect(late).toEqual([])
+          expect([...removedAfter.values()].some((page) => page > 1)).toBe(true)
         })
       }
 

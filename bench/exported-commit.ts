@@ -1,0 +1,38 @@
+/**
+ * A commit's sources for a baseline measured in the same run as the current ones: exported with
+ * `git archive` (never a worktree) into a temporary directory that shares node_modules, then
+ * imported beside the current modules (tsx compiles them as it does ours).
+ */
+import { execSync } from 'node:child_process'
+import { existsSync, mkdtempSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+/**
+ * Exports `commit`'s `src` and returns the directory; `label` names it in the bench's output.
+ *
+ * @example
+ * const dir = exportCommit('9915d86', 'baseline')
+ * const base = (await import(pathToFileURL(join(dir, 'src/index.ts')).href)) as typeof import('../src/index.js')
+ */
+export function exportCommit(commit: string, label: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tpa-bench-base-'))
+  execSync(`git archive ${commit} src | tar -x -C ${dir}`, { cwd: root })
+  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
+  console.log(`  ${label}: ${commit} exported to ${dir}`)
+  return dir
+}
+
+/**
+ * Imports the module at `path` (relative to the repository root, e.g. `src/index.ts`) from an
+ * exported commit's directory.
+ *
+ * @example
+ * const base = await importFrom<typeof import('../src/index.js')>(dir, 'src/index.ts')
+ */
+export async function importFrom<T>(dir: string, path: string): Promise<T> {
+  return (await import(pathToFileURL(join(dir, path)).href)) as T
+}
