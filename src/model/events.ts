@@ -50,6 +50,51 @@ export const EVENT_TYPES: readonly EventType[] = EVENT_RESOURCE_TYPES.flatMap((r
 )
 
 /**
+ * The resources whose changes are events (docs/extensions.md section 3), each with the scope area
+ * whose `.read` (or `.write`) a key needs to see them.
+ */
+export const EVENT_RESOURCE_AREAS = {
+  ticket: 'tickets',
+  budget: 'budgets',
+  budget_line_item: 'budgets',
+  automation_rule: 'automation',
+  report: 'reports',
+  report_template: 'reports',
+  compliance_template: 'compliance',
+  compliance_check: 'compliance',
+  training_course: 'training',
+  training_enrollment: 'training',
+  user: 'users',
+  company: 'companies',
+  meeting_type: 'calendar',
+  goal: 'goals',
+  nps_survey: 'surveys',
+  planner_item_type: 'planner',
+} as const satisfies Record<EventResourceType, string>
+
+/**
+ * The scope area whose `.read` (or `.write`) reads events of `type`; undefined for an unknown type.
+ *
+ * @example
+ * eventScopeArea('budget_line_item.created') // 'budgets'
+ */
+export function eventScopeArea(type: string): string | undefined {
+  const resource = type.slice(0, type.lastIndexOf('.'))
+  return Object.hasOwn(EVENT_RESOURCE_AREAS, resource) ? EVENT_RESOURCE_AREAS[resource as EventResourceType] : undefined
+}
+
+/**
+ * Whether a key with `scopes` may read events of `type` (`X.write` grants `X.read`).
+ *
+ * @example
+ * mayReadEventType(['budgets.write'], 'budget_line_item.created') // true
+ */
+export function mayReadEventType(scopes: readonly string[], type: string): boolean {
+  const area = eventScopeArea(type)
+  return area !== undefined && (scopes.includes(`${area}.read`) || scopes.includes(`${area}.write`))
+}
+
+/**
  * Who made a change: a key through the API, or the host's sync (`seed`, `remove`).
  *
  * @example

@@ -4,44 +4,9 @@
  * so must be kept as they are) and which event types a key may subscribe to.
  */
 import * as v from 'valibot'
-import { EVENT_TYPES } from './events.js'
+import { EVENT_TYPES, mayReadEventType } from './events.js'
 import { DateTimeSchema, integerParam, paginationQuery } from './shared.js'
 import { MAX_WEBHOOK_URL_LENGTH } from './webhook-urls.js'
-
-/**
- * The resources whose changes are events (docs/extensions.md section 3), each with the scope area
- * whose `.read` (or `.write`) a key needs to see them.
- */
-export const EVENT_RESOURCE_AREAS = {
-  ticket: 'tickets',
-  budget: 'budgets',
-  budget_line_item: 'budgets',
-  automation_rule: 'automation',
-  report: 'reports',
-  report_template: 'reports',
-  compliance_template: 'compliance',
-  compliance_check: 'compliance',
-  training_course: 'training',
-  training_enrollment: 'training',
-  user: 'users',
-  company: 'companies',
-  meeting_type: 'calendar',
-  goal: 'goals',
-  nps_survey: 'surveys',
-  planner_item_type: 'planner',
-} as const
-
-/**
- * Whether a key with `scopes` may read events of `type` (`X.write` grants `X.read`).
- *
- * @example
- * mayReadEventType(['budgets.write'], 'budget_line_item.created') // true
- */
-export function mayReadEventType(scopes: readonly string[], type: string): boolean {
-  const resource = type.slice(0, type.lastIndexOf('.')) as keyof typeof EVENT_RESOURCE_AREAS
-  const area = Object.hasOwn(EVENT_RESOURCE_AREAS, resource) ? EVENT_RESOURCE_AREAS[resource] : undefined
-  return area !== undefined && (scopes.includes(`${area}.read`) || scopes.includes(`${area}.write`))
-}
 
 /**
  * Whether an endpoint subscribed to `events` by a key with `eventScopes` gets an event of `type`.

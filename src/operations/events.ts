@@ -6,16 +6,13 @@ import { ApiError, validationError } from '../http/errors.js'
 import { defineOperation } from '../http/operation.js'
 import {
   EVENT_TYPES,
-  type EventResourceType,
   type EventType,
   EventListQuerySchema,
   EventListSchema,
   eventPosition,
+  eventScopeArea,
+  mayReadEventType,
 } from '../model/events.js'
-import { EVENT_RESOURCE_AREAS } from '../model/webhook-endpoints.js'
-
-// The scope area that reads each resource type: `X.read` or `X.write` of it lets a key see its events.
-const areaOf = (type: EventType): string => EVENT_RESOURCE_AREAS[type.slice(0, type.indexOf('.')) as EventResourceType]
 
 /**
  * The event types `scopes` may read (a write scope grants its read, as everywhere).
@@ -24,10 +21,7 @@ const areaOf = (type: EventType): string => EVENT_RESOURCE_AREAS[type.slice(0, t
  * readableEventTypes(['tickets.read']) // ['ticket.created', 'ticket.updated', 'ticket.deleted']
  */
 export function readableEventTypes(scopes: readonly string[]): EventType[] {
-  return EVENT_TYPES.filter((type) => {
-    const area = areaOf(type)
-    return scopes.includes(`${area}.read`) || scopes.includes(`${area}.write`)
-  })
+  return EVENT_TYPES.filter((type) => mayReadEventType(scopes, type))
 }
 
 export const listEvents = defineOperation({
@@ -51,7 +45,7 @@ export const listEvents = defineOperation({
     if (query.types !== undefined) {
       const denied = query.types.filter((type) => !readable.includes(type))
       if (denied.length > 0) {
-        const requiredScopes = [...new Set(denied.map((type) => `${areaOf(type)}.read`))]
+        const requiredScopes = [...new Set(denied.map((type) => `${eventScopeArea(type)}.read`))]
         throw new ApiError('INSUFFICIENT_SCOPE', `This key may not read ${denied.join(', ')}`, { requiredScopes })
       }
     }

@@ -5,13 +5,12 @@
 import * as v from 'valibot'
 import { ApiError, validationError } from '../http/errors.js'
 import { defineOperation, type OperationContext } from '../http/operation.js'
+import { eventScopeArea, mayReadEventType } from '../model/events.js'
 import { dataEnvelope, listEnvelope, MessageSchema } from '../model/shared.js'
 import { updateVersioned } from '../model/versioning.js'
 import {
   CreateWebhookEndpointSchema,
-  EVENT_RESOURCE_AREAS,
   MAX_WEBHOOK_ENDPOINTS,
-  mayReadEventType,
   newWebhookSecret,
   publicEndpoint,
   SECRET_ROTATION_OVERLAP_MS,
@@ -49,17 +48,13 @@ function checkEvents(context: AnyContext, events: readonly string[]): void {
   if (events[0] === '*') return
   const unreadable = events.filter((type) => !mayReadEventType(context.principal.scopes, type))
   if (unreadable.length === 0) return
-  const areas = [...new Set(unreadable.map((type) => EVENT_RESOURCE_AREAS[resourceOf(type)]))]
+  const areas = [...new Set(unreadable.map((type) => eventScopeArea(type)))]
   const requiredScopes = areas.map((area) => `${area}.read`)
   throw new ApiError(
     'INSUFFICIENT_SCOPE',
     `This key may not subscribe to ${unreadable.slice(0, 5).join(', ')}${unreadable.length > 5 ? ', …' : ''}`,
     { requiredScopes },
   )
-}
-
-function resourceOf(type: string): keyof typeof EVENT_RESOURCE_AREAS {
-  return type.slice(0, type.lastIndexOf('.')) as keyof typeof EVENT_RESOURCE_AREAS
 }
 
 export const createWebhookEndpoint = defineOperation({
