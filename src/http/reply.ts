@@ -34,16 +34,20 @@ export interface ReplyParts {
 
 /**
  * A `Response` (its prototype chain ends in `Response.prototype`, so `instanceof Response` holds)
- * that answers `status`, `ok` and the constant attributes from its parts, and builds the native
- * `Response` once, the first time anything else is used (`headers`, `body`, `text()`, `json()`,
- * `clone()`...), delegating to it from then on. From that moment the native one is the truth
- * (its headers may be changed), so the brand no longer offers the parts.
+ * that answers `status`, `ok` and the constant attributes from its parts, and `text()` and
+ * `json()` from its body string while nothing else was used; it builds the native `Response` once,
+ * the first time anything else is used (`headers`, `body`, `bytes()`, `clone()`...), delegating to
+ * it from then on. From that moment the native one is the truth (its headers may be changed), so
+ * the brand no longer offers the parts. A body read by `text()` or `json()` is read as a native
+ * one's: `bodyUsed` is true, a second read rejects and `clone()` throws; only `body` differs, null
+ * where a native response would give a used stream.
  */
 export class LightweightResponse implements Response {
   /** The parts while no native `Response` exists; read by mounts through {@link replyParts}. */
   [REPLY]: ReplyParts | undefined
   #parts: ReplyParts
   #native: Response | undefined = undefined
+  #bodyRead = false
 
   constructor(parts: ReplyParts) {
     this[REPLY] = parts
@@ -54,10 +58,24 @@ export class LightweightResponse implements Response {
   native(): Response {
     if (this.#native === undefined) {
       const { status, headers, body } = this.#parts
-      this.#native = new Response(body, { status, headers })
+      // A body already read by text() or json() is gone, as it would be from a native response.
+      this.#native = new Response(this.#bodyRead ? null : body, { status, headers })
       this[REPLY] = undefined
     }
     return this.#native
+  }
+
+  /**
+   * The body text, for text() and json() while no native `Response` exists: read from the parts,
+   * without the stream undici would build and drain (most of the cost of reading a small reply
+   * in process, as test suites and in-process clients do). Null when the native one must answer.
+   */
+  #takeText(): Promise<string> | null {
+    if (this.#bodyRead) return bodyAlreadyRead()
+    if (this.#native !== undefined) return null
+    this.#bodyRead = true
+    this[REPLY] = undefined
+    return Promise.resolve(this.#parts.body ?? '')
   }
 
   get status(): number {
@@ -80,7 +98,7 @@ export class LightweightResponse implements Response {
     return false
   }
   get bodyUsed(): boolean {
-    return this.#native?.bodyUsed ?? false
+    return this.#bodyRead || (this.#native?.bodyUsed ?? false)
   }
   get headers(): Headers {
     return this.native().headers
@@ -89,26 +107,31 @@ export class LightweightResponse implements Response {
     return this.native().body
   }
   arrayBuffer(): Promise<ArrayBuffer> {
-    return this.native().arrayBuffer()
+    return this.#bodyRead ? bodyAlreadyRead() : this.native().arrayBuffer()
   }
   blob(): Promise<Blob> {
-    return this.native().blob()
+    return this.#bodyRead ? bodyAlreadyRead() : this.native().blob()
   }
   bytes(): Promise<Uint8Array<ArrayBuffer>> {
-    return this.native().bytes()
+    return this.#bodyRead ? bodyAlreadyRead() : this.native().bytes()
   }
   formData(): Promise<FormData> {
-    return this.native().formData()
+    return this.#bodyRead ? bodyAlreadyRead() : this.native().formData()
   }
   json(): Promise<unknown> {
-    return this.native().json()
+    return this.#takeText()?.then((text) => JSON.parse(text) as unknown) ?? this.native().json()
   }
   text(): Promise<string> {
-    return this.native().text()
+    return this.#takeText() ?? this.native().text()
   }
   clone(): Response {
+    if (this.#bodyRead) throw new TypeError('Response.clone: Body has already been consumed.')
     return this.native().clone()
   }
+}
+
+function bodyAlreadyRead(): Promise<never> {
+  return Promise.reject(new TypeError('Body is unusable: Body has already been read'))
 }
 
 /**

@@ -89,6 +89,27 @@ describe('the lightweight response', () => {
     expect(streamed.bodyUsed).toBe(true)
   })
 
+  it('answers text() and json() from its parts; then the body is used as a native one would be', async () => {
+    const read = await page()
+    const text = await read.text()
+    expect(JSON.parse(text).data).toHaveLength(2)
+    expect(read.bodyUsed).toBe(true)
+    expect(replyParts(read)).toBeUndefined() // a mount must not write a body that was read
+    expect(read.headers.get('x-request-id')).toBe('lw-1') // headers after the body, as the testing kit reads
+    expect(read.bodyUsed).toBe(true)
+    for (const again of [() => read.text(), () => read.json(), () => read.bytes(), () => read.arrayBuffer()])
+      await expect(again()).rejects.toThrow(TypeError)
+    await expect(read.blob()).rejects.toThrow(TypeError)
+    expect(() => read.clone()).toThrow(TypeError)
+
+    const parsed = await page()
+    expect(((await parsed.json()) as { data: unknown[] }).data).toHaveLength(2)
+    await expect(parsed.text()).rejects.toThrow(TypeError)
+    // No body (HEAD): json() rejects with a SyntaxError, as a native response's does.
+    await expect(new Response(null).json()).rejects.toThrow(SyntaxError)
+    await expect((await page({ method: 'HEAD' })).json()).rejects.toThrow(SyntaxError)
+  })
+
   it('clones, and is copied by new Response(response.body, response) as a native one would be', async () => {
     const original = await page()
     const clone = original.clone()
