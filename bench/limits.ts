@@ -176,9 +176,11 @@ async function handler(): Promise<void> {
     return async () => {
       const response = await api(new Request(url, { headers }))
       if (response.status !== 200) throw new Error(`status ${response.status}`)
-      await response.text()
+      if (readBody) await response.text()
     }
   }
+  // Read as an in-process caller reads (text()), or not read: the handler's own cost alone.
+  let readBody = true
   const base = await exportedApi(process.env.BENCH_BASE ?? '9915d86', 'baseline')
   // BENCH_BEFORE (a commit): measured in the same rounds too, e.g. the code before a change to it.
   const beforeCommit = process.env.BENCH_BEFORE
@@ -187,11 +189,15 @@ async function handler(): Promise<void> {
   const plain = await make(current)
   const baseline = await make(base)
   const observed = await make(current, { onResponse: () => void events++ })
-  await rounds('handler in process, GET /tickets, no onResponse, no tracer (requests/s)', [
+  const comparison: Variant[] = [
     ['base', baseline],
     ...(before === undefined ? [] : [[`before (${beforeCommit})`, await make(before)] satisfies Variant]),
     ['current', plain],
-  ])
+  ]
+  await rounds('handler in process, GET /tickets read by text(), no onResponse, no tracer (requests/s)', comparison)
+  readBody = false
+  await rounds('the same, the body not read: the handler alone (requests/s)', comparison)
+  readBody = true
   await rounds('handler in process with onResponse (a counter)', [
     ['current', plain],
     ['current + onResponse', observed],
