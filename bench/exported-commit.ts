@@ -4,7 +4,7 @@
  * imported beside the current modules (tsx compiles them as it does ours).
  */
 import { execSync } from 'node:child_process'
-import { existsSync, mkdtempSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -12,16 +12,20 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 const root = fileURLToPath(new URL('..', import.meta.url))
 
 /**
- * Exports `commit`'s `src` and returns the directory; `label` names it in the bench's output.
+ * Exports `commit`'s `paths` (default `src`) and returns the directory; `label` names it in the
+ * bench's output.
  *
  * @example
  * const dir = exportCommit('9915d86', 'baseline')
  * const base = (await import(pathToFileURL(join(dir, 'src/index.ts')).href)) as typeof import('../src/index.js')
  */
-export function exportCommit(commit: string, label: string): string {
+export function exportCommit(commit: string, label: string, paths: readonly string[] = ['src']): string {
   const dir = mkdtempSync(join(tmpdir(), 'tpa-bench-base-'))
-  execSync(`git archive ${commit} src | tar -x -C ${dir}`, { cwd: root })
+  execSync(`git archive ${commit} ${paths.join(' ')} | tar -x -C ${dir}`, { cwd: root })
   if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
+  // The commit's mounts import the package by name: let that name mean the commit's own sources.
+  const self = { name: 'tenant-public-api', type: 'module', exports: { '.': './src/index.ts' } }
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(self))
   console.log(`  ${label}: ${commit} exported to ${dir}`)
   return dir
 }

@@ -3,8 +3,9 @@
  * loopback with autocannon, each server in its own process (so that no server's globals or JIT
  * state leak into another's), our mounts beside their baselines:
  *
- *   node mount     vs  raw node:http computing the same page (≥ 0.85x), @hono/node-server (≥ 1.0x), and
- *                      Fastify 5 doing the API's work its own way (≥ 1.3x; bench/fastify-server.ts)
+ *   node mount     vs  raw node:http computing the same page (≥ 0.85x), @hono/node-server (≥ 1.0x),
+ *                      Fastify 5 doing the API's work its own way (≥ 1.3x; bench/fastify-server.ts), and
+ *                      the node mount of the branch point BENCH_BASE (default 9915d86; ≥ 0.95x, no slower)
  *   express mount  vs  a plain Express route doing the same work (≥ 0.9x)
  *   bun mount      vs  Bun.serve calling the API directly (≥ 0.9x)
  *   deno mount     vs  Deno.serve calling the API directly (≥ 0.9x)
@@ -150,6 +151,22 @@ async function serve(kind: string, port: number): Promise<void> {
     case 'node': {
       const { toNodeHandler } = await import('tenant-public-api/node')
       createServer(toNodeHandler(api)).listen(port, hostname)
+      break
+    }
+    case 'node-base': {
+      // The node mount as the branch point (BENCH_BASE) built it, on the same seed: "no slower than before".
+      const { exportCommit, importFrom } = await import('./exported-commit.js')
+      const dir = exportCommit(process.env.BENCH_BASE ?? '9915d86', 'node-base', ['src', 'adapters'])
+      const base = await importFrom<typeof import('../src/index.js')>(dir, 'src/index.ts')
+      const { toNodeHandler } = await importFrom<typeof import('../adapters/node.js')>(dir, 'adapters/node.ts')
+      const baseStore = base.createMemoryStore()
+      await baseStore.seed(TENANT, benchSeed() as never)
+      const baseApi = base.createPublicApi({
+        store: baseStore,
+        keyResolver: resolveKey,
+        rateLimiter: benchRateLimiter(),
+      })
+      createServer(toNodeHandler(baseApi)).listen(port, hostname)
       break
     }
     case 'fastify': {
@@ -300,6 +317,7 @@ export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ??
     hono: tsx,
     fastify: tsx,
     node: tsx,
+    'node-base': tsx,
     'express-plain': tsx,
     'express-mount': tsx,
     'bun-direct': [bun, self],
@@ -349,6 +367,7 @@ export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ??
     ['node mount / raw, reusing record text', 'node', 'raw-reused-text', 0],
     ['node mount / @hono/node-server', 'node', 'hono', 1.0],
     ['node mount / fastify', 'node', 'fastify', 1.3],
+    ['node mount / node mount at BENCH_BASE', 'node', 'node-base', 0.95],
     ['express mount / plain express route', 'express-mount', 'express-plain', 0.9],
     ['bun mount / Bun.serve direct', 'bun-mount', 'bun-direct', 0.9],
     ['deno mount / Deno.serve direct', 'deno-mount', 'deno-direct', 0.9],
