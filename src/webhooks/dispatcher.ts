@@ -12,7 +12,12 @@ import type { Store } from '../stores/store.js'
 import type { WebhookFanOutClaim, WebhookJob, WebhookJobOutcome } from '../stores/webhook-dispatch.js'
 import type { WebhookDeliveryRecord } from '../stores/webhook-store.js'
 import { webhookHeaders } from './signing.js'
-import { postWebhook, type WebhookAttemptResult, type WebhookResolver } from './url-safety.js'
+import {
+  createWebhookConnectionPool,
+  postWebhook,
+  type WebhookAttemptResult,
+  type WebhookResolver,
+} from './url-safety.js'
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND
@@ -113,7 +118,10 @@ export interface WebhookDispatchCounts {
 export interface WebhookDispatcher {
   /** Runs passes in the background until {@link stop}; pauses `pollIntervalMs` after an idle pass. */
   start(): void
-  /** Stops claiming and resolves once the deliveries in flight have been recorded. */
+  /**
+   * Stops claiming and resolves once the deliveries in flight have been recorded; then closes the
+   * connections kept for later deliveries.
+   */
   stop(): Promise<void>
   /** One full pass: fans out every new event, then delivers every due attempt (for tests and cron). */
   runOnce(): Promise<WebhookDispatchCounts>
@@ -177,6 +185,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const onError =
     options.onError ?? ((error: unknown) => console.error('[tenant-public-api] webhook dispatcher:', error))
   const owner = `${hostname()}:${process.pid}:${crypto.randomUUID()}`
+  // Kept-alive connections per checked address (docs/webhooks.md): closed by stop(); idle ones
+  // also close after a few seconds, and never keep the process alive.
+  const pool = createWebhookConnectionPool({ socketsPerAgent: concurrency })
   let stopping = false
 
   /** The events of one claimed endpoint after its position, and the position they end at. */
@@ -286,6 +297,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         allowInsecureUrls: options.allowInsecureUrls === true,
         resolver: options.resolver,
         timeoutMs,
+        pool,
       })
     }
     const succeeded = result.error === null
@@ -431,6 +443,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       wake?.()
       await loop
       loop = undefined
+      pool.close()
     },
     async runOnce() {
       if (loop === undefined) stopping = false
