@@ -7,6 +7,7 @@
  * answers with 127.0.0.1 (counting its calls: one per attempt, as every delivery resolves its host).
  * Run with `node --import tsx bench/webhook-processes.ts <json-args>`.
  */
+import Database from 'better-sqlite3'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createPostgresStore } from '../src/stores/postgres/index.js'
@@ -21,10 +22,14 @@ type Args =
       concurrency: number
     }
 
-/** What a dispatcher process reports: CPU microseconds since `go` and the attempts it made. */
+/**
+ * What a dispatcher process reports: CPU microseconds since `go`, the attempts it made and, on
+ * SQLite, the statements it ran (BEGIN and COMMIT included; null on Postgres).
+ */
 export interface DispatcherReport {
   cpuMicros: number
   attempts: number
+  statements: number | null
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as Args
@@ -51,9 +56,30 @@ if (args.role === 'receiver') {
     delayMs = message.delayMs ?? 0
   })
 } else {
+  let statements = 0
+  let counting = false
+  /** A better-sqlite3 handle whose statements count their runs once `go` has come. */
+  const counted = (filename: string) => {
+    const database = new Database(filename)
+    const prepare = database.prepare.bind(database)
+    database.prepare = ((text: string) => {
+      const statement = prepare(text)
+      for (const name of ['all', 'get', 'run', 'iterate'] as const) {
+        const original = statement[name].bind(statement) as (...a: unknown[]) => unknown
+        Object.assign(statement, {
+          [name]: (...a: unknown[]) => {
+            if (counting) statements += 1
+            return original(...a)
+          },
+        })
+      }
+      return statement
+    }) as typeof database.prepare
+    return database
+  }
   const store =
     'sqlite' in args.target
-      ? await createSqliteStore({ filename: args.target.sqlite }, { migrate: false })
+      ? await createSqliteStore({ database: counted(args.target.sqlite) }, { migrate: false })
       : await createPostgresStore(
           { connectionString: args.target.postgres, schema: args.target.schema, max: args.concurrency + 2 },
           { migrate: false },
@@ -75,11 +101,13 @@ if (args.role === 'receiver') {
   process.on('message', async (message) => {
     if (message === 'go') {
       cpuAtGo = process.cpuUsage()
+      counting = true
       dispatcher.start()
     }
     if (message === 'report') {
       const { user, system } = process.cpuUsage(cpuAtGo)
-      process.send?.({ cpuMicros: user + system, attempts } satisfies DispatcherReport)
+      const counted = 'sqlite' in args.target ? statements : null
+      process.send?.({ cpuMicros: user + system, attempts, statements: counted } satisfies DispatcherReport)
     }
     if (message === 'stop') {
       await dispatcher.stop()

@@ -9,7 +9,8 @@
  * receiver), so BENCH_TENANTS x 2 x events deliveries, timed from `go` (fan-out included) until the
  * receiver has them all. One and two processes alternate for BENCH_ROUNDS rounds (default 2);
  * medians. Each dispatcher process reports its CPU time (`process.cpuUsage`) per attempt it made,
- * and how busy it was (CPU time over the run's time: near 100% is a process bound by its core).
+ * how busy it was (CPU time over the run's time: near 100% is a process bound by its core) and, on
+ * SQLite, the statements it ran per attempt (claims, reads, fan-out and recording, BEGIN/COMMIT too).
  * BENCH_ENGINES (default `sqlite,postgres`) picks the databases.
  */
 import { type ChildProcess, fork } from 'node:child_process'
@@ -158,7 +159,8 @@ const cpuOf = ({ reports, seconds }: RunResult) =>
     .map(
       (r) =>
         `${(r.cpuMicros / 1000 / Math.max(1, r.attempts)).toFixed(2)} ms x ${r.attempts}, ` +
-        `busy ${((r.cpuMicros / 1e6 / seconds) * 100).toFixed(0)}%`,
+        `busy ${((r.cpuMicros / 1e6 / seconds) * 100).toFixed(0)}%` +
+        (r.statements === null ? '' : `, ${(r.statements / Math.max(1, r.attempts)).toFixed(1)} statements each`),
     )
     .join(' | ')
 

@@ -218,12 +218,16 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   function record(job: WebhookJob, outcome: WebhookJobOutcome): Promise<WebhookJobFinish> {
     return new Promise<WebhookJobFinish>((resolve, reject) => {
       unrecorded.push({ finished: { job, outcome }, resolve, reject })
-      if (!recording) void recordAll()
+      // After the current I/O phase: the answers that arrived with this one join its batch (on
+      // SQLite a batch is recorded without leaving the microtask queue, so none would join it later).
+      if (!recording) {
+        recording = true
+        setImmediate(() => void recordAll())
+      }
     })
   }
 
   async function recordAll(): Promise<void> {
-    recording = true
     while (unrecorded.length > 0) {
       const batch = unrecorded.splice(0, unrecorded.length)
       try {
