@@ -291,7 +291,7 @@ export function storeWebhookDispatch(ctx: ConformanceContext): void {
       })
     })
 
-    it('finishWebhookJobs applies a batch in one call: in order, per job, a lost claim skipping only itself', async () => {
+    it('finishWebhookJobs applies a batch in order, per job; a lost claim skips only itself', async () => {
       const now = Date.now()
       // `lost`, claimed first, is taken over after its lease (at `now`) while the batch's others are held.
       const v = await withJobs([1], now - LEASE)
