@@ -11,7 +11,7 @@
  * medians. Each dispatcher process reports its CPU time (`process.cpuUsage`) per attempt it made,
  * how busy it was (CPU time over the run's time: near 100% is a process bound by its core) and, on
  * SQLite, the statements it ran per attempt (claims, reads, fan-out and recording, BEGIN/COMMIT too).
- * BENCH_ENGINES (default `sqlite,postgres`) picks the databases.
+ * BENCH_ENGINES (default `sqlite,postgres`) picks the databases; BENCH_CPU_PROF=<dir> profiles the dispatchers.
  */
 import { type ChildProcess, fork } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -37,9 +37,13 @@ const CONCURRENCY = 10
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const script = fileURLToPath(new URL('./webhook-processes.ts', import.meta.url))
 
-function spawnProcess(args: object): ChildProcess {
+/** BENCH_CPU_PROF=<dir>: every dispatcher process writes a V8 CPU profile there (`node --cpu-prof`). */
+const CPU_PROF = process.env.BENCH_CPU_PROF
+
+function spawnProcess(args: { role: string; [key: string]: unknown }): ChildProcess {
+  const profile = CPU_PROF !== undefined && args.role === 'dispatcher' ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : []
   return fork(script, [JSON.stringify(args)], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...profile],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
 }
