@@ -238,19 +238,17 @@ export async function postWebhook(
   const timeoutMs = options.timeoutMs ?? 10_000
   const deadline = started + timeoutMs
   const lease = options.pool?.acquire(target, pinned)
+  const limits = (ms: number) => ({
+    agent: lease?.agent,
+    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+    timeoutMs: ms,
+  })
   try {
-    let result = await send(target, pinned, body, headers, lease?.agent, options.connectTimeoutMs ?? 5_000, timeoutMs)
-    // A kept socket the receiver closed as it was reused (the keep-alive race): once more, on a new one.
+    let result = await send(target, pinned, body, headers, limits(timeoutMs))
+    // A kept socket the receiver closed as it was reused (the keep-alive race): once more, on a new
+    // one (delivery is at least once: receivers deduplicate by webhook-id).
     if (result.staleSocket && performance.now() < deadline)
-      result = await send(
-        target,
-        pinned,
-        body,
-        headers,
-        lease?.agent,
-        options.connectTimeoutMs ?? 5_000,
-        deadline - performance.now(),
-      )
+      result = await send(target, pinned, body, headers, limits(deadline - performance.now()))
     return finish(result.status, result.text, result.error)
   } finally {
     lease?.release()
@@ -263,9 +261,11 @@ function send(
   pinned: PinnedAddress,
   body: string,
   headers: Record<string, string>,
-  agent: http.Agent | undefined,
-  connectMs: number,
-  timeoutMs: number,
+  {
+    agent,
+    connectTimeoutMs: connectMs,
+    timeoutMs,
+  }: { agent?: http.Agent; connectTimeoutMs: number; timeoutMs: number },
 ): Promise<{ status: number | null; text: string; error: string | null; staleSocket: boolean }> {
   const timeout = Math.max(1, Math.round(timeoutMs))
   const connectTimeoutMs = Math.min(connectMs, timeout)

@@ -324,6 +324,43 @@ describe('postWebhook', () => {
       expect(own.idleSockets()).toBe(0)
     })
 
+    it('retries once on a new connection when a kept one is closed as it is reused', async () => {
+      // A receiver that closes a connection on its second request, as one whose idle timeout fired.
+      const requestsOn = new WeakMap<object, number>()
+      let received = 0
+      const closing = createServer((request, response) => {
+        received += 1
+        const count = (requestsOn.get(request.socket) ?? 0) + 1
+        requestsOn.set(request.socket, count)
+        if (count > 1) return void request.socket.destroy()
+        request.resume()
+        request.on('end', () => response.writeHead(204).end())
+      })
+      let accepted = 0
+      closing.on('connection', () => (accepted += 1))
+      await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve))
+      const url = `http://127.0.0.1:${(closing.address() as AddressInfo).port}/in`
+      const own = createWebhookConnectionPool()
+      try {
+        for (let i = 0; i < 2; i++)
+          expect(await postWebhook(url, '{}', {}, { allowInsecureUrls: true, pool: own })).toMatchObject({
+            responseStatus: 204,
+            error: null,
+          })
+        expect(
+          { received, accepted },
+          'the second attempt: cut on the kept connection, then sent on a new one',
+        ).toEqual({
+          received: 3,
+          accepted: 2,
+        })
+      } finally {
+        own.close()
+        closing.closeAllConnections()
+        closing.close()
+      }
+    })
+
     it('keeps at most maxAgents agents: the least recently used idle one is dropped', async () => {
       const small = createWebhookConnectionPool({ maxAgents: 1 })
       try {
