@@ -40,7 +40,12 @@ export interface PostWebhookOptions {
   pool?: WebhookConnectionPool
 }
 
-/** Options of {@link createWebhookConnectionPool}. */
+/**
+ * Options of {@link createWebhookConnectionPool}.
+ *
+ * @example
+ * const options: WebhookConnectionPoolOptions = { maxAgents: 256, socketsPerAgent: 10, idleTimeoutMs: 4_000 }
+ */
 export interface WebhookConnectionPoolOptions {
   /** Agents kept at most (one per scheme, host name, checked address and port). Default 256. */
   maxAgents?: number
@@ -70,7 +75,12 @@ export interface WebhookConnectionPool {
   close(): void
 }
 
-/** An address a host name resolved to, checked. */
+/**
+ * An address a host name resolved to, checked.
+ *
+ * @example
+ * const pinned: PinnedAddress = await resolveSafeAddress(new URL('https://hooks.example.com'), { resolver })
+ */
 export interface PinnedAddress {
   address: string
   family: 4 | 6
