@@ -22,6 +22,7 @@ export {
 export { RecordNotFoundError, VersionMismatchError } from './model/errors.js'
 export type { WebhookDeliveryRecord, WebhookStore } from './stores/webhook-store.js'
 export type {
+  FinishedWebhookJob,
   NewWebhookJob,
   WebhookDispatchStore,
   WebhookFanOutClaim,

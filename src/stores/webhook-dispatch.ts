@@ -60,7 +60,7 @@ export interface WebhookJob {
  * How a claimed job ended.
  *
  * @example
- * await store.finishWebhookJob(job, owner, { kind: 'attempted', delivery, nextAttemptAt: null })
+ * await store.finishWebhookJobs(owner, [{ job, outcome: { kind: 'attempted', delivery, nextAttemptAt: null } }])
  */
 export type WebhookJobOutcome =
   /** Its endpoint is disabled (or gone): the job is deleted, nothing is recorded. */
@@ -73,8 +73,20 @@ export type WebhookJobOutcome =
   | { kind: 'attempted'; delivery: WebhookDeliveryRecord; nextAttemptAt: number | null }
 
 /**
- * What {@link WebhookDispatchStore.finishWebhookJob} did: nothing when the claim was lost (the job
- * was taken over, or its endpoint deleted); otherwise the endpoint's `failingSince` after it.
+ * A claimed job and how it ended, as handed to {@link WebhookDispatchStore.finishWebhookJobs}.
+ *
+ * @example
+ * const finished: FinishedWebhookJob = { job, outcome: { kind: 'dropped' } }
+ */
+export interface FinishedWebhookJob {
+  job: WebhookJob
+  outcome: WebhookJobOutcome
+}
+
+/**
+ * What {@link WebhookDispatchStore.finishWebhookJobs} did with one job: nothing when the claim was
+ * lost (the job was taken over, or its endpoint deleted); otherwise the endpoint's `failingSince`
+ * once the whole batch is applied.
  *
  * @example
  * if (finish.held && finish.failingSince !== null) maybeDisable(finish.failingSince)
@@ -114,8 +126,11 @@ export interface WebhookDispatchStore {
    */
   claimWebhookJobs(owner: string, now: Date, leaseMs: number, limit: number): Promise<WebhookJob[]>
   /**
-   * In one transaction, only if `owner` still holds `job` at its `attempt`: applies `outcome` (see
-   * {@link WebhookJobOutcome}).
+   * In one transaction, for each of `finished` (distinct jobs) that `owner` still holds at its
+   * `attempt`: applies its outcome (see {@link WebhookJobOutcome}), in the order given; a job whose
+   * claim was lost changes nothing and does not stop the others. Resolves to one
+   * {@link WebhookJobFinish} per job, in the same order. One transaction for a batch is what lets a
+   * dispatcher record many attempts for the cost of one commit.
    */
-  finishWebhookJob(job: WebhookJob, owner: string, outcome: WebhookJobOutcome): Promise<WebhookJobFinish>
+  finishWebhookJobs(owner: string, finished: readonly FinishedWebhookJob[]): Promise<WebhookJobFinish[]>
 }

@@ -9,10 +9,21 @@ import { hostname } from 'node:os'
 import { type Event, eventPosition } from '../model/events.js'
 import { endpointWantsEvent, signingSecrets, type WebhookEndpointRecord } from '../model/webhook-endpoints.js'
 import type { Store } from '../stores/store.js'
-import type { WebhookFanOutClaim, WebhookJob, WebhookJobOutcome } from '../stores/webhook-dispatch.js'
+import type {
+  FinishedWebhookJob,
+  WebhookFanOutClaim,
+  WebhookJob,
+  WebhookJobFinish,
+  WebhookJobOutcome,
+} from '../stores/webhook-dispatch.js'
 import type { WebhookDeliveryRecord } from '../stores/webhook-store.js'
 import { webhookHeaders } from './signing.js'
-import { postWebhook, type WebhookAttemptResult, type WebhookResolver } from './url-safety.js'
+import {
+  createWebhookConnectionPool,
+  postWebhook,
+  type WebhookAttemptResult,
+  type WebhookResolver,
+} from './url-safety.js'
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND
@@ -50,6 +61,8 @@ const FAN_OUT_EVENTS = 500
 const FAN_OUT_CLAIMS = 10
 /** Fan-out claims per pass at most; what is left waits for the next pass. */
 const FAN_OUT_ROUNDS = 50
+/** How long an endpoint read for delivery serves later deliveries of the same pass. */
+const ENDPOINT_CACHE_MS = 1_000
 
 /** Options of {@link createWebhookDispatcher}. */
 export interface WebhookDispatcherOptions {
@@ -113,7 +126,10 @@ export interface WebhookDispatchCounts {
 export interface WebhookDispatcher {
   /** Runs passes in the background until {@link stop}; pauses `pollIntervalMs` after an idle pass. */
   start(): void
-  /** Stops claiming and resolves once the deliveries in flight have been recorded. */
+  /**
+   * Stops claiming and resolves once the deliveries in flight have been recorded; then closes the
+   * connections kept for later deliveries.
+   */
   stop(): Promise<void>
   /** One full pass: fans out every new event, then delivers every due attempt (for tests and cron). */
   runOnce(): Promise<WebhookDispatchCounts>
@@ -177,7 +193,55 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const onError =
     options.onError ?? ((error: unknown) => console.error('[tenant-public-api] webhook dispatcher:', error))
   const owner = `${hostname()}:${process.pid}:${crypto.randomUUID()}`
+  // Kept-alive connections per checked address (docs/webhooks.md): closed by stop(); idle ones
+  // also close after a few seconds, and never keep the process alive.
+  const pool = createWebhookConnectionPool({ socketsPerAgent: concurrency })
   let stopping = false
+  /**
+   * Endpoints read for delivery, by tenant and id, with when (performance.now()): a pass reuses one
+   * for ENDPOINT_CACHE_MS rather than reading it per claimed batch; every pass starts empty.
+   */
+  const endpointCache = new Map<string, { endpoint: WebhookEndpointRecord | null; readAt: number }>()
+  /** Finished attempts waiting to be recorded, while a batch of them is being recorded. */
+  const unrecorded: {
+    finished: FinishedWebhookJob
+    resolve: (finish: WebhookJobFinish) => void
+    reject: (error: unknown) => void
+  }[] = []
+  let recording = false
+
+  /**
+   * Records one finished job. Attempts that finish while a batch is being recorded wait and go in
+   * the next batch, one transaction for all of them (docs/webhooks.md): the busier the dispatcher,
+   * the larger the batches; an idle one records each attempt at once.
+   */
+  function record(job: WebhookJob, outcome: WebhookJobOutcome): Promise<WebhookJobFinish> {
+    return new Promise<WebhookJobFinish>((resolve, reject) => {
+      unrecorded.push({ finished: { job, outcome }, resolve, reject })
+      // After the current I/O phase: the answers that arrived with this one join its batch (on
+      // SQLite a batch is recorded without leaving the microtask queue, so none would join it later).
+      if (!recording) {
+        recording = true
+        setImmediate(() => void recordAll())
+      }
+    })
+  }
+
+  async function recordAll(): Promise<void> {
+    while (unrecorded.length > 0) {
+      const batch = unrecorded.splice(0, unrecorded.length)
+      try {
+        const results = await store.finishWebhookJobs(
+          owner,
+          batch.map((entry) => entry.finished),
+        )
+        for (const [i, entry] of batch.entries()) entry.resolve(results[i] ?? { held: false })
+      } catch (error) {
+        for (const entry of batch) entry.reject(error)
+      }
+    }
+    recording = false
+  }
 
   /** The events of one claimed endpoint after its position, and the position they end at. */
   async function newEvents(claim: WebhookFanOutClaim): Promise<{ events: Event[]; position: number }> {
@@ -263,7 +327,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         updatedAt: at.toISOString(),
         version: current.version + 1,
       }
-      if (await store.replaceWebhookEndpoint(tenantId, next, current.version)) return
+      if (await store.replaceWebhookEndpoint(tenantId, next, current.version)) {
+        endpointCache.delete(`${tenantId}\u0000${endpointId}`)
+        return
+      }
     }
   }
 
@@ -286,6 +353,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         allowInsecureUrls: options.allowInsecureUrls === true,
         resolver: options.resolver,
         timeoutMs,
+        pool,
       })
     }
     const succeeded = result.error === null
@@ -320,7 +388,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     if (now().getTime() + timeoutMs >= claimedAt + leaseMs) return
     const wanted = endpoint?.status === 'enabled' && endpointWantsEvent(endpoint, job.eventType)
     const outcome = wanted ? await attempt(job, endpoint, event) : ({ kind: 'dropped' } as const)
-    const finish = await store.finishWebhookJob(job, owner, outcome)
+    const finish = await record(job, outcome)
     if (!finish.held) return
     if (outcome.kind === 'dropped') {
       counts.dropped += 1
@@ -376,14 +444,20 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     if (failure !== undefined) throw failure
   }
 
-  /** The endpoints and events of a claimed batch, by tenant and id. */
+  /** The endpoints and events of a claimed batch, by tenant and id (endpoints from the pass's cache). */
   async function loadBatch(jobs: readonly WebhookJob[]) {
     const keys = new Map(jobs.map((job) => [`${job.tenantId}\u0000${job.endpointId}`, job]))
+    const fresh = performance.now() - ENDPOINT_CACHE_MS
     const [found, events] = await Promise.all([
       Promise.all(
-        [...keys].map(
-          async ([key, job]) => [key, await store.getWebhookEndpoint(job.tenantId, job.endpointId)] as const,
-        ),
+        [...keys].map(async ([key, job]) => {
+          const cached = endpointCache.get(key)
+          if (cached !== undefined && cached.readAt >= fresh) return [key, cached.endpoint] as const
+          const readAt = performance.now()
+          const endpoint = await store.getWebhookEndpoint(job.tenantId, job.endpointId)
+          endpointCache.set(key, { endpoint, readAt })
+          return [key, endpoint] as const
+        }),
       ),
       eventsOf(jobs),
     ])
@@ -394,6 +468,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
 
   async function pass(): Promise<WebhookDispatchCounts> {
     const counts: WebhookDispatchCounts = { enqueued: 0, delivered: 0, retrying: 0, failed: 0, dropped: 0 }
+    endpointCache.clear()
     await fanOut(counts)
     await deliverDue(counts)
     return counts
@@ -431,6 +506,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       wake?.()
       await loop
       loop = undefined
+      pool.close()
     },
     async runOnce() {
       if (loop === undefined) stopping = false

@@ -5,6 +5,10 @@
  * connecting and the whole attempt are timed out, redirects are never followed and at most 4 KiB
  * of the answer is read. Node's own `http`/`https` rather than `fetch`: `fetch` (undici) offers no
  * per-request `lookup` without a dispatcher package, and pinning the address is the point.
+ *
+ * Connections are reused through a {@link WebhookConnectionPool}: one keep-alive agent per (scheme,
+ * host name, checked address, port) whose `lookup` answers only that address, so a socket is
+ * reused only for a delivery whose own resolution checked the same address (docs/webhooks.md).
  */
 import { lookup as dnsLookup } from 'node:dns/promises'
 import * as http from 'node:http'
@@ -32,6 +36,134 @@ export interface PostWebhookOptions {
   connectTimeoutMs?: number
   /** The longest the whole attempt may take, answer included. Default 10,000. */
   timeoutMs?: number
+  /** Reuses connections per checked address; without it every attempt opens (and closes) its own. */
+  pool?: WebhookConnectionPool
+}
+
+/**
+ * Options of {@link createWebhookConnectionPool}.
+ *
+ * @example
+ * const options: WebhookConnectionPoolOptions = { maxAgents: 256, socketsPerAgent: 10, idleTimeoutMs: 4_000 }
+ */
+export interface WebhookConnectionPoolOptions {
+  /** Agents kept at most (one per scheme, host name, checked address and port). Default 256. */
+  maxAgents?: number
+  /** Sockets per agent at most, in use or idle. Default 10. */
+  socketsPerAgent?: number
+  /** How long an idle socket is kept. Default 4,000 (under Node servers' 5 s keep-alive timeout). */
+  idleTimeoutMs?: number
+}
+
+/**
+ * Keep-alive agents for webhook POSTs, one per (scheme, host name, checked address, port).
+ *
+ * @example
+ * const pool = createWebhookConnectionPool({ socketsPerAgent: 20 })
+ * await postWebhook(url, body, headers, { pool })
+ * pool.close()
+ */
+export interface WebhookConnectionPool {
+  /**
+   * The agent for `url` pinned to `pinned` (made if new), counted in use until `release`; undefined
+   * when `maxAgents` agents are all in use (the attempt then opens a connection of its own).
+   */
+  acquire(url: URL, pinned: PinnedAddress): { agent: http.Agent; release(): void } | undefined
+  /** Idle sockets kept now, across agents. */
+  idleSockets(): number
+  /** Destroys every agent and its sockets; call it once no attempt is in flight. */
+  close(): void
+}
+
+/**
+ * An address a host name resolved to, checked.
+ *
+ * @example
+ * const pinned: PinnedAddress = await resolveSafeAddress(new URL('https://hooks.example.com'), { resolver })
+ */
+export interface PinnedAddress {
+  address: string
+  family: 4 | 6
+}
+
+/** A `lookup` that answers `pinned` whatever it is asked: the socket connects to the checked address. */
+function pinnedLookup(pinned: PinnedAddress): LookupFunction {
+  return (_host, lookupOptions, callback) => {
+    if ((lookupOptions as { all?: boolean }).all === true) callback(null, [pinned])
+    else callback(null, pinned.address, pinned.family)
+  }
+}
+
+/** Certificates are checked against the URL's host name, not the pinned address. */
+const serverNameOf = (url: URL) => (isIP(url.hostname) === 0 ? url.hostname : undefined)
+
+/**
+ * Creates a {@link WebhookConnectionPool}. Node's agents rather than undici's: they take the
+ * pinned `lookup` per agent, and the key (scheme, host name, checked address, port) is ours.
+ *
+ * @example
+ * const pool = createWebhookConnectionPool()
+ */
+export function createWebhookConnectionPool(options: WebhookConnectionPoolOptions = {}): WebhookConnectionPool {
+  const maxAgents = options.maxAgents ?? 256
+  const socketsPerAgent = options.socketsPerAgent ?? 10
+  const idleTimeoutMs = options.idleTimeoutMs ?? 4_000
+  /** Agents by key, least recently used first. */
+  const agents = new Map<string, { agent: http.Agent; inUse: number }>()
+  const evictIdle = () => {
+    for (const [key, entry] of agents)
+      if (entry.inUse === 0) {
+        agents.delete(key)
+        entry.agent.destroy()
+        return true
+      }
+    return false
+  }
+  return {
+    acquire(url, pinned) {
+      const key = `${url.protocol}//${url.hostname}|${pinned.address}|${url.port}`
+      let entry = agents.get(key)
+      if (entry === undefined) {
+        if (agents.size >= maxAgents && !evictIdle()) return undefined
+        const agentOptions = {
+          keepAlive: true,
+          maxSockets: socketsPerAgent,
+          maxFreeSockets: socketsPerAgent,
+          // Idle sockets time out and are destroyed; an attempt's own timers bound one in use.
+          timeout: idleTimeoutMs,
+          scheduling: 'lifo' as const,
+          lookup: pinnedLookup(pinned),
+        }
+        const agent =
+          url.protocol === 'https:'
+            ? new https.Agent({ ...agentOptions, servername: serverNameOf(url) })
+            : new http.Agent(agentOptions)
+        entry = { agent, inUse: 0 }
+      }
+      agents.delete(key)
+      agents.set(key, entry) // most recently used last
+      entry.inUse += 1
+      const held = entry
+      let released = false
+      return {
+        agent: held.agent,
+        release() {
+          if (!released) held.inUse -= 1
+          released = true
+        },
+      }
+    },
+    idleSockets() {
+      let count = 0
+      for (const { agent } of agents.values())
+        for (const list of Object.values(agent.freeSockets)) count += list?.length ?? 0
+      return count
+    },
+    close() {
+      for (const { agent } of agents.values()) agent.destroy()
+      agents.clear()
+    },
+  }
 }
 
 /** What one attempt gave: an HTTP status (any, 3xx included) or an error that prevented one. */
@@ -106,7 +238,7 @@ export async function postWebhook(
     durationMs: Math.round(performance.now() - started),
   })
   let target: URL
-  let pinned: { address: string; family: 4 | 6 }
+  let pinned: PinnedAddress
   try {
     target = new URL(url)
     pinned = await resolveSafeAddress(target, options)
@@ -114,56 +246,91 @@ export async function postWebhook(
     return finish(null, '', error instanceof Error ? error.message : 'Refused URL')
   }
   const timeoutMs = options.timeoutMs ?? 10_000
-  const connectTimeoutMs = Math.min(options.connectTimeoutMs ?? 5_000, timeoutMs)
-  // The socket asks this, not DNS, for the host's address: it gets the one that was checked.
-  const lookup: LookupFunction = (_host, lookupOptions, callback) => {
-    if ((lookupOptions as { all?: boolean }).all === true) callback(null, [pinned])
-    else callback(null, pinned.address, pinned.family)
+  const deadline = started + timeoutMs
+  const lease = options.pool?.acquire(target, pinned)
+  const limits = (ms: number) => ({
+    agent: lease?.agent,
+    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+    timeoutMs: ms,
+  })
+  try {
+    let result = await send(target, pinned, body, headers, limits(timeoutMs))
+    // A kept socket the receiver closed as it was reused (the keep-alive race): once more, on a new
+    // one (delivery is at least once: receivers deduplicate by webhook-id).
+    if (result.staleSocket && performance.now() < deadline)
+      result = await send(target, pinned, body, headers, limits(deadline - performance.now()))
+    return finish(result.status, result.text, result.error)
+  } finally {
+    lease?.release()
   }
+}
+
+/** One request of {@link postWebhook}; `staleSocket` when a reused socket failed before any answer. */
+function send(
+  target: URL,
+  pinned: PinnedAddress,
+  body: string,
+  headers: Record<string, string>,
+  {
+    agent,
+    connectTimeoutMs: connectMs,
+    timeoutMs,
+  }: { agent?: http.Agent; connectTimeoutMs: number; timeoutMs: number },
+): Promise<{ status: number | null; text: string; error: string | null; staleSocket: boolean }> {
+  const timeout = Math.max(1, Math.round(timeoutMs))
+  const connectTimeoutMs = Math.min(connectMs, timeout)
   const client = target.protocol === 'https:' ? https : http
   return new Promise((resolve) => {
     let settled = false
-    const done = (status: number | null, text: string, error: string | null) => {
+    /** `keep`: the answer was read to its end, so its socket may serve the next attempt. */
+    const done = (status: number | null, text: string, error: string | null, keep = false, staleSocket = false) => {
       if (settled) return
       settled = true
       clearTimeout(attemptTimer)
       clearTimeout(connectTimer)
-      request.destroy()
-      resolve(finish(status, text, error))
+      if (!keep) request.destroy()
+      resolve({ status, text, error, staleSocket })
     }
     const request = client.request(target, {
       method: 'POST',
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      lookup,
-      agent: false,
-      // Certificates are checked against the URL's host name, not the pinned address.
-      servername: isIP(target.hostname) === 0 ? target.hostname : undefined,
+      // The socket asks this, not DNS, for the host's address: it gets the one that was checked.
+      lookup: pinnedLookup(pinned),
+      agent: agent ?? false,
+      servername: serverNameOf(target),
     })
-    const attemptTimer = setTimeout(() => done(null, '', `No answer within ${timeoutMs} ms`), timeoutMs)
+    const attemptTimer = setTimeout(() => done(null, '', `No answer within ${timeout} ms`), timeout)
     const connectTimer = setTimeout(
       () => done(null, '', `Could not connect within ${connectTimeoutMs} ms`),
       connectTimeoutMs,
     )
+    let answered = false
     request.on('socket', (socket) => {
-      socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer))
+      if (request.reusedSocket) clearTimeout(connectTimer)
+      else socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer))
     })
-    request.on('error', (error) => done(null, '', `Request failed: ${error.message}`))
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      const stale = request.reusedSocket && !answered && error.code === 'ECONNRESET'
+      done(null, '', `Request failed: ${error.message}`, false, stale)
+    })
     request.on('response', (response) => {
+      answered = true
       const status = response.statusCode ?? 0
       const chunks: Buffer[] = []
       let size = 0
-      const end = () => {
+      const end = (keep: boolean) => {
         const text = Buffer.concat(chunks).toString('utf8')
-        done(status, text, status >= 200 && status < 300 ? null : `Receiver answered ${status}`)
+        done(status, text, status >= 200 && status < 300 ? null : `Receiver answered ${status}`, keep)
       }
       response.on('data', (chunk: Buffer) => {
         const room = MAX_RESPONSE_BYTES - size
         chunks.push(chunk.subarray(0, room))
         size += Math.min(chunk.length, room)
-        if (size >= MAX_RESPONSE_BYTES) end() // enough read: the rest is never downloaded
+        // Enough read: the rest is never downloaded, and the socket, mid-answer, is destroyed.
+        if (size >= MAX_RESPONSE_BYTES) end(false)
       })
-      response.on('end', end)
-      response.on('error', () => end())
+      response.on('end', () => end(true))
+      response.on('error', () => end(false))
     })
     request.end(body)
   })

@@ -30,10 +30,12 @@ const errors: string[] = []
 let delivered = 0
 const counted: typeof store = {
   ...store,
-  async finishWebhookJob(job, owner, outcome) {
-    const finish = await store.finishWebhookJob(job, owner, outcome)
-    if (finish.held && outcome.kind === 'attempted' && outcome.delivery.status === 'succeeded') delivered += 1
-    return finish
+  async finishWebhookJobs(owner, finished) {
+    const results = await store.finishWebhookJobs(owner, finished)
+    finished.forEach(({ outcome }, i) => {
+      if (results[i]?.held && outcome.kind === 'attempted' && outcome.delivery.status === 'succeeded') delivered += 1
+    })
+    return results
   },
 }
 const dispatcher = createWebhookDispatcher({

@@ -300,6 +300,18 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     expect(list.map((x: { attempt: number; status: string }) => [x.attempt, x.status])).toEqual([[1, 'succeeded']])
   })
 
+  it('reuses one connection for deliveries to one address; stop() closes it', async () => {
+    const { tenantId } = await tenantWithEndpoint()
+    await store.seed(tenantId, { companies: [1, 2, 3, 4, 5].map((n) => company(n)) })
+    const d = dispatcher({ concurrency: 1 })
+    expect(await d.runOnce()).toMatchObject({ delivered: 5 })
+    expect(receiver.connections, 'connections accepted').toBe(1)
+    expect(receiver.open, 'kept open').toBe(1)
+    await d.stop()
+    for (let i = 0; i < 100 && receiver.open > 0; i++) await new Promise((r) => setTimeout(r, 10))
+    expect(receiver.open, 'after stop()').toBe(0)
+  })
+
   it('start() delivers in the background; stop() waits for the delivery in flight, then claims nothing', async () => {
     const { tenantId, h, id } = await tenantWithEndpoint()
     let release: () => void = () => undefined

@@ -29,6 +29,8 @@ export interface Receiver {
   received: Received[]
   /** TCP connections accepted (a refused delivery must make none). */
   connections: number
+  /** TCP connections open now. */
+  open: number
   answer: (request: Received) => Answer | Promise<Answer>
   close(): Promise<void>
 }
@@ -44,6 +46,7 @@ export async function startReceiver(): Promise<Receiver> {
     url: '',
     received: [],
     connections: 0,
+    open: 0,
     answer: () => ({ status: 204 }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
@@ -58,7 +61,11 @@ export async function startReceiver(): Promise<Receiver> {
       )
     })
   })
-  server.on('connection', () => (receiver.connections += 1))
+  server.on('connection', (socket) => {
+    receiver.connections += 1
+    receiver.open += 1
+    socket.once('close', () => (receiver.open -= 1))
+  })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const close = receiver.close

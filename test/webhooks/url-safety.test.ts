@@ -2,7 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isForbiddenAddress, webhookUrlProblem } from '../../src/model/webhook-urls.js'
-import { postWebhook, resolveSafeAddress, type WebhookResolver } from '../../src/webhooks/url-safety.js'
+import {
+  createWebhookConnectionPool,
+  postWebhook,
+  resolveSafeAddress,
+  type WebhookConnectionPool,
+  type WebhookResolver,
+} from '../../src/webhooks/url-safety.js'
 
 const FORBIDDEN: Record<string, string[]> = {
   loopback: ['127.0.0.1', '127.255.255.254', '::1', '0:0:0:0:0:0:0:1'],
@@ -110,6 +116,8 @@ describe('resolveSafeAddress (every delivery)', () => {
 describe('postWebhook', () => {
   let server: Server
   let port: number
+  /** TCP connections the receiver accepted. */
+  let connections = 0
   const seen: { url: string; headers: IncomingMessage['headers']; body: string }[] = []
   beforeAll(async () => {
     server = createServer((request: IncomingMessage, response: ServerResponse) => {
@@ -128,10 +136,17 @@ describe('postWebhook', () => {
         } else response.writeHead(204).end()
       })
     })
+    server.on('connection', () => (connections += 1))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     port = (server.address() as AddressInfo).port
   })
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  )
 
   it('refuses a private receiver without connecting unless insecure URLs are allowed', async () => {
     const before = seen.length
@@ -211,5 +226,155 @@ describe('postWebhook', () => {
     } finally {
       silent.close()
     }
+  })
+
+  describe('with a connection pool', () => {
+    let pool: WebhookConnectionPool
+    beforeAll(() => {
+      pool = createWebhookConnectionPool({ socketsPerAgent: 4 })
+    })
+    afterAll(() => pool.close())
+    const insecure = () => ({ allowInsecureUrls: true, pool })
+
+    it('reuses a connection per checked address: three attempts, one connection', async () => {
+      const before = connections
+      for (let i = 0; i < 3; i++)
+        expect(await postWebhook(`http://127.0.0.1:${port}/ok`, '{}', {}, insecure())).toMatchObject({ error: null })
+      expect(connections - before, 'connections accepted').toBe(1)
+      expect(pool.idleSockets()).toBe(1)
+    })
+
+    it('destroys a socket whose answer was cut at 4 KiB, and one that timed out', async () => {
+      expect(pool.idleSockets(), 'kept by the test above').toBe(1)
+      const big = await postWebhook(`http://127.0.0.1:${port}/big`, '{}', {}, insecure())
+      expect(big.responseBody.length).toBe(4096)
+      expect(pool.idleSockets(), 'after the cut answer').toBe(0)
+      const slow = await postWebhook(`http://127.0.0.1:${port}/slow`, '{}', {}, { ...insecure(), timeoutMs: 300 })
+      expect(slow.error).toBe('No answer within 300 ms')
+      expect(pool.idleSockets(), 'after the timeout').toBe(0)
+      const before = connections
+      expect(await postWebhook(`http://127.0.0.1:${port}/ok`, '{}', {}, insecure())).toMatchObject({ error: null })
+      expect(connections - before, 'a new connection').toBe(1)
+      expect(pool.idleSockets()).toBe(1)
+    })
+
+    it('a changed DNS answer gets a new connection, to the newly checked address', async () => {
+      // The same port on two loopback addresses: which one a connection reached is what it proves.
+      const reached: string[] = []
+      const handler = (request: IncomingMessage, response: ServerResponse) => {
+        request.resume()
+        request.on('end', () => response.writeHead(204).end())
+      }
+      const first = createServer(handler)
+      await new Promise<void>((resolve) => first.listen(0, '127.0.0.1', resolve))
+      const shared = (first.address() as AddressInfo).port
+      const second = createServer(handler)
+      await new Promise<void>((resolve) => second.listen(shared, '127.0.0.2', resolve))
+      for (const s of [first, second]) s.on('connection', (socket) => reached.push(socket.localAddress ?? ''))
+      let answer = '127.0.0.1'
+      const resolver: WebhookResolver = async () => [{ address: answer, family: 4 }]
+      const url = `http://rebind.example:${shared}/in`
+      try {
+        for (const address of ['127.0.0.1', '127.0.0.1', '127.0.0.2', '127.0.0.2']) {
+          answer = address
+          expect(await postWebhook(url, '{}', {}, { ...insecure(), resolver })).toMatchObject({ error: null })
+        }
+        expect(reached, 'one connection per checked address, each to that address').toEqual(['127.0.0.1', '127.0.0.2'])
+      } finally {
+        for (const s of [first, second]) {
+          s.closeAllConnections()
+          s.close()
+        }
+      }
+    })
+
+    it('a private answer is refused before the pool is asked for a connection', async () => {
+      let acquired = 0
+      const counting: WebhookConnectionPool = {
+        ...pool,
+        acquire: (url, pinned) => {
+          acquired += 1
+          return pool.acquire(url, pinned)
+        },
+      }
+      const before = connections
+      const result = await postWebhook(
+        `https://hooks.example:${port}/ok`,
+        '{}',
+        {},
+        {
+          pool: counting,
+          resolver: resolverOf({ 'hooks.example': ['93.184.216.34', '10.0.0.7'] }),
+        },
+      )
+      expect(result.error).toBe('Refused address 10.0.0.7 for hooks.example')
+      expect(acquired, 'pool.acquire calls').toBe(0)
+      expect(connections).toBe(before)
+    })
+
+    it('close() destroys the idle sockets: the receiver sees them close', async () => {
+      const own = createWebhookConnectionPool()
+      const closed = new Promise<void>((resolve) =>
+        server.once('connection', (socket) => socket.once('close', resolve)),
+      )
+      await postWebhook(`http://127.0.0.1:${port}/ok`, '{}', {}, { allowInsecureUrls: true, pool: own })
+      expect(own.idleSockets()).toBe(1)
+      own.close()
+      await closed
+      expect(own.idleSockets()).toBe(0)
+    })
+
+    it('retries once on a new connection when a kept one is closed as it is reused', async () => {
+      // A receiver that closes a connection on its second request, as one whose idle timeout fired.
+      const requestsOn = new WeakMap<object, number>()
+      let received = 0
+      const closing = createServer((request, response) => {
+        received += 1
+        const count = (requestsOn.get(request.socket) ?? 0) + 1
+        requestsOn.set(request.socket, count)
+        if (count > 1) return void request.socket.destroy()
+        request.resume()
+        request.on('end', () => response.writeHead(204).end())
+      })
+      let accepted = 0
+      closing.on('connection', () => (accepted += 1))
+      await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve))
+      const url = `http://127.0.0.1:${(closing.address() as AddressInfo).port}/in`
+      const own = createWebhookConnectionPool()
+      try {
+        for (let i = 0; i < 2; i++)
+          expect(await postWebhook(url, '{}', {}, { allowInsecureUrls: true, pool: own })).toMatchObject({
+            responseStatus: 204,
+            error: null,
+          })
+        expect(
+          { received, accepted },
+          'the second attempt: cut on the kept connection, then sent on a new one',
+        ).toEqual({
+          received: 3,
+          accepted: 2,
+        })
+      } finally {
+        own.close()
+        closing.closeAllConnections()
+        closing.close()
+      }
+    })
+
+    it('keeps at most maxAgents agents: the least recently used idle one is dropped', async () => {
+      const small = createWebhookConnectionPool({ maxAgents: 1 })
+      try {
+        const resolver: WebhookResolver = async () => [{ address: '127.0.0.1', family: 4 }]
+        for (const host of ['a.example', 'b.example'])
+          await postWebhook(`http://${host}:${port}/ok`, '{}', {}, { allowInsecureUrls: true, resolver, pool: small })
+        expect(small.idleSockets(), 'only the last agent kept').toBe(1)
+        const held = small.acquire(new URL(`http://c.example:${port}/`), { address: '127.0.0.1', family: 4 })
+        expect(held).toBeDefined()
+        expect(small.acquire(new URL(`http://d.example:${port}/`), { address: '127.0.0.1', family: 4 })).toBeUndefined()
+        held?.release()
+      } finally {
+        small.close()
+      }
+    })
   })
 })

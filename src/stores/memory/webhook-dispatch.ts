@@ -93,20 +93,26 @@ export function memoryWebhookDispatch(
       })
     },
 
-    async finishWebhookJob(job, owner, outcome) {
-      const key = jobKey(job.tenantId, job.id)
-      const row = jobs.get(key)
-      const dispatch = rows.get(job.tenantId)?.get(job.endpointId)
-      if (row === undefined || row.leaseOwner !== owner || row.attempt !== job.attempt || dispatch === undefined)
-        return { held: false }
-      if (outcome.kind === 'dropped' || outcome.nextAttemptAt === null) jobs.delete(key)
-      else Object.assign(row, { attempt: row.attempt + 1, nextAttemptAt: outcome.nextAttemptAt, leaseOwner: null })
-      if (outcome.kind === 'attempted') {
-        saveDelivery(job.tenantId, outcome.delivery)
-        const succeeded = outcome.delivery.status === 'succeeded'
-        dispatch.failingSince = succeeded ? null : (dispatch.failingSince ?? outcome.delivery.createdAt)
-      }
-      return { held: true, failingSince: dispatch.failingSince }
+    async finishWebhookJobs(owner, finished) {
+      const held = finished.map(({ job, outcome }) => {
+        const key = jobKey(job.tenantId, job.id)
+        const row = jobs.get(key)
+        const dispatch = rows.get(job.tenantId)?.get(job.endpointId)
+        if (row === undefined || row.leaseOwner !== owner || row.attempt !== job.attempt || dispatch === undefined)
+          return undefined
+        if (outcome.kind === 'dropped' || outcome.nextAttemptAt === null) jobs.delete(key)
+        else Object.assign(row, { attempt: row.attempt + 1, nextAttemptAt: outcome.nextAttemptAt, leaseOwner: null })
+        if (outcome.kind === 'attempted') {
+          saveDelivery(job.tenantId, outcome.delivery)
+          const succeeded = outcome.delivery.status === 'succeeded'
+          dispatch.failingSince = succeeded ? null : (dispatch.failingSince ?? outcome.delivery.createdAt)
+        }
+        return dispatch
+      })
+      // failingSince once the whole batch is applied, as the port says.
+      return held.map((dispatch) =>
+        dispatch === undefined ? { held: false } : { held: true, failingSince: dispatch.failingSince },
+      )
     },
   }
 

@@ -105,46 +105,116 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
       return found.map(jobOf).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt)
     },
 
-    async finishWebhookJob(job, owner, outcome) {
+    async finishWebhookJobs(owner, finished) {
+      if (finished.length === 0) return []
       return engine.writeTransaction(db, async (trx) => {
-        const held = sql`tenant_id = ${job.tenantId} AND id = ${job.id} AND lease_owner = ${owner}
-                         AND attempt = ${job.attempt}`
-        const done =
-          outcome.kind === 'dropped' || outcome.nextAttemptAt === null
-            ? await rows(sql`DELETE FROM ${t('webhook_jobs')} WHERE ${held} RETURNING id`, trx)
-            : await rows(
-                sql`UPDATE ${t('webhook_jobs')}
-                    SET attempt = attempt + 1, next_attempt_at = ${outcome.nextAttemptAt},
-                        lease_owner = NULL, lease_until = NULL
-                    WHERE ${held} RETURNING id`,
-                trx,
-              )
-        if (done.length === 0) return { held: false } as const
-        const endpoint = sql`tenant_id = ${job.tenantId} AND endpoint_id = ${job.endpointId}`
-        if (outcome.kind === 'attempted') {
-          const { delivery } = outcome
+        const keyOf = (tenantId: string, id: string) => `${tenantId}\u0000${id}`
+        /** The jobs `owner` still held, by tenant and id. */
+        const held = new Set<string>()
+        // Jobs that end (dropped, delivered, failed for good): one DELETE per chunk, the usual case.
+        const ending = finished.filter(({ outcome }) => outcome.kind === 'dropped' || outcome.nextAttemptAt === null)
+        for (const chunk of chunks(ending)) {
+          const which = sql.join(
+            chunk.map(({ job }) => sql`(tenant_id = ${job.tenantId} AND id = ${job.id} AND attempt = ${job.attempt})`),
+            sql` OR `,
+          )
+          const gone = await rows<{ tenant_id: string; id: string }>(
+            sql`DELETE FROM ${t('webhook_jobs')} WHERE lease_owner = ${owner} AND (${which}) RETURNING tenant_id, id`,
+            trx,
+          )
+          for (const row of gone) held.add(keyOf(row.tenant_id, row.id))
+        }
+        // Jobs due again: each has its own time.
+        for (const { job, outcome } of finished) {
+          if (outcome.kind !== 'attempted' || outcome.nextAttemptAt === null) continue
+          const moved = await rows(
+            sql`UPDATE ${t('webhook_jobs')}
+                SET attempt = attempt + 1, next_attempt_at = ${outcome.nextAttemptAt},
+                    lease_owner = NULL, lease_until = NULL
+                WHERE tenant_id = ${job.tenantId} AND id = ${job.id} AND lease_owner = ${owner}
+                  AND attempt = ${job.attempt}
+                RETURNING id`,
+            trx,
+          )
+          if (moved.length > 0) held.add(keyOf(job.tenantId, job.id))
+        }
+        const kept = finished.filter(({ job }) => held.has(keyOf(job.tenantId, job.id)))
+        const attempts = kept.flatMap(({ job, outcome }) =>
+          outcome.kind === 'attempted' ? [{ tenantId: job.tenantId, delivery: outcome.delivery }] : [],
+        )
+        for (const chunk of chunks(attempts)) {
+          const values = chunk.map(
+            ({ tenantId, delivery }) =>
+              sql`(${tenantId}, ${delivery.id}, ${delivery.endpointId}, ${delivery.createdAt}, ${json(delivery)})`,
+          )
           await sql`INSERT INTO ${t('webhook_deliveries')} (tenant_id, id, endpoint_id, created_at, doc)
-                    VALUES (${job.tenantId}, ${delivery.id}, ${delivery.endpointId}, ${delivery.createdAt},
-                            ${json(delivery)})
+                    VALUES ${sql.join(values)}
                     ON CONFLICT (tenant_id, id) DO UPDATE
                     SET endpoint_id = excluded.endpoint_id, created_at = excluded.created_at,
                         doc = excluded.doc`.execute(trx)
-          // Written only when it changes: a success on a healthy endpoint (the usual case) neither
-          // writes nor locks the endpoint's row, which its other deliveries finish beside.
-          if (delivery.status === 'succeeded') {
-            await sql`UPDATE ${t('webhook_dispatch')} SET failing_since = NULL
-                      WHERE ${endpoint} AND failing_since IS NOT NULL`.execute(trx)
-            return { held: true, failingSince: null } as const
-          }
-          await sql`UPDATE ${t('webhook_dispatch')} SET failing_since = ${delivery.createdAt}
-                    WHERE ${endpoint} AND failing_since IS NULL`.execute(trx)
         }
-        const failing = await rows<{ failing_since: string | null }>(
-          sql`SELECT failing_since FROM ${t('webhook_dispatch')} WHERE ${endpoint}`,
-          trx,
+        // failing_since per endpoint, as if the attempts were applied one by one: a success clears it,
+        // a failure sets it unless set. Written only when it changes, in a fixed order (rows are locked
+        // in the same order by every dispatcher): a success on a healthy endpoint (the usual case)
+        // neither writes nor locks its row, which the endpoint's other deliveries finish beside.
+        const endpoints = new Map<
+          string,
+          { tenantId: string; endpointId: string; success: boolean; failure?: string }
+        >()
+        for (const { job, outcome } of kept) {
+          const key = keyOf(job.tenantId, job.endpointId)
+          let state = endpoints.get(key)
+          if (state === undefined)
+            endpoints.set(key, (state = { tenantId: job.tenantId, endpointId: job.endpointId, success: false }))
+          if (outcome.kind !== 'attempted') continue
+          if (outcome.delivery.status === 'succeeded') {
+            state.success = true
+            state.failure = undefined
+          } else state.failure ??= outcome.delivery.createdAt
+        }
+        const sorted = [...endpoints].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, state]) => state)
+        const endpointIs = (state: { tenantId: string; endpointId: string }) =>
+          sql`(tenant_id = ${state.tenantId} AND endpoint_id = ${state.endpointId})`
+        /** failing_since after the batch, by endpoint, where known without reading it. */
+        const after = new Map<string, string | null>()
+        const cleared = sorted.filter((state) => state.success && state.failure === undefined)
+        for (const chunk of chunks(cleared)) {
+          await sql`UPDATE ${t('webhook_dispatch')} SET failing_since = NULL
+                    WHERE (${sql.join(chunk.map(endpointIs), sql` OR `)}) AND failing_since IS NOT NULL`.execute(trx)
+          for (const state of chunk) after.set(keyOf(state.tenantId, state.endpointId), null)
+        }
+        for (const state of sorted) {
+          if (state.failure === undefined) continue
+          // After a success in this batch, the first failure since it; else the first failure unless set.
+          await sql`UPDATE ${t('webhook_dispatch')} SET failing_since = ${state.failure}
+                    WHERE ${endpointIs(state)}${sql.raw(state.success ? '' : ' AND failing_since IS NULL')}`.execute(
+            trx,
+          )
+          if (state.success) after.set(keyOf(state.tenantId, state.endpointId), state.failure)
+        }
+        const unknown = sorted.filter((state) => !after.has(keyOf(state.tenantId, state.endpointId)))
+        for (const chunk of chunks(unknown)) {
+          const found = await rows<{ tenant_id: string; endpoint_id: string; failing_since: string | null }>(
+            sql`SELECT tenant_id, endpoint_id, failing_since FROM ${t('webhook_dispatch')}
+                WHERE ${sql.join(chunk.map(endpointIs), sql` OR `)}`,
+            trx,
+          )
+          for (const row of found) after.set(keyOf(row.tenant_id, row.endpoint_id), row.failing_since)
+        }
+        return finished.map(({ job }) =>
+          held.has(keyOf(job.tenantId, job.id))
+            ? ({ held: true, failingSince: after.get(keyOf(job.tenantId, job.endpointId)) ?? null } as const)
+            : ({ held: false } as const),
         )
-        return { held: true, failingSince: failing[0]?.failing_since ?? null } as const
       })
     },
   }
+}
+
+/** `list` in chunks of `JOBS_PER_STATEMENT`, so a statement's bound parameters stay few. */
+function chunks<T>(list: readonly T[]): T[][] {
+  const out: T[][] = []
+  for (let start = 0; start < list.length; start += JOBS_PER_STATEMENT)
+    out.push(list.slice(start, start + JOBS_PER_STATEMENT))
+  return out
 }

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest'
 import type { WebhookEndpointRecord } from '../../model/webhook-endpoints.js'
 import type { Store } from '../../stores/store.js'
-import type { NewWebhookJob, WebhookJob } from '../../stores/webhook-dispatch.js'
+import type { NewWebhookJob, WebhookJob, WebhookJobFinish, WebhookJobOutcome } from '../../stores/webhook-dispatch.js'
 import type { WebhookDeliveryRecord } from '../../stores/webhook-store.js'
 import type { ConformanceContext } from './context.js'
 
@@ -86,6 +86,12 @@ export function storeWebhookDispatch(ctx: ConformanceContext): void {
     (await store().claimWebhookFanOuts(who, now, LEASE, ALL)).filter((c) => tenants.includes(c.tenantId))
   const jobs = async (who: string, now: Date, tenants: readonly string[]) =>
     (await store().claimWebhookJobs(who, now, LEASE, ALL)).filter((j) => tenants.includes(j.tenantId))
+  /** Finishes one job: a batch of one. */
+  const finish = async (job: WebhookJob, who: string, outcome: WebhookJobOutcome): Promise<WebhookJobFinish> => {
+    const finished = await store().finishWebhookJobs(who, [{ job, outcome }])
+    expect(finished, 'finishWebhookJobs returns one result per job').toHaveLength(1)
+    return finished[0]!
+  }
 
   /** A tenant with `events` company events, then an endpoint, then `later` more events. */
   async function tenantWithEndpoint(events: number, later: number, id?: string) {
@@ -211,7 +217,7 @@ export function storeWebhookDispatch(ctx: ConformanceContext): void {
       const d = owner('d')
       const retaken = await jobs(d, new Date(2_500 + LEASE), mine)
       expect(retaken.map((j) => j.eventPosition).sort(), 'leases passed: all three').toEqual([1, 1, 2])
-      for (const job of retaken) await store().finishWebhookJob(job, d, { kind: 'dropped' })
+      for (const job of retaken) await finish(job, d, { kind: 'dropped' })
     })
 
     it('concurrent job claims never return the same job', async () => {
@@ -225,26 +231,26 @@ export function storeWebhookDispatch(ctx: ConformanceContext): void {
       expect(mine.length + left.length).toBe(6)
     })
 
-    it('finishWebhookJob records the attempt, reschedules (attempt + 1) or deletes, keeps failingSince', async () => {
+    it('finishWebhookJobs records the attempt, reschedules (attempt + 1) or deletes, keeps failingSince', async () => {
       const now = Date.now()
       const t = await withJobs([1], now)
       const who = owner('w')
       const [job] = await jobs(who, new Date(now), [t.tenantId])
       const first = attempt(job!, 'pending', new Date(now))
-      const finish = await store().finishWebhookJob(job!, who, {
+      const failed = await finish(job!, who, {
         kind: 'attempted',
         delivery: first,
         nextAttemptAt: now + 5_000,
       })
-      expect(finish, 'finishWebhookJob of a failed attempt').toEqual({ held: true, failingSince: first.createdAt })
-      expect(await store().finishWebhookJob(job!, who, { kind: 'dropped' }), 'the same attempt again').toEqual({
+      expect(failed, 'finishWebhookJobs of a failed attempt').toEqual({ held: true, failingSince: first.createdAt })
+      expect(await finish(job!, who, { kind: 'dropped' }), 'the same attempt again').toEqual({
         held: false,
       })
       expect(await jobs(owner('early'), new Date(now + 4_999), [t.tenantId]), 'not due yet').toEqual([])
       const [again] = await jobs(who, new Date(now + 5_000), [t.tenantId])
       expect(again, 'due again').toMatchObject({ id: job!.id, attempt: 2, nextAttemptAt: now + 5_000 })
       const second = attempt(again!, 'pending', new Date(now + 5_000))
-      const kept = await store().finishWebhookJob(again!, who, {
+      const kept = await finish(again!, who, {
         kind: 'attempted',
         delivery: second,
         nextAttemptAt: now + 9_000,
@@ -252,7 +258,7 @@ export function storeWebhookDispatch(ctx: ConformanceContext): void {
       expect(kept, 'failingSince stays at the first failure').toEqual({ held: true, failingSince: first.createdAt })
       const [third] = await jobs(who, new Date(now + 9_000), [t.tenantId])
       const success = attempt(third!, 'succeeded', new Date(now + 9_000))
-      const cleared = await store().finishWebhookJob(third!, who, {
+      const cleared = await finish(third!, who, {
         kind: 'attempted',
         delivery: success,
         nextAttemptAt: null,
@@ -271,17 +277,75 @@ export function storeWebhookDispatch(ctx: ConformanceContext): void {
       const [taken] = await jobs(fast, new Date(now + LEASE), [t.tenantId])
       expect(taken?.id).toBe(job!.id)
       const late = attempt(job!, 'succeeded', new Date(now + LEASE + 1))
-      const lost = await store().finishWebhookJob(job!, slow, {
+      const lost = await finish(job!, slow, {
         kind: 'attempted',
         delivery: late,
         nextAttemptAt: null,
       })
-      expect(lost, 'finishWebhookJob by the owner that lost it').toEqual({ held: false })
+      expect(lost, 'finishWebhookJobs by the owner that lost it').toEqual({ held: false })
       expect(await store().listWebhookDeliveries(t.tenantId, t.endpointId, 10), 'nothing recorded').toEqual([])
       const done = attempt(taken!, 'succeeded', new Date(now + LEASE + 2))
+      expect(await finish(taken!, fast, { kind: 'attempted', delivery: done, nextAttemptAt: null })).toEqual({
+        held: true,
+        failingSince: null,
+      })
+    })
+
+    it('finishWebhookJobs applies a batch in order, per job; a lost claim skips only itself', async () => {
+      const now = Date.now()
+      // `lost`, claimed first, is taken over after its lease (at `now`) while the batch's others are held.
+      const v = await withJobs([1], now - LEASE)
+      const t = await withJobs([1, 2, 3, 4], now - 1)
+      const u = await withJobs([1], now - 1)
+      const who = owner('batch')
+      const [lost] = await jobs(who, new Date(now - LEASE), [v.tenantId])
+      const claimed = await jobs(who, new Date(now - 1), [t.tenantId, u.tenantId])
+      const [ok, failed, retried, dropped] = claimed
+        .filter((j) => j.tenantId === t.tenantId)
+        .sort((a, b) => a.eventPosition - b.eventPosition)
+      const [other] = claimed.filter((j) => j.tenantId === u.tenantId)
+      const taken = await jobs(owner('taker'), new Date(now), [v.tenantId, t.tenantId, u.tenantId])
       expect(
-        await store().finishWebhookJob(taken!, fast, { kind: 'attempted', delivery: done, nextAttemptAt: null }),
-      ).toEqual({ held: true, failingSince: null })
+        taken.map((j) => j.id),
+        'only the lost job is taken over',
+      ).toEqual([lost!.id])
+      const success = attempt(ok!, 'succeeded', new Date(now))
+      const failure = attempt(failed!, 'failed', new Date(now + 1))
+      const retry = attempt(retried!, 'pending', new Date(now + 2))
+      const late = attempt(lost!, 'succeeded', new Date(now + 3))
+      const otherSuccess = attempt(other!, 'succeeded', new Date(now + 4))
+      const results = await store().finishWebhookJobs(who, [
+        { job: ok!, outcome: { kind: 'attempted', delivery: success, nextAttemptAt: null } },
+        { job: failed!, outcome: { kind: 'attempted', delivery: failure, nextAttemptAt: null } },
+        { job: lost!, outcome: { kind: 'attempted', delivery: late, nextAttemptAt: null } },
+        { job: retried!, outcome: { kind: 'attempted', delivery: retry, nextAttemptAt: now + 5_000 } },
+        { job: dropped!, outcome: { kind: 'dropped' } },
+        { job: other!, outcome: { kind: 'attempted', delivery: otherSuccess, nextAttemptAt: null } },
+      ])
+      // failingSince is the endpoint's after the whole batch: set by the first failure after the success.
+      const since = { held: true, failingSince: failure.createdAt }
+      expect(results, 'finishWebhookJobs results, in order').toEqual([
+        since,
+        since,
+        { held: false },
+        since,
+        since,
+        { held: true, failingSince: null },
+      ])
+      const listed = await store().listWebhookDeliveries(t.tenantId, t.endpointId, 10)
+      expect(listed.map((d) => d.id).sort(), 'recorded: the held attempts only').toEqual(
+        [success.id, failure.id, retry.id].sort(),
+      )
+      expect(await store().listWebhookDeliveries(u.tenantId, u.endpointId, 10)).toEqual([otherSuccess])
+      expect(await store().listWebhookDeliveries(v.tenantId, v.endpointId, 10), 'the lost one').toEqual([])
+      const [again] = await jobs(owner('next'), new Date(now + 5_000), [t.tenantId])
+      expect(again, 'the retried job, due again').toMatchObject({ id: retried!.id, attempt: 2 })
+      expect(await store().finishWebhookJobs(who, []), 'an empty batch').toEqual([])
+      const next = attempt(again!, 'succeeded', new Date(now + 5_000))
+      const [cleared] = await store().finishWebhookJobs(owner('next-finish'), [
+        { job: again!, outcome: { kind: 'attempted', delivery: next, nextAttemptAt: null } },
+      ])
+      expect(cleared, 'not held by that owner').toEqual({ held: false })
     })
 
     it('a dropped job is deleted without a record', async () => {
@@ -289,7 +353,7 @@ export function storeWebhookDispatch(ctx: ConformanceContext): void {
       const t = await withJobs([1], now)
       const who = owner('w')
       const [job] = await jobs(who, new Date(now), [t.tenantId])
-      expect(await store().finishWebhookJob(job!, who, { kind: 'dropped' })).toEqual({ held: true, failingSince: null })
+      expect(await finish(job!, who, { kind: 'dropped' })).toEqual({ held: true, failingSince: null })
       expect(await jobs(owner('x'), new Date(now + 2 * LEASE), [t.tenantId])).toEqual([])
       expect(await store().listWebhookDeliveries(t.tenantId, t.endpointId, 10)).toEqual([])
     })
@@ -306,9 +370,9 @@ export function storeWebhookDispatch(ctx: ConformanceContext): void {
       expect(await fanOuts(owner('x'), new Date(now), [t.tenantId]), 'claimWebhookFanOuts').toEqual([])
       expect(await jobs(owner('x'), new Date(now + 2 * LEASE), [t.tenantId]), 'claimWebhookJobs').toEqual([])
       const late = attempt(job!, 'succeeded', new Date(now))
-      expect(
-        await store().finishWebhookJob(job!, who, { kind: 'attempted', delivery: late, nextAttemptAt: null }),
-      ).toEqual({ held: false })
+      expect(await finish(job!, who, { kind: 'attempted', delivery: late, nextAttemptAt: null })).toEqual({
+        held: false,
+      })
       expect(await store().listWebhookDeliveries(t.tenantId, t.endpointId, 10)).toEqual([])
     })
 
@@ -326,7 +390,7 @@ export function storeWebhookDispatch(ctx: ConformanceContext): void {
       const claimed = await jobs(who, new Date(now), [a.tenantId, b.tenantId])
       expect(claimed.map((j) => j.tenantId)).toEqual([a.tenantId])
       const failed = attempt(claimed[0]!, 'failed', new Date(now))
-      await store().finishWebhookJob(claimed[0]!, who, { kind: 'attempted', delivery: failed, nextAttemptAt: null })
+      await finish(claimed[0]!, who, { kind: 'attempted', delivery: failed, nextAttemptAt: null })
       expect(await store().listWebhookDeliveries(b.tenantId, id, 10), "B's deliveries").toEqual([])
       expect(await store().enqueueWebhookJobs({ ...b, position: 0 }, fan, [], 2)).toBe(true)
       await store().seed(b.tenantId, { companies: [company(3)] })
@@ -334,9 +398,10 @@ export function storeWebhookDispatch(ctx: ConformanceContext): void {
       expect(await store().enqueueWebhookJobs(claimB!, fan, [newJob(3, now)], 3)).toBe(true)
       const [jobB] = await jobs(who, new Date(now), [b.tenantId])
       const ok = attempt(jobB!, 'succeeded', new Date(now))
-      expect(
-        await store().finishWebhookJob(jobB!, who, { kind: 'attempted', delivery: ok, nextAttemptAt: null }),
-      ).toEqual({ held: true, failingSince: null })
+      expect(await finish(jobB!, who, { kind: 'attempted', delivery: ok, nextAttemptAt: null })).toEqual({
+        held: true,
+        failingSince: null,
+      })
     })
   })
 }
