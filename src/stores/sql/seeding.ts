@@ -215,8 +215,9 @@ export function createSeeder(
       await all(plannerItemTypes, r.plannerItemTypes)
       if (recordEvents) {
         const drafts: EventDraft[] = []
+        // One push per draft: spreading a seed's worth of drafts as arguments overflows the stack.
         for (const [key, states] of before)
-          drafts.push(...(await events.changes(ex, tenantId, key, idsOf(key), states)))
+          for (const draft of await events.changes(ex, tenantId, key, idsOf(key), states)) drafts.push(draft)
         await events.append(ex, tenantId, drafts)
       }
     })
