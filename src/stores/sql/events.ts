@@ -278,6 +278,7 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
           // A literal: better-sqlite3 binds a JS number as a REAL, and the id would read `….0`.
           const position = sql`(pos.position - ${sql.lit(n - 1 - start - i)})`
           const text = json(eventOf(draft, 0, createdAt, author))
+          if (!text.startsWith(idHead)) throw new Error('An event must serialise with its id first')
           const tail = text.slice(idHead.length)
           return sql`SELECT ${tenantId}, ${position}, ${draft.type}, ${createdAt},
                             '{"id":"' || ${idSql(position)} || '"' || ${tail} FROM pos`
