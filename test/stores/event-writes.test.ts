@@ -1,7 +1,7 @@
 /**
  * How the SQL stores write events (docs/stores.md#events): on Postgres a rule update or a line item
  * is its locked read and one statement (the change, the tenant's counter, the event) inside the
- * transaction; a tenant's expired events are pruned at most once a minute, not on every write; and
+ * transaction, a budget update the same and a read of its items; a tenant's expired events are pruned at most once a minute, not on every write; and
  * the ids SQL splices into stored events are `eventId`'s, also past twelve digits.
  */
 import Database from 'better-sqlite3'
@@ -67,7 +67,7 @@ describe.each([
 })
 
 describe('a write with its event on Postgres', () => {
-  it('sends BEGIN, the locked read, one statement and COMMIT for a rule update and for a line item', async () => {
+  it('sends BEGIN, the locked read, one statement and COMMIT for a rule update and a line item', async () => {
     const { store, statements } = await createCountingPostgresStore()
     stores.push(store)
     const demo = createDemoData({ tickets: 1 })
@@ -83,8 +83,14 @@ describe('a write with its event on Postgres', () => {
     before = statements()
     expect(await store.addBudgetLineItem(TENANT, budget.id, item)).toBe(true)
     expect(statements() - before).toBe(4)
-    const page = await store.listEvents(TENANT, { after: null, order: 'desc', types: null, limit: 2 })
+    // A budget update also reads the budget's items (its event and answer show them): 5.
+    before = statements()
+    const updated = await store.updateBudget(TENANT, budget.id, { title: 'Renamed' }, new Date().toISOString())
+    expect(statements() - before).toBe(5)
+    expect(updated).toEqual(await store.getBudget(TENANT, budget.id))
+    const page = await store.listEvents(TENANT, { after: null, order: 'desc', types: null, limit: 3 })
     expect(page.state === 'ok' && page.events.map((event) => [event.type, event.resource.id])).toEqual([
+      ['budget.updated', budget.id],
       ['budget_line_item.created', item.id],
       ['automation_rule.updated', rule.id],
     ])

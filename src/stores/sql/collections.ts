@@ -75,14 +75,13 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
     return row === undefined ? null : parse<T>(row.doc)
   }
 
-  async function budgetView(tenantId: string, id: string, ex: Exec = db): Promise<Budget | null> {
+  async function budgetView(tenantId: string, id: string): Promise<Budget | null> {
     // One statement, so the budget and its items come from one snapshot.
     const found = await rows<{ kind: unknown; doc: string }>(
       sql`SELECT 0 AS kind, doc, 0 AS seq FROM ${t(budgets.table)} WHERE tenant_id = ${tenantId} AND id = ${id}
           UNION ALL SELECT 1 AS kind, doc, seq FROM ${t(budgetLineItems.table)}
           WHERE tenant_id = ${tenantId} AND budget_id = ${id}
           ORDER BY kind, seq`,
-      ex,
     )
     const head = found[0]
     if (head === undefined || Number(head.kind) !== 0) return null
@@ -175,11 +174,25 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
       return engine.writeTransaction(db, async (ex) => {
         const row = await budgetForUpdate(ex, tenantId, id)
         if (row === undefined) return null
-        const before = await events.states(ex, tenantId, 'budgets', [id])
+        // Its items, read under the budget's lock, are the same before and after: the states for the
+        // event and the answer are built from them and the record in hand, nothing is read back.
+        const items = await rows<{ doc: string }>(
+          sql`SELECT doc FROM ${t(budgetLineItems.table)}
+              WHERE tenant_id = ${tenantId} AND budget_id = ${id} ORDER BY seq`,
+          ex,
+        )
+        const lineItems = items.map((item) => parse<BudgetLineItem>(item.doc))
+        const itemsText = items.map((item) => item.doc).join('')
         const next = { ...parse<BudgetRecord>(row.doc), ...patch, updatedAt }
-        await setBudgetDoc(tenantId, id, next).execute(ex)
-        await events.append(ex, tenantId, await events.changes(ex, tenantId, 'budgets', [id], before), write)
-        return budgetView(tenantId, id, ex)
+        const nextText = json(next)
+        const [before, after] = await events.describe(ex, tenantId, 'budgets', [
+          { doc: { ...parse<Record<string, unknown>>(row.doc), lineItems }, text: `${row.doc}${itemsText}` },
+          { doc: { ...parse<Record<string, unknown>>(nextText), lineItems }, text: `${nextText}${itemsText}` },
+        ])
+        const draft = syncChange('budget', id, before!, after!)
+        await events.append(ex, tenantId, draft === null ? [] : [draft], write, [setBudgetDoc(tenantId, id, next)])
+        const stored = parse<BudgetRecord>(nextText)
+        return { ...stored, lineItems, totals: budgetTotals(lineItems), lineItemCount: lineItems.length }
       })
     },
 
