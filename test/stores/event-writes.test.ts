@@ -1,8 +1,9 @@
 /**
  * How the SQL stores write events (docs/stores.md#events): on Postgres a rule update or a line item
  * is its locked read and one statement (the change, the tenant's counter, the event) inside the
- * transaction, a budget update the same and a read of its items; a tenant's expired events are pruned at most once a minute, not on every write; and
- * the ids SQL splices into stored events are `eventId`'s, also past twelve digits.
+ * transaction, a budget update the same and a read of its items; a tenant's expired events are
+ * pruned at most once a minute, not on every write; and the ids SQL splices into stored events are
+ * `eventId`'s, also past twelve digits.
  */
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
