@@ -54,7 +54,7 @@ export type PostgresStoreSource =
 export interface PostgresStoreOptions {
   /** Run the migrations on creation. Default true. */
   migrate?: boolean
-  /** How long events are kept (default 30 days); writes prune older ones. */
+  /** How long events are kept (default 30 days); writes prune older ones, at most once a minute per tenant. */
   eventRetentionMs?: number
   /** Called with errors of idle or checked-out connections (they are survived, not thrown). Default: ignore. */
   onConnectionError?: (error: Error) => void

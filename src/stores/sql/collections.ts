@@ -37,7 +37,8 @@ import type { ApiKeyMethods, Store } from '../store.js'
 import { type Exec, json, parse, type SqlContext } from './context.js'
 import { listConditions, orderSql, type Pages } from './queries.js'
 import { keysetSegments } from './keyset.js'
-import type { SqlEvents } from './events.js'
+import type { SqlEvents, StoredDoc } from './events.js'
+import { EVENT_RESOURCE_OF, syncChange } from '../event-views.js'
 import { rowBuilder, rowColumns, upsert } from './seeding.js'
 import type { WebhookDispatchStore } from '../webhook-dispatch.js'
 import type { WebhookStore } from '../webhook-store.js'
@@ -74,14 +75,13 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
     return row === undefined ? null : parse<T>(row.doc)
   }
 
-  async function budgetView(tenantId: string, id: string, ex: Exec = db): Promise<Budget | null> {
+  async function budgetView(tenantId: string, id: string): Promise<Budget | null> {
     // One statement, so the budget and its items come from one snapshot.
     const found = await rows<{ kind: unknown; doc: string }>(
       sql`SELECT 0 AS kind, doc, 0 AS seq FROM ${t(budgets.table)} WHERE tenant_id = ${tenantId} AND id = ${id}
           UNION ALL SELECT 1 AS kind, doc, seq FROM ${t(budgetLineItems.table)}
           WHERE tenant_id = ${tenantId} AND budget_id = ${id}
           ORDER BY kind, seq`,
-      ex,
     )
     const head = found[0]
     if (head === undefined || Number(head.kind) !== 0) return null
@@ -97,10 +97,20 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
       ex,
     )
 
-  const setBudgetDoc = (ex: Exec, tenantId: string, id: string, doc: BudgetRecord) =>
-    sql`UPDATE ${t(budgets.table)} SET doc = ${json(doc)} WHERE tenant_id = ${tenantId} AND id = ${id}`.execute(ex)
+  const setBudgetDoc = (tenantId: string, id: string, doc: BudgetRecord) =>
+    sql`UPDATE ${t(budgets.table)} SET doc = ${json(doc)} WHERE tenant_id = ${tenantId} AND id = ${id}`
 
-  /** Compare-and-set: rewrites the record's row only while its stored `version` is `expected`. */
+  /** A record about to be stored, as change detection reads it (the text its row's `doc` gets). */
+  function inHand<T>(spec: CollectionSpec<T>, record: T): StoredDoc {
+    const text = json(spec.document(record))
+    return { doc: parse<Record<string, unknown>>(text), text }
+  }
+
+  /**
+   * Compare-and-set: rewrites the record's row only while its stored `version` is `expected`. The
+   * state before is the locked read's document, the state after the record in hand; the update,
+   * the counter and the event are one statement on Postgres.
+   */
   async function replaceVersioned<T extends { id: string; version: number }>(
     spec: CollectionSpec<T>,
     key: 'automationRules' | 'reports',
@@ -114,16 +124,18 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
     const values = rowBuilder(spec, engine)(tenantId, [record.id], record).slice(skip)
     const set = sql.join(columns.map((c, i) => sql`${sql.ref(c)} = ${values[i]}`))
     return engine.writeTransaction(db, async (ex) => {
-      // Locked first, so the state read for the event is the one this update replaces.
-      const current = await one<{ version: unknown }>(
-        sql`SELECT version FROM ${t(spec.table)}
+      // Locked, so the document read is the state this update replaces.
+      const current = await one<{ version: unknown; doc: string }>(
+        sql`SELECT version, doc FROM ${t(spec.table)}
             WHERE tenant_id = ${tenantId} AND id = ${record.id}${sql.raw(engine.forUpdate)}`,
         ex,
       )
       if (current === undefined || Number(current.version) !== expected) return false
-      const before = await events.states(ex, tenantId, key, [record.id])
-      await sql`UPDATE ${t(spec.table)} SET ${set} WHERE tenant_id = ${tenantId} AND id = ${record.id}`.execute(ex)
-      await events.append(ex, tenantId, await events.changes(ex, tenantId, key, [record.id], before), write)
+      const stored = { doc: parse<Record<string, unknown>>(current.doc), text: current.doc }
+      const [before, after] = await events.describe(ex, tenantId, key, [stored, inHand(spec, record)])
+      const draft = syncChange(EVENT_RESOURCE_OF[key]!, record.id, before!, after!)
+      const update = sql`UPDATE ${t(spec.table)} SET ${set} WHERE tenant_id = ${tenantId} AND id = ${record.id}`
+      await events.append(ex, tenantId, draft === null ? [] : [draft], write, [update])
       return true
     })
   }
@@ -162,11 +174,25 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
       return engine.writeTransaction(db, async (ex) => {
         const row = await budgetForUpdate(ex, tenantId, id)
         if (row === undefined) return null
-        const before = await events.states(ex, tenantId, 'budgets', [id])
+        // Its items, read under the budget's lock, are the same before and after: the states for the
+        // event and the answer are built from them and the record in hand, nothing is read back.
+        const items = await rows<{ doc: string }>(
+          sql`SELECT doc FROM ${t(budgetLineItems.table)}
+              WHERE tenant_id = ${tenantId} AND budget_id = ${id} ORDER BY seq`,
+          ex,
+        )
+        const lineItems = items.map((item) => parse<BudgetLineItem>(item.doc))
+        const itemsText = items.map((item) => item.doc).join('')
         const next = { ...parse<BudgetRecord>(row.doc), ...patch, updatedAt }
-        await setBudgetDoc(ex, tenantId, id, next)
-        await events.append(ex, tenantId, await events.changes(ex, tenantId, 'budgets', [id], before), write)
-        return budgetView(tenantId, id, ex)
+        const nextText = json(next)
+        const [before, after] = await events.describe(ex, tenantId, 'budgets', [
+          { doc: { ...parse<Record<string, unknown>>(row.doc), lineItems }, text: `${row.doc}${itemsText}` },
+          { doc: { ...parse<Record<string, unknown>>(nextText), lineItems }, text: `${nextText}${itemsText}` },
+        ])
+        const draft = syncChange('budget', id, before!, after!)
+        await events.append(ex, tenantId, draft === null ? [] : [draft], write, [setBudgetDoc(tenantId, id, next)])
+        const stored = parse<BudgetRecord>(nextText)
+        return { ...stored, lineItems, totals: budgetTotals(lineItems), lineItemCount: lineItems.length }
       })
     },
 
@@ -175,11 +201,11 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
         const row = await budgetForUpdate(ex, tenantId, budgetId)
         if (row === undefined) return false
         const next = { ...parse<BudgetRecord>(row.doc), updatedAt: item.createdAt }
-        await setBudgetDoc(ex, tenantId, budgetId, next)
         const items = t(budgetLineItems.table)
-        await sql`INSERT INTO ${items} (tenant_id, budget_id, seq, doc)
+        // The budget is locked: no other item of it commits between this insert's MAX(seq) and its commit.
+        const insert = sql`INSERT INTO ${items} (tenant_id, budget_id, seq, doc)
                   SELECT ${tenantId}, ${budgetId}, COALESCE(MAX(seq), 0) + 1, ${json(item)} FROM ${items}
-                  WHERE tenant_id = ${tenantId} AND budget_id = ${budgetId}`.execute(ex)
+                  WHERE tenant_id = ${tenantId} AND budget_id = ${budgetId}`
         const resource = { type: 'budget_line_item', id: item.id } as const
         const object = item as unknown as Record<string, unknown>
         await events.append(
@@ -187,6 +213,7 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
           tenantId,
           [{ type: 'budget_line_item.created', resource, object, previous: null }],
           write,
+          [setBudgetDoc(tenantId, budgetId, next), insert],
         )
         return true
       })
@@ -196,10 +223,12 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
 
     async insertAutomationRule(tenantId, rule, write) {
       await engine.writeTransaction(db, async (ex) => {
+        // The state after is the record in hand (the row's `doc` is its document's JSON).
         const before = await events.states(ex, tenantId, 'automationRules', [rule.id])
         await upsert(ctx, ex, automationRules, [ruleRow(tenantId, [rule.id], rule)])
-        const drafts = await events.changes(ex, tenantId, 'automationRules', [rule.id], before)
-        await events.append(ex, tenantId, drafts, write)
+        const [after] = await events.describe(ex, tenantId, 'automationRules', [inHand(automationRules, rule)])
+        const draft = syncChange('automation_rule', rule.id, before.get(rule.id) ?? null, after!)
+        await events.append(ex, tenantId, draft === null ? [] : [draft], write)
       })
     },
 

@@ -21,6 +21,10 @@
  *   connection) so that two processes never deadlock upgrading a read lock; Postgres uses a
  *   plain transaction with `SELECT ... FOR UPDATE` where it reads before writing, and
  *   `FOR UPDATE ... SKIP LOCKED` where dispatchers claim webhook work.
+ * - **A write's statements**: Postgres sends a write's data-modifying statements (the change, the
+ *   tenant's position counter, the events, a due retention prune) as one statement of
+ *   data-modifying CTEs, one round trip (`chainWrites`); SQLite has no data-modifying CTEs and runs
+ *   them one by one, which costs no round trips (the database is a library in this process).
  * - **Clock** (rate limiter): the database's own, in milliseconds since the epoch.
  * - **Text**: Postgres text cannot hold U+0000, so it is dropped from bound strings there.
  * - **Unavailability**: which driver errors mean "the database cannot be reached" (→ 503).
@@ -76,6 +80,19 @@ export interface Engine {
    * pages are touched).
    */
   readonly bulkLoad: { before: string[]; after: string[] }
+  /**
+   * Runs the data-modifying statements `writes` (their results unused), then `named.write` (whose
+   * rows `last` reads as the relation `named.name`), then `last`, in the transaction `ex`. Postgres:
+   * one statement, `WITH w0 AS (…), …, name AS (named.write) last`; all its parts see one snapshot,
+   * so a part may use another's effect only through `named`'s returned rows. SQLite: one statement
+   * after another, `last` reading `named.name` as `named.readBack` (a SELECT of what it wrote).
+   */
+  chainWrites(
+    ex: Kysely<unknown>,
+    writes: readonly RawBuilder<unknown>[],
+    named: ChainedWrite,
+    last: RawBuilder<unknown>,
+  ): Promise<void>
   /** Appended to a SELECT that is followed by a write in the same transaction. */
   readonly forUpdate: string
   /**
@@ -88,6 +105,16 @@ export interface Engine {
   contains(column: string, term: string, fts?: { table: string; column: string }): RawBuilder<boolean>
   /** True when `error` means the database cannot be reached now (the request gets a 503). */
   isUnavailable(error: unknown): boolean
+}
+
+/** The write of {@link Engine.chainWrites} whose rows the last statement reads. */
+export interface ChainedWrite {
+  /** The relation's name in the last statement. */
+  readonly name: string
+  /** The data-modifying statement, with a RETURNING clause (Postgres reads its rows). */
+  readonly write: RawBuilder<unknown>
+  /** A SELECT of the same rows after `write` ran (SQLite reads these). */
+  readonly readBack: RawBuilder<unknown>
 }
 
 /**
@@ -138,6 +165,11 @@ export const sqliteEngine: Engine = {
     const result = sqliteWrites.then(run, run)
     sqliteWrites = result.catch(() => undefined)
     return result
+  },
+  chainWrites: async (ex, writes, named, last) => {
+    for (const write of writes) await write.execute(ex)
+    await named.write.execute(ex)
+    await sql`WITH ${sql.raw(named.name)} AS (${named.readBack}) ${last}`.execute(ex)
   },
   forUpdate: '',
   skipLocked: () => '',
@@ -232,6 +264,11 @@ export const postgresEngine: Engine = {
   bool: (value) => value,
   nowMs: () => sql<number>`(extract(epoch from statement_timestamp()) * 1000)::bigint`,
   writeTransaction: (db, fn) => db.transaction().execute(fn),
+  chainWrites: async (ex, writes, named, last) => {
+    const ctes = writes.map((write, i) => sql`${sql.raw(`w${i}`)} AS (${write})`)
+    ctes.push(sql`${sql.raw(named.name)} AS (${named.write})`)
+    await sql`WITH ${sql.join(ctes)} ${last}`.execute(ex)
+  },
   forUpdate: ' FOR UPDATE',
   skipLocked: (alias) => ` FOR UPDATE OF ${alias} SKIP LOCKED`,
   bulkLoad: { before: [], after: [] },

@@ -4,10 +4,12 @@
  *
  * A write takes its positions by upserting the tenant's `event_positions` row (the row lock
  * serialises a tenant's writers until commit, so positions commit in order and without gaps),
- * then inserts its events and prunes the tenant's events older than the retention.
+ * then inserts its events, and now and then prunes the tenant's events older than the retention
+ * (see `PRUNE_EVERY_MS`). On Postgres the change's own statements, the counter, the events and a
+ * due prune travel as one statement (`Engine.chainWrites`).
  */
-import { sql } from 'kysely'
-import type { Event, EventDraft, WriteContext } from '../../model/events.js'
+import { type RawBuilder, sql } from 'kysely'
+import { type Event, type EventDraft, eventId, type WriteContext } from '../../model/events.js'
 import {
   automationRules,
   budgetLineItems,
@@ -55,6 +57,24 @@ export const SYNC_TABLES: Readonly<Record<SyncCollection, string>> = {
 /** Ids per statement: well under SQLite's 32,766 bound parameters. */
 export const IDS_PER_STATEMENT = 500
 
+/**
+ * A store prunes a tenant's expired events at most once per this interval (per process): one
+ * minute, or a hundredth of a shorter retention. Pruning on every write cost every write a
+ * statement; an expired event now stays listed at most this much longer (and, as before, until
+ * the tenant's next write).
+ */
+export const PRUNE_EVERY_MS = 60_000
+
+/** The tenants whose last prune time this process remembers; beyond that it forgets them all. */
+const PRUNED_TENANTS = 10_000
+
+/** A record in hand, as change detection reads it: its document and its stored text. */
+export interface StoredDoc {
+  doc: Record<string, unknown>
+  /** The stored text (document and parts): equal text, no change. */
+  text: string
+}
+
 type Doc = Record<string, unknown>
 
 /** The events part of a SQL store. */
@@ -69,8 +89,22 @@ export interface SqlEvents {
     ids: readonly string[],
     before: Map<string, StoredState>,
   ): Promise<EventDraft[]>
-  /** Records `drafts` at the tenant's next positions, in the transaction `ex`. */
-  append(ex: Exec, tenantId: string, drafts: readonly EventDraft[], write?: WriteContext): Promise<void>
+  /**
+   * The states of records in hand of `key` (in order; the same id may come twice, before and
+   * after), reading only what their views name (companies, report types, enrollments).
+   */
+  describe(ex: Exec, tenantId: string, key: SyncCollection, records: readonly StoredDoc[]): Promise<StoredState[]>
+  /**
+   * Runs `writes` (the change's data-modifying statements, their results unused), then records
+   * `drafts` at the tenant's next positions, in the transaction `ex` (one statement on Postgres).
+   */
+  append(
+    ex: Exec,
+    tenantId: string,
+    drafts: readonly EventDraft[],
+    write?: WriteContext,
+    writes?: readonly RawBuilder<unknown>[],
+  ): Promise<void>
   listEvents(tenantId: string, query: EventQuery): Promise<EventPage>
 }
 
@@ -81,7 +115,30 @@ export interface SqlEvents {
  * const events = sqlEvents(ctx, EVENT_RETENTION_MS)
  */
 export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
-  const { table: t, rows, one } = ctx
+  const { table: t, rows } = ctx
+  const pruneEveryMs = Math.min(PRUNE_EVERY_MS, retentionMs / 100)
+  const lastPruned = new Map<string, number>()
+
+  /** Whether this write prunes the tenant's events (then it counts as pruned from `nowMs`). */
+  function pruneDue(tenantId: string, nowMs: number): boolean {
+    const last = lastPruned.get(tenantId)
+    if (last !== undefined && nowMs - last < pruneEveryMs && nowMs >= last) return false
+    if (last === undefined && lastPruned.size >= PRUNED_TENANTS) lastPruned.clear()
+    lastPruned.set(tenantId, nowMs)
+    return true
+  }
+
+  // An event's stored text is its JSON with the id first; the id is spliced in by SQL from the
+  // position the counter returns, so the insert needs no round trip of its own.
+  const zeroId = eventId(0)
+  const idPrefix = zeroId.replace(/0+$/, '')
+  const idDigits = zeroId.length - idPrefix.length
+  const idHead = `{"id":"${zeroId}"`
+  const idBound = 10 ** idDigits
+  /** The event id of position `p` (a SQL expression), as `eventId` writes it, on both engines. */
+  const idSql = (p: RawBuilder<unknown>) =>
+    sql`${idPrefix} || CASE WHEN ${p} < ${sql.lit(idBound)} THEN substr(CAST(${p} + ${sql.lit(idBound)} AS TEXT), 2)
+        ELSE CAST(${p} AS TEXT) END`
 
   /** Runs `query` on `ids` in batches and concatenates the rows. */
   async function batched<R>(ids: readonly string[], query: (batch: readonly string[]) => Promise<R[]>): Promise<R[]> {
@@ -122,7 +179,6 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
     const records = new Map(
       found.map((row) => [row.id, { doc: parse<Doc>(row.doc), text: `${row.doc}${row.notes ?? ''}` }]),
     )
-    const lineItems = new Map<string, Doc[]>()
     if (key === 'budgets') {
       const items = await batched([...records.keys()], (batch) =>
         rows<{ budget_id: string; doc: string }>(
@@ -131,17 +187,28 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
           ex,
         ),
       )
+      for (const record of records.values()) record.doc = { ...record.doc, lineItems: [] }
       for (const item of items) {
-        const list = lineItems.get(item.budget_id) ?? []
-        list.push(parse<Doc>(item.doc))
-        lineItems.set(item.budget_id, list)
         const record = records.get(item.budget_id)!
+        ;(record.doc.lineItems as Doc[]).push(parse<Doc>(item.doc))
         record.text += item.doc
       }
     }
+    const described = await describe(ex, tenantId, key, [...records.values()])
+    let i = 0
+    for (const id of records.keys()) out.set(id, described[i++]!)
+    return out
+  }
+
+  async function describe(
+    ex: Exec,
+    tenantId: string,
+    key: SyncCollection,
+    records: readonly StoredDoc[],
+  ): Promise<StoredState[]> {
     const companyIds = new Set<string>()
     const typeIds = new Set<string>()
-    for (const { doc } of records.values()) {
+    for (const { doc } of records) {
       if (key === 'automationRules') for (const id of doc.companyIds as string[]) companyIds.add(id)
       if (key === 'reports' && typeof doc.companyId === 'string') companyIds.add(doc.companyId)
       if (key === 'reports' && typeof doc.reportTypeId === 'string') typeIds.add(doc.reportTypeId)
@@ -150,7 +217,7 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
     const typeNames = typeIds.size > 0 ? await names(ex, tenantId, reportTypes.table, typeIds) : new Map()
     const counts = new Map<string, number>()
     if (key === 'trainingCourses') {
-      const found = await batched([...records.keys()], (batch) =>
+      const found = await batched([...new Set(records.map((r) => r.doc.id as string))], (batch) =>
         rows<{ course_id: string; n: unknown }>(
           sql`SELECT course_id, count(*) AS n FROM ${t(trainingEnrollments.table)}
               WHERE tenant_id = ${tenantId} AND course_id IN (${sql.join(batch)}) GROUP BY course_id`,
@@ -164,15 +231,12 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
       reportTypeName: (id: string) => typeNames.get(id),
       enrollmentCount: (id: string) => counts.get(id) ?? 0,
     }
-    for (const [id, { doc, text }] of records) {
-      const record = key === 'budgets' ? { ...doc, lineItems: lineItems.get(id) ?? [] } : doc
-      out.set(id, { fingerprint: text, view: eventView(key, record, lookups) })
-    }
-    return out
+    return records.map(({ doc, text }) => ({ fingerprint: text, view: eventView(key, doc, lookups) }))
   }
 
   return {
     states,
+    describe,
 
     async changes(ex, tenantId, key, ids, before) {
       const type = EVENT_RESOURCE_OF[key]
@@ -186,30 +250,44 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
       return drafts
     },
 
-    async append(ex, tenantId, drafts, write) {
-      if (drafts.length === 0) return
+    async append(ex, tenantId, drafts, write, writes = []) {
+      if (drafts.length === 0) {
+        for (const statement of writes) await statement.execute(ex)
+        return
+      }
       const n = drafts.length
-      const counter = await one<{ position: unknown }>(
-        sql`INSERT INTO ${t('event_positions')} AS cur (tenant_id, position) VALUES (${tenantId}, ${n})
-            ON CONFLICT (tenant_id) DO UPDATE SET position = cur.position + ${n}
-            RETURNING position`,
-        ex,
-      )
-      const last = Number(counter!.position)
       const now = new Date()
       const createdAt = now.toISOString()
       const author = authorOf(write)
-      const events = drafts.map((draft, i) => eventOf(draft, last - n + 1 + i, createdAt, author))
-      for (let start = 0; start < events.length; start += 100) {
-        const batch = events.slice(start, start + 100)
-        const values = batch.map(
-          (e, i) => sql`(${tenantId}, ${last - n + 1 + start + i}, ${e.type}, ${e.createdAt}, ${json(e)})`,
-        )
-        await sql`INSERT INTO ${t('events')} (tenant_id, position, type, created_at, doc)
-                  VALUES ${sql.join(values)}`.execute(ex)
+      const events = t('events')
+      const chained = [...writes]
+      if (pruneDue(tenantId, now.getTime())) {
+        const cutoff = new Date(now.getTime() - retentionMs).toISOString()
+        chained.push(sql`DELETE FROM ${events} WHERE tenant_id = ${tenantId} AND created_at < ${cutoff}`)
       }
-      const cutoff = new Date(now.getTime() - retentionMs).toISOString()
-      await sql`DELETE FROM ${t('events')} WHERE tenant_id = ${tenantId} AND created_at < ${cutoff}`.execute(ex)
+      const positions = t('event_positions')
+      const counter = {
+        name: 'pos',
+        write: sql`INSERT INTO ${positions} AS cur (tenant_id, position) VALUES (${tenantId}, ${n})
+                   ON CONFLICT (tenant_id) DO UPDATE SET position = cur.position + ${n} RETURNING position`,
+        readBack: sql`SELECT position FROM ${positions} WHERE tenant_id = ${tenantId}`,
+      }
+      for (let start = 0; start < n; start += 100) {
+        // Draft j takes position last - (n - 1 - j), `last` being the counter after this write.
+        const selects = drafts.slice(start, start + 100).map((draft, i) => {
+          // A literal: better-sqlite3 binds a JS number as a REAL, and the id would read `….0`.
+          const position = sql`(pos.position - ${sql.lit(n - 1 - start - i)})`
+          const text = json(eventOf(draft, 0, createdAt, author))
+          if (!text.startsWith(idHead)) throw new Error('An event must serialise with its id first')
+          const tail = text.slice(idHead.length)
+          return sql`SELECT ${tenantId}, ${position}, ${draft.type}, ${createdAt},
+                            '{"id":"' || ${idSql(position)} || '"' || ${tail} FROM pos`
+        })
+        const insert = sql`INSERT INTO ${events} (tenant_id, position, type, created_at, doc)
+                           ${sql.join(selects, sql` UNION ALL `)}`
+        if (start === 0) await ctx.engine.chainWrites(ex, chained, counter, insert)
+        else await sql`WITH pos AS (${counter.readBack}) ${insert}`.execute(ex)
+      }
     },
 
     async listEvents(tenantId, query) {
@@ -217,7 +295,7 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
       {
         // One statement: the counter (every position up to it has committed) and the oldest event kept
         // (pruning is the writers' job, since it needs a write lock).
-        const bounds = await one<{ last: unknown; oldest: unknown }>(
+        const bounds = await ctx.one<{ last: unknown; oldest: unknown }>(
           sql`SELECT (SELECT position FROM ${t('event_positions')} WHERE tenant_id = ${tenantId}) AS last,
                      (SELECT min(position) FROM ${t('events')} WHERE tenant_id = ${tenantId}) AS oldest`,
           ex,

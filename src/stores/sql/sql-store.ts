@@ -30,7 +30,7 @@ export interface SqlStoreOptions {
   migrate?: boolean
   /** Postgres only: the schema that holds every table (created if missing). */
   schema?: string
-  /** How long events are kept (default 30 days); writes prune older ones. */
+  /** How long events are kept (default 30 days); writes prune older ones, at most once a minute per tenant. */
   eventRetentionMs?: number
   /** Called by `close()` after the Kysely instance is destroyed. */
   onClose?: () => Promise<void> | void

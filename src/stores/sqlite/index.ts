@@ -28,7 +28,7 @@ export type SqliteStoreSource =
 export interface SqliteStoreOptions {
   /** Run the migrations on creation. Default true. */
   migrate?: boolean
-  /** How long events are kept (default 30 days); writes prune older ones. */
+  /** How long events are kept (default 30 days); writes prune older ones, at most once a minute per tenant. */
   eventRetentionMs?: number
 }
 
