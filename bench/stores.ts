@@ -463,8 +463,15 @@ export async function runStoresBench(): Promise<boolean> {
   mkdirSync(dir, { recursive: true })
   if (ENGINES.includes('sqlite')) {
     const file = join(dir, `tickets-${TICKETS}.db`)
-    if (!existsSync(file)) seedInChild('sqlite', file)
-    else console.log(`sqlite: reusing ${file}`)
+    if (!existsSync(file)) {
+      try {
+        seedInChild('sqlite', file)
+      } catch (error) {
+        // A half-seeded file must not be "reused" by the next run.
+        for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true })
+        throw error
+      }
+    } else console.log(`sqlite: reusing ${file}`)
     await settle()
     let peak = process.memoryUsage().rss
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5)
