@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createMemoryStore, createPublicApi, StoreUnavailableError, type Store } from 'tenant-public-api'
 import { createPostgresStore, sqlRateLimiter, type SqlStore } from 'tenant-public-api/postgres'
 import { createHarness, testKey, testKeyResolver, type Harness, type Reply } from 'tenant-public-api/testing'
-import { DATABASE_URL, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
+import { DATABASE_URL, dropSchemas, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
 import { TcpProxy } from './support.js'
 
 const QUERY_TIMEOUT_MS = 1000
@@ -33,10 +33,7 @@ const schemas: string[] = []
 
 afterAll(async () => {
   if (schemas.length === 0 || !server) return
-  const admin = new pg.Client({ connectionString: DATABASE_URL })
-  await admin.connect()
-  for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-  await admin.end()
+  await dropSchemas(schemas)
 })
 
 function url(port: number): string {

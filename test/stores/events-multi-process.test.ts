@@ -9,11 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPostgresStore } from 'tenant-public-api/postgres'
 import { createSqliteStore, type SqlStore } from 'tenant-public-api/sqlite'
-import { DATABASE_URL, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
+import { DATABASE_URL, dropSchemas, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
 
 interface Result {
   acknowledged: string[]
@@ -72,10 +71,7 @@ const schemas: string[] = []
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
   if (schemas.length > 0 && (await postgresServerAnswers())) {
-    const admin = new pg.Client({ connectionString: DATABASE_URL })
-    await admin.connect()
-    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-    await admin.end()
+    await dropSchemas(schemas)
   }
 })
 

@@ -12,7 +12,7 @@ import { createPublicApi, StoreUnavailableError, type Store } from 'tenant-publi
 import { createPostgresStore, sqlRateLimiter } from 'tenant-public-api/postgres'
 import { createSqliteStore } from 'tenant-public-api/sqlite'
 import { createHarness, testKey, testKeyResolver, type Reply } from 'tenant-public-api/testing'
-import { DATABASE_URL, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
+import { DATABASE_URL, dropSchemas, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
 import { TcpProxy } from './support.js'
 
 const company = {
@@ -29,10 +29,7 @@ const dir = mkdtempSync(join(tmpdir(), 'tenant-api-faults-'))
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
   if (schemas.length > 0 && server) {
-    const admin = new pg.Client({ connectionString: DATABASE_URL })
-    await admin.connect()
-    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-    await admin.end()
+    await dropSchemas(schemas)
   }
 })
 

@@ -8,9 +8,8 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPostgresStore } from 'tenant-public-api/postgres'
 import { createSqliteStore, type SqlStore } from 'tenant-public-api/sqlite'
-import { DATABASE_URL, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
+import { DATABASE_URL, dropSchemas, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
 import { runWorker } from './support.js'
-import pg from 'pg'
 
 const ruleId = '11111111-1111-4111-8111-111111111111'
 const rule = {
@@ -35,10 +34,7 @@ const schemas: string[] = []
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
   if (schemas.length > 0 && (await postgresServerAnswers())) {
-    const admin = new pg.Client({ connectionString: DATABASE_URL })
-    await admin.connect()
-    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-    await admin.end()
+    await dropSchemas(schemas)
   }
 })
 

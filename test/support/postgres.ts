@@ -45,6 +45,18 @@ export function postgresServerAnswers(): Promise<boolean> {
   return serverAnswers
 }
 
+/** Drops `schemas` (and everything in them) on the server at {@link DATABASE_URL}. */
+export async function dropSchemas(schemas: readonly string[]): Promise<void> {
+  if (schemas.length === 0) return
+  const admin = new pg.Client({ connectionString: DATABASE_URL })
+  await admin.connect()
+  try {
+    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+  } finally {
+    await admin.end()
+  }
+}
+
 /** A fresh schema name. */
 export function freshSchema(prefix = 'test'): string {
   return `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`
@@ -81,11 +93,8 @@ export async function createTestPostgresStore(
     const close = store.close.bind(store)
     // Drop the schema after the test file: the shared database must not fill up.
     store.close = async () => {
-      const admin = new pg.Client({ connectionString: DATABASE_URL })
       await close()
-      await admin.connect()
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-      await admin.end()
+      await dropSchemas([schema])
     }
     const execute = async (text: string) => {
       const client = new pg.Client({ connectionString: DATABASE_URL })
@@ -128,10 +137,7 @@ export async function createCountingPostgresStore(): Promise<{
     const close = store.close.bind(store)
     store.close = async () => {
       await close() // ends the pool too
-      const admin = new pg.Client({ connectionString: DATABASE_URL })
-      await admin.connect()
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-      await admin.end()
+      await dropSchemas([schema])
     }
     return { store, engine: 'server', statements: () => count }
   }

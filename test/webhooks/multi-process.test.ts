@@ -11,13 +11,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import pg from 'pg'
 import type { Store } from 'tenant-public-api'
 import { createPostgresStore } from 'tenant-public-api/postgres'
 import { createSqliteStore } from 'tenant-public-api/sqlite'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Reply } from 'tenant-public-api/testing'
-import { DATABASE_URL, freshSchema, postgresServerAnswers } from '../support/postgres.js'
+import { DATABASE_URL, dropSchemas, freshSchema, postgresServerAnswers } from '../support/postgres.js'
 import { apiClient, company, type Receiver, startReceiver } from './support.js'
 
 const worker = fileURLToPath(new URL('./dispatcher-worker.ts', import.meta.url))
@@ -217,10 +216,7 @@ const schemas: string[] = []
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
   if (schemas.length > 0 && (await postgresServerAnswers())) {
-    const admin = new pg.Client({ connectionString: DATABASE_URL })
-    await admin.connect()
-    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-    await admin.end()
+    await dropSchemas(schemas)
   }
 })
 
