@@ -4,6 +4,7 @@
  * resource. Stores record events in the same transaction as the change; nothing here reads a store.
  */
 import * as v from 'valibot'
+import { sameJson } from './same-json.js'
 import { DateTimeSchema, JsonObjectSchema } from './shared.js'
 
 /**
@@ -203,7 +204,7 @@ export function changeOf(
   const previous: Record<string, unknown> = {}
   let changed = false
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if (JSON.stringify(before[key]) === JSON.stringify(after[key])) continue
+    if (sameJson(before[key], after[key])) continue
     previous[key] = before[key] ?? null
     changed = true
   }

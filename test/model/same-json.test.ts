@@ -1,0 +1,106 @@
+/**
+ * Change detection compares fields with sameJson instead of their JSON text: it must agree with
+ * `JSON.stringify(a) === JSON.stringify(b)` on anything a record may hold.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { changeOf } from '../../src/model/events.js'
+import { sameJson } from '../../src/model/same-json.js'
+
+/** Values JSON.stringify treats specially, mixed into arbitrary JSON. */
+const awkward = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(() => 1),
+  fc.constant(Symbol('s')),
+  fc.constant(new Date(Date.UTC(2026, 0, 2))),
+  fc.constant({ toJSON: () => 'custom' }),
+  fc.constant(Object.assign(Object.create(null) as object, { bare: true })),
+  fc.constant(new Number(1)),
+  fc.constant(Number.NaN),
+  fc.constant(-0),
+  // biome-ignore lint/suspicious/noSparseArray: a hole is one of the inputs under test
+  fc.constant([1, , 3]),
+)
+const value = fc.letrec((tie) => ({
+  any: fc.oneof({ depthSize: 'small' }, fc.jsonValue(), awkward, tie('array'), tie('object')),
+  array: fc.array(tie('any'), { maxLength: 4 }),
+  object: fc.dictionary(fc.constantFrom('a', 'b', 'c', 'toJSON', '0', '__proto__'), tie('any'), { maxKeys: 4 }),
+})).any
+
+/** Arrays and objects with the plain or no prototype: the values `copy` copies and `changed` walks into. */
+function copyable(input: unknown): input is Record<string, unknown> {
+  if (input === null || typeof input !== 'object') return false
+  const proto = Object.getPrototypeOf(input)
+  return Array.isArray(input) || proto === Object.prototype || proto === null
+}
+
+/** A deep copy of arrays and plain objects (other values kept as they are), so equal text comes from other objects. */
+function copy(input: unknown): unknown {
+  if (Array.isArray(input)) return Array.from(input, copy)
+  if (!copyable(input)) return input
+  const out = Object.create(Object.getPrototypeOf(input)) as Record<string, unknown>
+  for (const [key, member] of Object.entries(input))
+    Object.defineProperty(out, key, { value: copy(member), enumerable: true, writable: true, configurable: true })
+  return out
+}
+
+/** The copy with one leaf changed along `path` (indexes into the members met on the way). */
+function changed(input: unknown, path: number[], replacement: unknown): unknown {
+  const out = copy(input)
+  if (!copyable(out)) return out
+  let parent = out
+  for (const step of path) {
+    const keys = Object.keys(parent)
+    if (keys.length === 0) return out
+    const key = keys[step % keys.length]!
+    if (step % 3 === 0 || !copyable(parent[key])) {
+      parent[key] = replacement
+      return out
+    }
+    parent = parent[key] as Record<string, unknown>
+  }
+  return out
+}
+
+const agrees = (a: unknown, b: unknown) => sameJson(a, b) === (JSON.stringify(a) === JSON.stringify(b))
+
+describe('sameJson', () => {
+  it('agrees with comparing JSON text: a value and a deep copy of it', () => {
+    fc.assert(
+      fc.property(value, (a) => sameJson(a, copy(a)) && agrees(a, copy(a))),
+      { numRuns: 500 },
+    )
+  })
+
+  it('agrees with comparing JSON text: a value and a copy with one member changed', () => {
+    fc.assert(
+      fc.property(value, fc.array(fc.nat(), { maxLength: 4 }), value, (a, path, replacement) =>
+        agrees(a, changed(a, path, replacement)),
+      ),
+      { numRuns: 1000 },
+    )
+  })
+
+  it('agrees with comparing JSON text: two independent values', () => {
+    fc.assert(fc.property(value, value, agrees), { numRuns: 1000 })
+  })
+
+  it('keeps what JSON keeps: key order, null in arrays for undefined, members left out for undefined', () => {
+    expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false)
+    expect(sameJson([undefined], [null])).toBe(true)
+    expect(sameJson({ a: undefined, b: 1 }, { b: 1 })).toBe(true)
+    expect(sameJson({ a: null }, {})).toBe(false)
+    expect(sameJson(new Date(0), '1970-01-01T00:00:00.000Z')).toBe(true)
+    expect(sameJson(new Number(1), new Number(2))).toBe(false)
+  })
+
+  it('drives changeOf: previous holds exactly the fields whose JSON differs', () => {
+    const before = { id: 'r', name: 'A', conditions: [{ field: 'x', values: [1, 2] }], tags: undefined }
+    const after = { id: 'r', name: 'A', conditions: [{ field: 'x', values: [1, 3] }], tags: [] }
+    expect(changeOf('automation_rule', 'r', before, after)?.previous).toEqual({
+      conditions: before.conditions,
+      tags: null,
+    })
+    expect(changeOf('automation_rule', 'r', before, copy(before) as typeof before)).toBeNull()
+  })
+})
