@@ -1,6 +1,7 @@
 /**
- * A new SQLite database gets 16 KiB pages (index builds of a bulk load scan the table faster);
- * an existing database keeps the page size it was made with.
+ * A new SQLite database gets 4 KiB pages (a write rewrites each page it touches into the log);
+ * an existing database keeps the page size it was made with. The log is checkpointed every 4,000
+ * pages, on the caller's handle too.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,21 +23,33 @@ const pageSize = (file: string) => {
 }
 
 describe('SQLite page size', () => {
-  it('is 16 KiB for a new database', async () => {
+  it('is 4 KiB for a new database', async () => {
     const file = join(dir, 'new.db')
     const store = await createSqliteStore({ filename: file })
     await store.close()
-    expect(pageSize(file)).toBe(16384)
+    expect(pageSize(file)).toBe(4096)
   })
 
   it('stays what it was for an existing database', async () => {
     const file = join(dir, 'existing.db')
     const existing = new Database(file)
+    existing.pragma('page_size = 16384')
     existing.exec('CREATE TABLE host_table (x)')
     existing.close()
     const store = await createSqliteStore({ filename: file })
     await store.seed('tenant-page-size', { tickets: [] })
     await store.close()
-    expect(pageSize(file)).toBe(4096)
+    expect(pageSize(file)).toBe(16384)
+  })
+
+  it('checkpoints the log every 4,000 pages, also on a handle the caller passes', async () => {
+    const database = new Database(join(dir, 'handle.db'))
+    const store = await createSqliteStore({ database })
+    try {
+      expect(database.pragma('wal_autocheckpoint', { simple: true })).toBe(4000)
+      expect(database.pragma('journal_mode', { simple: true })).toBe('wal')
+    } finally {
+      await store.close()
+    }
   })
 })
