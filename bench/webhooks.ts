@@ -24,6 +24,7 @@ import { memoryRateLimiter } from '../src/http/rate-limit.js'
 import { createPostgresStore } from '../src/stores/postgres/index.js'
 import { createSqliteStore } from '../src/stores/sqlite/index.js'
 import type { Store } from '../src/stores/store.js'
+import { numberedCompany } from '../src/testing/conformance/webhook-fixtures.js'
 import { testKey, testKeyResolver } from '../src/testing/keys.js'
 import type { DispatcherReport } from './webhook-processes.js'
 
@@ -71,17 +72,7 @@ async function fill(store: Store, receiverUrl: string, events: number): Promise<
       )
       if (response.status !== 201) throw new Error(`endpoint: ${response.status}`)
     }
-    const companies = Array.from({ length: events }, (_, i) => ({
-      id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
-      name: `Company ${i}`,
-      domain: null,
-      status: 'active',
-      employeeCount: null,
-      industry: null,
-      website: null,
-      createdAt: '2024-01-01T00:00:00.000Z',
-      updatedAt: '2024-01-01T00:00:00.000Z',
-    }))
+    const companies = Array.from({ length: events }, (_, i) => numberedCompany(i + 1, `Company ${i}`))
     await store.seed(tenantId, { companies })
   }
   return TENANTS * 2 * events

@@ -99,25 +99,7 @@ export function apiClient(store: Store, tenantId: string): Harness {
   return createHarness(api, { key: testKey(tenantId) })
 }
 
-/**
- * A company seed record: seeding it is a `company.created` event, seeding it again changed a `company.updated`.
- *
- * @example
- * await store.seed(tenantId, { companies: [company(1)] })
- */
-export function company(n: number, name = `Company ${n}`) {
-  return {
-    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    name,
-    domain: null,
-    status: 'active',
-    employeeCount: null,
-    industry: null,
-    website: null,
-    createdAt: '2024-01-01T00:00:00.000Z',
-    updatedAt: '2024-01-01T00:00:00.000Z',
-  }
-}
+export { numberedCompany as company } from '../../src/testing/conformance/webhook-fixtures.js'
 
 /** A clock tests move by hand. */
 export function manualClock(start = Date.now()): { now: () => Date; advance(ms: number): void } {

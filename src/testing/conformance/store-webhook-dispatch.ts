@@ -12,6 +12,7 @@ import type { Store } from '../../stores/store.js'
 import type { NewWebhookJob, WebhookJob, WebhookJobFinish, WebhookJobOutcome } from '../../stores/webhook-dispatch.js'
 import type { WebhookDeliveryRecord } from '../../stores/webhook-store.js'
 import type { ConformanceContext } from './context.js'
+import { numberedCompany as company } from './webhook-fixtures.js'
 
 const LEASE = 30_000
 /** Claims take everything claimable (other suites' tenants included), then keep this test's. */
@@ -30,20 +31,6 @@ function endpoint(id: string = crypto.randomUUID()): WebhookEndpointRecord {
     secrets: [{ secret: `whsec_${btoa('conformance-dispatch-secret')}`, expiresAt: null }],
     eventScopes: ['companies.read'],
     version: 1,
-  }
-}
-
-function company(n: number) {
-  return {
-    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    name: `Company ${n}`,
-    domain: null,
-    status: 'active',
-    employeeCount: null,
-    industry: null,
-    website: null,
-    createdAt: '2024-01-01T00:00:00.000Z',
-    updatedAt: '2024-01-01T00:00:00.000Z',
   }
 }
 

@@ -54,3 +54,24 @@ export async function addFixtureWebhooks(store: Store, tenantId: string, data: S
   const tenant = (['a', 'b'] as const).find((t) => ids.has(fixtureIds(t).companies[0]))
   if (tenant !== undefined) await store.insertWebhookEndpoint(tenantId, fixtureWebhookEndpoint(tenant), 20)
 }
+
+/**
+ * Company `n` as seed data (a company's events are what the webhook tests and bench deliver):
+ * a fixed id from `n`, every optional field null.
+ *
+ * @example
+ * await store.seed(tenantId, { companies: [numberedCompany(1)] })
+ */
+export function numberedCompany(n: number, name = `Company ${n}`) {
+  return {
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    name,
+    domain: null,
+    status: 'active',
+    employeeCount: null,
+    industry: null,
+    website: null,
+    createdAt: '2024-01-01T00:00:00.000Z',
+    updatedAt: '2024-01-01T00:00:00.000Z',
+  }
+}
