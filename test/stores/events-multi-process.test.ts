@@ -4,7 +4,6 @@
  * acknowledged write's event exactly once, in increasing order. On one SQLite file and on one
  * Postgres schema (the server: PGlite cannot be shared between processes).
  */
-import { fork } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createPostgresStore } from 'tenant-public-api/postgres'
 import { createSqliteStore, type SqlStore } from 'tenant-public-api/sqlite'
 import { DATABASE_URL, dropSchemas, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
+import { forkWorker } from '../support/worker-process.js'
 
 interface Result {
   acknowledged: string[]
@@ -23,21 +23,7 @@ interface Result {
 const worker = fileURLToPath(new URL('./events-worker.ts', import.meta.url))
 
 function run(args: object): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = fork(worker, [JSON.stringify(args)], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    })
-    let out = ''
-    let err = ''
-    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()))
-    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()))
-    child.on('error', reject)
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`worker exited with ${code}: ${err}`))
-      resolve(JSON.parse(out.trim().split('\n').pop() ?? '{}') as Result)
-    })
-  })
+  return forkWorker<Result>(worker, args).result
 }
 
 const WRITES = 30

@@ -1,28 +1,13 @@
 /** Helpers of the store tests: child processes and a TCP proxy that can be cut and restored. */
-import { fork } from 'node:child_process'
 import { createServer, connect, type Server, type Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { forkWorker } from '../support/worker-process.js'
 
 const worker = fileURLToPath(new URL('./worker.ts', import.meta.url))
 
 /** Runs `worker.ts` with `args` in a child process; resolves to the statuses it printed. */
-export function runWorker(args: object): Promise<number[]> {
-  return new Promise((resolve, reject) => {
-    const child = fork(worker, [JSON.stringify(args)], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    })
-    let out = ''
-    let err = ''
-    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()))
-    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()))
-    child.on('error', reject)
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`worker exited with ${code}: ${err}`))
-      const line = out.trim().split('\n').pop() ?? '{}'
-      resolve((JSON.parse(line) as { statuses: number[] }).statuses)
-    })
-  })
+export async function runWorker(args: object): Promise<number[]> {
+  return (await forkWorker<{ statuses: number[] }>(worker, args).result).statuses
 }
 
 /** One proxied connection: the client's socket, the upstream socket, and what the proxy does with them. */

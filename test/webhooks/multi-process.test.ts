@@ -6,7 +6,7 @@
  * a dispatcher killed with SIGKILL mid-delivery leaves its claims, which the other takes over once
  * their lease has passed.
  */
-import { type ChildProcess, fork } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,6 +17,7 @@ import { createSqliteStore } from 'tenant-public-api/sqlite'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Reply } from 'tenant-public-api/testing'
 import { DATABASE_URL, dropSchemas, freshSchema, postgresServerAnswers } from '../support/postgres.js'
+import { forkWorker } from '../support/worker-process.js'
 import { apiClient, company, type Receiver, startReceiver } from './support.js'
 
 const worker = fileURLToPath(new URL('./dispatcher-worker.ts', import.meta.url))
@@ -36,25 +37,11 @@ interface Worker {
 
 /** Starts a dispatcher process and resolves once it is dispatching. */
 async function startWorker(args: object): Promise<Worker> {
-  const child = fork(worker, [JSON.stringify(args)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  })
-  let out = ''
-  let err = ''
-  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()))
-  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()))
-  const stopped = new Promise<WorkerResult>((resolve, reject) => {
-    child.on('error', reject)
-    child.on('exit', (code, signal) => {
-      if (code !== 0) return reject(new Error(`dispatcher exited with ${code ?? signal}: ${err}`))
-      resolve(JSON.parse(out.trim().split('\n').pop() ?? '{}'))
-    })
-  })
+  const { child, result: stopped } = forkWorker<WorkerResult>(worker, args)
   stopped.catch(() => undefined)
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve())
-    child.once('exit', () => reject(new Error(`dispatcher did not start: ${err}`)))
+    child.once('exit', () => stopped.then(() => reject(new Error('the dispatcher stopped before it started')), reject))
   })
   return {
     child,
