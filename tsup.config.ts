@@ -29,6 +29,8 @@ export default defineConfig({
   target: 'es2022',
   splitting: true,
   treeshake: true,
+  // import.meta.url in the CJS build (the SQLite checkpointer resolves its driver from where the store is)
+  shims: true,
   external: [
     'tenant-public-api',
     'vitest',
