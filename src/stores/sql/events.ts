@@ -109,8 +109,9 @@ export interface SqlEvents {
   /**
    * Runs `guard` (a data-modifying statement with RETURNING) and, only when it changed a row,
    * records `drafts` (at most 100) at the tenant's next positions: one autocommit statement
-   * (`Engine.guardedWrites`, Postgres only), a due prune included. Resolves to whether the guard
-   * changed a row; when it did not, nothing was counted or recorded.
+   * (`Engine.guardedWrites`, Postgres only). Resolves to whether the guard changed a row; when it
+   * did not, nothing was counted or recorded. A due prune is part of the statement and runs either
+   * way (deleting expired events needs no change of its own), so it is never skipped.
    */
   appendIf(
     tenantId: string,
