@@ -1,7 +1,9 @@
 /**
  * How the SQL stores write events (docs/stores.md#events): on Postgres a rule update or a line item
  * is its locked read and one statement (the change, the tenant's counter, the event) inside the
- * transaction, a budget update the same and a read of its items; a tenant's expired events are
+ * transaction, a budget update the same and a read of its items; a rule or report update after its
+ * read is one autocommit statement (guarded by the text read), falling back to the locked
+ * transaction when the row changed since; a tenant's expired events are
  * pruned at most once a minute, not on every write; and the ids SQL splices into stored events are
  * `eventId`'s, also past twelve digits.
  */
@@ -11,6 +13,7 @@ import type { Store } from 'tenant-public-api'
 import { createSqliteStore, type SqlStore } from 'tenant-public-api/sqlite'
 import { createDemoData } from 'tenant-public-api/testing'
 import type { AutomationRuleRecord } from '../../src/model/automation-rules.js'
+import type { ReportRecord } from '../../src/model/reports.js'
 import { eventId } from '../../src/model/events.js'
 import { createCountingPostgresStore, createTestPostgresStore } from '../support/postgres.js'
 
@@ -94,6 +97,146 @@ describe('a write with its event on Postgres', () => {
       ['budget.updated', budget.id],
       ['budget_line_item.created', item.id],
       ['automation_rule.updated', rule.id],
+    ])
+  })
+})
+
+describe('a rule or report update after its read on Postgres', () => {
+  /** A counting store with demo data: a tenant-wide rule, a rule naming a company, a report naming nothing. */
+  async function seeded() {
+    const counting = await createCountingPostgresStore()
+    stores.push(counting.store)
+    const demo = createDemoData({ tickets: 1 })
+    const [first, second] = demo.automationRules
+    const tenantRule: AutomationRuleRecord = { ...first!, scopeType: 'tenant', companyIds: [] }
+    const companyRule: AutomationRuleRecord = { ...second!, scopeType: 'company', companyIds: [demo.companies[0]!.id] }
+    const report: ReportRecord = { ...demo.reports[0]!, companyId: null, reportTypeId: null }
+    await counting.store.seed(TENANT, {
+      ...demo,
+      automationRules: [tenantRule, companyRule],
+      reports: [report],
+    } as never)
+    return { ...counting, tenantRule, companyRule, report }
+  }
+
+  /** The position an event id names (`eventId`'s inverse). */
+  const positionOf = (id: string) => Number(id.replace(/\D/g, ''))
+
+  /** The newest event of the tenant. */
+  async function newest(store: Store) {
+    const page = await store.listEvents(TENANT, { after: null, order: 'desc', types: null, limit: 1 })
+    if (page.state !== 'ok') throw new Error('the feed expired')
+    return page.events[0]!
+  }
+
+  /** Every event id of the tenant is its position: 1, 2, ... with no gap. */
+  async function expectGapFree(store: Store) {
+    const page = await store.listEvents(TENANT, { after: null, order: 'asc', types: null, limit: 100 })
+    if (page.state !== 'ok') throw new Error('the feed expired')
+    expect(page.events.length).toBeGreaterThan(0)
+    expect(page.events.map((event) => event.id)).toEqual(page.events.map((_, i) => eventId(i + 1)))
+  }
+
+  it('is one statement, and one more when the rule names companies (their names are read first)', async () => {
+    const { store, statements, tenantRule, companyRule, report } = await seeded()
+    for (const [rule, expected] of [
+      [tenantRule, 1],
+      [companyRule, 2],
+    ] as const) {
+      const read = (await store.getAutomationRule(TENANT, rule.id))!
+      const next = { ...read, priority: read.priority + 7, version: read.version + 1 }
+      const before = statements()
+      expect(await store.replaceAutomationRule(TENANT, next, read.version)).toBe(true)
+      expect(statements() - before).toBe(expected)
+      expect(await store.getAutomationRule(TENANT, rule.id)).toEqual(next)
+      const event = await newest(store)
+      expect([event.type, event.resource.id, event.data.previous]).toEqual([
+        'automation_rule.updated',
+        rule.id,
+        { priority: read.priority, version: read.version },
+      ])
+    }
+    const read = (await store.getReport(TENANT, report.id))!
+    const next = { ...read, title: 'Retitled', version: read.version + 1 }
+    const before = statements()
+    expect(await store.replaceReport(TENANT, next, read.version)).toBe(true)
+    expect(statements() - before).toBe(1)
+    expect(await store.getReport(TENANT, report.id)).toEqual(next)
+    expect((await newest(store)).data.previous).toEqual({ title: read.title, version: read.version })
+    // A second update after a second read: one statement again.
+    const again = (await store.getAutomationRule(TENANT, tenantRule.id))!
+    const last = statements()
+    expect(await store.replaceAutomationRule(TENANT, { ...again, version: again.version + 1 }, again.version)).toBe(
+      true,
+    )
+    expect(statements() - last).toBe(1)
+    await expectGapFree(store)
+  })
+
+  it('falls back to the locked transaction when another writer changed the row since the read', async () => {
+    const { store, statements, another, tenantRule } = await seeded()
+    const other = await another()
+    stores.push(other)
+    const read = (await store.getAutomationRule(TENANT, tenantRule.id))!
+    const theirs = { ...read, name: 'Theirs', version: read.version + 1 }
+    expect(await other.replaceAutomationRule(TENANT, theirs, read.version)).toBe(true)
+    const theirEvent = await newest(store)
+    const mine = { ...read, priority: read.priority + 7, version: read.version + 1 }
+    const before = statements()
+    expect(await store.replaceAutomationRule(TENANT, mine, read.version)).toBe(false)
+    // The guarded statement changed nothing; BEGIN, the locked read and COMMIT decided.
+    expect(statements() - before).toBe(4)
+    expect(await store.getAutomationRule(TENANT, tenantRule.id)).toEqual(theirs)
+    expect((await newest(store)).id).toBe(theirEvent.id)
+    // Read again, then the update goes through in one statement, its previous state theirs.
+    const reread = (await store.getAutomationRule(TENANT, tenantRule.id))!
+    const retry = { ...reread, priority: reread.priority + 7, version: reread.version + 1 }
+    const again = statements()
+    expect(await store.replaceAutomationRule(TENANT, retry, reread.version)).toBe(true)
+    expect(statements() - again).toBe(1)
+    const event = await newest(store)
+    expect(event.id).toBe(eventId(positionOf(theirEvent.id) + 1))
+    expect(event.data.previous).toEqual({ priority: read.priority, version: theirs.version })
+    await expectGapFree(store)
+  })
+
+  it('falls back when a seed changed the document but not its version, and records what it replaced', async () => {
+    const { store, statements, tenantRule } = await seeded()
+    const read = (await store.getAutomationRule(TENANT, tenantRule.id))!
+    // Behind the read's back: same version, another name (the store's remembered text is now stale).
+    await store.seed(TENANT, { automationRules: [{ ...read, name: 'Seeded' }] })
+    const seedEvent = await newest(store)
+    expect(seedEvent.data.previous).toEqual({ name: read.name })
+    const next = { ...read, priority: read.priority + 7, version: read.version + 1 }
+    const before = statements()
+    expect(await store.replaceAutomationRule(TENANT, next, read.version)).toBe(true)
+    // The guarded statement, then BEGIN, the locked read, the update with its event, COMMIT.
+    expect(statements() - before).toBe(5)
+    expect(await store.getAutomationRule(TENANT, tenantRule.id)).toEqual(next)
+    const page = await store.listEvents(TENANT, {
+      after: positionOf(seedEvent.id),
+      order: 'asc',
+      types: null,
+      limit: 10,
+    })
+    expect(page.state === 'ok' && page.events.map((event) => [event.type, event.data.previous])).toEqual([
+      ['automation_rule.updated', { name: 'Seeded', priority: read.priority, version: read.version }],
+    ])
+    await expectGapFree(store)
+  })
+
+  it('prunes the tenant when due, in the same statement', async () => {
+    const { store, another, tenantRule } = await seeded()
+    // A store whose retention is 1 ms: its first write for the tenant prunes every earlier event.
+    const pruning = await another({ eventRetentionMs: 1 })
+    stores.push(pruning)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const read = (await pruning.getAutomationRule(TENANT, tenantRule.id))!
+    const next = { ...read, priority: read.priority + 7, version: read.version + 1 }
+    expect(await pruning.replaceAutomationRule(TENANT, next, read.version)).toBe(true)
+    const page = await store.listEvents(TENANT, { after: null, order: 'asc', types: null, limit: 100 })
+    expect(page.state === 'ok' && page.events.map((event) => [event.type, event.resource.id])).toEqual([
+      ['automation_rule.updated', tenantRule.id],
     ])
   })
 })

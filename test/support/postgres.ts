@@ -115,12 +115,14 @@ export async function createTestPostgresStore(
 
 /**
  * A Postgres store (server when one answers, else PGlite) that counts the statements it sends, for
- * tests of how many round trips an operation takes.
+ * tests of how many round trips an operation takes, and `another`: a second store, not counted, on
+ * the same database and schema (another process's store; the caller closes it).
  */
 export async function createCountingPostgresStore(): Promise<{
   store: SqlStore
   engine: 'server' | 'pglite'
   statements: () => number
+  another: (options?: { eventRetentionMs?: number }) => Promise<SqlStore>
 }> {
   let count = 0
   if (await postgresServerAnswers()) {
@@ -139,7 +141,9 @@ export async function createCountingPostgresStore(): Promise<{
       await close() // ends the pool too
       await dropSchemas([schema])
     }
-    return { store, engine: 'server', statements: () => count }
+    const another = (options: { eventRetentionMs?: number } = {}) =>
+      createPostgresStore({ connectionString: DATABASE_URL, schema, max: 2 }, options)
+    return { store, engine: 'server', statements: () => count, another }
   }
   const { store, db } = await pgliteStore()
   const query = db.query.bind(db)
@@ -147,5 +151,7 @@ export async function createCountingPostgresStore(): Promise<{
     count++
     return query(...args)
   }) as typeof db.query
-  return { store, engine: 'pglite', statements: () => count }
+  const another = (options: { eventRetentionMs?: number } = {}) =>
+    createPostgresStore({ dialect: pgliteDialect(db, { closeOnDestroy: false }) }, options)
+  return { store, engine: 'pglite', statements: () => count, another }
 }

@@ -43,6 +43,9 @@ import { rowBuilder, rowColumns, upsert } from './seeding.js'
 import type { WebhookDispatchStore } from '../webhook-dispatch.js'
 import type { WebhookStore } from '../webhook-store.js'
 
+/** How many versioned records' texts a store remembers for its compare-and-set (see `knownTexts`). */
+const MAX_KNOWN_TEXTS = 2_000
+
 /** The store methods of this file. */
 export type CollectionMethods = Omit<
   Store,
@@ -73,6 +76,35 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
       sql`SELECT doc FROM ${t(spec.table)} WHERE tenant_id = ${tenantId} AND id = ${id}`,
     )
     return row === undefined ? null : parse<T>(row.doc)
+  }
+
+  /**
+   * The stored text and version of the versioned records (automation rules, reports) this store last
+   * read or wrote, by table, tenant and id: Postgres only, for the one-statement compare-and-set of
+   * `replaceVersioned`. At most {@link MAX_KNOWN_TEXTS} entries (like `parseDoc`'s cache, sharing its
+   * strings), forgotten all at once when full. An entry may be stale (another process wrote the row):
+   * the guarded update then changes nothing and the locked transaction decides.
+   */
+  const knownTexts = new Map<string, { version: number; text: string }>()
+  const knownKey = (table: string, tenantId: string, id: string) => `${table}\u0000${tenantId}\u0000${id}`
+  const know = (table: string, tenantId: string, id: string, version: number, text: string) => {
+    if (engine.guardedWrites === null) return
+    const key = knownKey(table, tenantId, id)
+    if (knownTexts.size >= MAX_KNOWN_TEXTS && !knownTexts.has(key)) knownTexts.clear()
+    knownTexts.set(key, { version, text })
+  }
+
+  /** A versioned record (frozen, shared while its text is unchanged), its text remembered (`knownTexts`). */
+  const versionedDoc = async <T>(spec: { table: string }, tenantId: string, id: string): Promise<T | null> => {
+    const row = await one<{ version: unknown; doc: string }>(
+      sql`SELECT version, doc FROM ${t(spec.table)} WHERE tenant_id = ${tenantId} AND id = ${id}`,
+    )
+    if (row === undefined) {
+      knownTexts.delete(knownKey(spec.table, tenantId, id))
+      return null
+    }
+    know(spec.table, tenantId, id, Number(row.version), row.doc)
+    return parseDoc<T>(row.doc)
   }
 
   async function budgetView(tenantId: string, id: string): Promise<Budget | null> {
@@ -106,10 +138,18 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
     return { doc: parse<Record<string, unknown>>(text), text }
   }
 
+  const versionedRows = {
+    automationRules: rowBuilder(automationRules, engine),
+    reports: rowBuilder(reports, engine),
+  }
+
   /**
-   * Compare-and-set: rewrites the record's row only while its stored `version` is `expected`. The
-   * state before is the locked read's document, the state after the record in hand; the update,
-   * the counter and the event are one statement on Postgres.
+   * Compare-and-set: rewrites the record's row only while its stored `version` is `expected`, and
+   * records its event (the state before is the stored document replaced, the state after the
+   * record in hand). On Postgres, when the store knows the row's text at `expected` (it handed the
+   * record out, `knownTexts`), the update guarded by that text and its event are one autocommit
+   * statement; otherwise, or when the guard misses (another writer, a seed, a stale entry), a
+   * transaction reads the row locked and decides.
    */
   async function replaceVersioned<T extends { id: string; version: number }>(
     spec: CollectionSpec<T>,
@@ -121,23 +161,47 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
   ): Promise<boolean> {
     const skip = 1 + spec.key.length
     const columns = rowColumns(spec).slice(skip)
-    const values = rowBuilder(spec, engine)(tenantId, [record.id], record).slice(skip)
+    const values = versionedRows[key](tenantId, [record.id], record as never).slice(skip)
     const set = sql.join(columns.map((c, i) => sql`${sql.ref(c)} = ${values[i]}`))
-    return engine.writeTransaction(db, async (ex) => {
+    // The row's new `doc`, stringified once: change detection reads it as the state after.
+    const text = values[columns.indexOf('doc')] as string
+    // Parsed after the state before (parseDoc keeps one text per record id: the before is then a hit).
+    const stateAfter = (): StoredDoc => ({ doc: parseDoc<Record<string, unknown>>(text), text })
+    const where = sql`tenant_id = ${tenantId} AND id = ${record.id}`
+    const known = knownTexts.get(knownKey(spec.table, tenantId, record.id))
+    if (known !== undefined && known.version === expected && engine.guardedWrites !== null) {
+      // Company and report type names are read first, outside any transaction, as the locked path
+      // reads them (unlocked, under READ COMMITTED): an event names what they were at the write.
+      const stored = { doc: parseDoc<Record<string, unknown>>(known.text), text: known.text }
+      const [before, after] = await events.describe(db, tenantId, key, [stored, stateAfter()])
+      const draft = syncChange(EVENT_RESOURCE_OF[key]!, record.id, before!, after!)
+      const guard = {
+        name: 'changed',
+        write: sql`UPDATE ${t(spec.table)} SET ${set}
+                   WHERE ${where} AND version = ${expected} AND doc = ${known.text} RETURNING id`,
+      }
+      if (await events.appendIf(tenantId, draft === null ? [] : [draft], write, guard)) {
+        know(spec.table, tenantId, record.id, record.version, text)
+        return true
+      }
+      knownTexts.delete(knownKey(spec.table, tenantId, record.id))
+    }
+    const done = await engine.writeTransaction(db, async (ex) => {
       // Locked, so the document read is the state this update replaces.
       const current = await one<{ version: unknown; doc: string }>(
-        sql`SELECT version, doc FROM ${t(spec.table)}
-            WHERE tenant_id = ${tenantId} AND id = ${record.id}${sql.raw(engine.forUpdate)}`,
+        sql`SELECT version, doc FROM ${t(spec.table)} WHERE ${where}${sql.raw(engine.forUpdate)}`,
         ex,
       )
       if (current === undefined || Number(current.version) !== expected) return false
-      const stored = { doc: parse<Record<string, unknown>>(current.doc), text: current.doc }
-      const [before, after] = await events.describe(ex, tenantId, key, [stored, inHand(spec, record)])
+      const stored = { doc: parseDoc<Record<string, unknown>>(current.doc), text: current.doc }
+      const [before, after] = await events.describe(ex, tenantId, key, [stored, stateAfter()])
       const draft = syncChange(EVENT_RESOURCE_OF[key]!, record.id, before!, after!)
-      const update = sql`UPDATE ${t(spec.table)} SET ${set} WHERE tenant_id = ${tenantId} AND id = ${record.id}`
+      const update = sql`UPDATE ${t(spec.table)} SET ${set} WHERE ${where}`
       await events.append(ex, tenantId, draft === null ? [] : [draft], write, [update])
       return true
     })
+    if (done) know(spec.table, tenantId, record.id, record.version, text)
+    return done
   }
 
   const ruleRow = rowBuilder(automationRules, engine)
@@ -219,7 +283,7 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
       })
     },
 
-    getAutomationRule: (tenantId, id) => docOf<AutomationRuleRecord>(automationRules, tenantId, id),
+    getAutomationRule: (tenantId, id) => versionedDoc<AutomationRuleRecord>(automationRules, tenantId, id),
 
     async insertAutomationRule(tenantId, rule, write) {
       await engine.writeTransaction(db, async (ex) => {
@@ -235,7 +299,7 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
     replaceAutomationRule: (tenantId, rule, expectedVersion, write) =>
       replaceVersioned(automationRules, 'automationRules', tenantId, rule, expectedVersion, write),
 
-    getReport: (tenantId, id) => docOf<ReportRecord>(reports, tenantId, id),
+    getReport: (tenantId, id) => versionedDoc<ReportRecord>(reports, tenantId, id),
 
     replaceReport: (tenantId, report, expectedVersion, write) =>
       replaceVersioned(reports, 'reports', tenantId, report, expectedVersion, write),

@@ -25,6 +25,10 @@
  *   tenant's position counter, the events, a due retention prune) as one statement of
  *   data-modifying CTEs, one round trip (`chainWrites`); SQLite has no data-modifying CTEs and runs
  *   them one by one, which costs no round trips (the database is a library in this process).
+ *   A compare-and-set (rule, report) whose stored text the store already holds goes further on
+ *   Postgres: its update, guarded by that text and version, and its event are one autocommit
+ *   statement, the counter and event reading the update's returned row, so nothing is counted or
+ *   recorded when the guard misses; it then falls back to the locked transaction (`guardedWrites`).
  * - **Clock** (rate limiter): the database's own, in milliseconds since the epoch.
  * - **Text**: Postgres text cannot hold U+0000, so it is dropped from bound strings there.
  * - **Unavailability**: which driver errors mean "the database cannot be reached" (→ 503).
@@ -93,6 +97,24 @@ export interface Engine {
     named: ChainedWrite,
     last: RawBuilder<unknown>,
   ): Promise<void>
+  /**
+   * Runs `guard.write` (a data-modifying statement with RETURNING), the statements `writes`, then
+   * `named.write` and `last` as {@link chainWrites} does, as ONE autocommit statement: `WITH
+   * guard AS (…), w0 AS (…), …, name AS (named.write), done AS (last) SELECT count(*) FROM guard`.
+   * `named.write` reads the relation `guard.name`, so it and `last` change nothing when the guard
+   * matched no row; `writes` run either way. Resolves to whether the guard changed a row. Postgres
+   * only; `null` on SQLite (no data-modifying CTEs, and a statement costs no round trip there): the
+   * caller takes its write transaction instead.
+   */
+  readonly guardedWrites:
+    | ((
+        db: Kysely<unknown>,
+        guard: GuardWrite,
+        writes: readonly RawBuilder<unknown>[],
+        named: GuardWrite,
+        last: RawBuilder<unknown>,
+      ) => Promise<boolean>)
+    | null
   /** Appended to a SELECT that is followed by a write in the same transaction. */
   readonly forUpdate: string
   /**
@@ -115,6 +137,12 @@ export interface ChainedWrite {
   readonly write: RawBuilder<unknown>
   /** A SELECT of the same rows after `write` ran (SQLite reads these). */
   readonly readBack: RawBuilder<unknown>
+}
+
+/** A data-modifying statement with RETURNING, whose rows later parts of {@link Engine.guardedWrites} read as `name`. */
+export interface GuardWrite {
+  readonly name: string
+  readonly write: RawBuilder<unknown>
 }
 
 /**
@@ -171,6 +199,7 @@ export const sqliteEngine: Engine = {
     await named.write.execute(ex)
     await sql`WITH ${sql.raw(named.name)} AS (${named.readBack}) ${last}`.execute(ex)
   },
+  guardedWrites: null,
   forUpdate: '',
   skipLocked: () => '',
   // 22 ticket indexes touched or rebuilt: with the default 2 MB cache most inserts would miss, and
@@ -268,6 +297,17 @@ export const postgresEngine: Engine = {
     const ctes = writes.map((write, i) => sql`${sql.raw(`w${i}`)} AS (${write})`)
     ctes.push(sql`${sql.raw(named.name)} AS (${named.write})`)
     await sql`WITH ${sql.join(ctes)} ${last}`.execute(ex)
+  },
+  guardedWrites: async (db, guard, writes, named, last) => {
+    const ctes = [
+      sql`${sql.raw(guard.name)} AS (${guard.write})`,
+      ...writes.map((write, i) => sql`${sql.raw(`w${i}`)} AS (${write})`),
+      sql`${sql.raw(named.name)} AS (${named.write})`,
+      sql`done AS (${last})`,
+    ]
+    const { rows } = await sql<{ n: unknown }>`WITH ${sql.join(ctes)}
+      SELECT count(*) AS n FROM ${sql.raw(guard.name)}`.execute(db)
+    return Number(rows[0]?.n) > 0
   },
   forUpdate: ' FOR UPDATE',
   skipLocked: (alias) => ` FOR UPDATE OF ${alias} SKIP LOCKED`,

@@ -33,6 +33,7 @@ import { authorOf, type EventPage, type EventQuery, eventOf, isExpired } from '.
 import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange } from '../event-views.js'
 import type { SyncCollection } from '../removal.js'
 import { type Exec, json, parse, type SqlContext } from './context.js'
+import type { GuardWrite } from './engine.js'
 
 /** The table of each seed key. */
 export const SYNC_TABLES: Readonly<Record<SyncCollection, string>> = {
@@ -105,6 +106,19 @@ export interface SqlEvents {
     write?: WriteContext,
     writes?: readonly RawBuilder<unknown>[],
   ): Promise<void>
+  /**
+   * Runs `guard` (a data-modifying statement with RETURNING) and, only when it changed a row,
+   * records `drafts` (at most 100) at the tenant's next positions: one autocommit statement
+   * (`Engine.guardedWrites`, Postgres only). Resolves to whether the guard changed a row; when it
+   * did not, nothing was counted or recorded. A due prune is part of the statement and runs either
+   * way (deleting expired events needs no change of its own), so it is never skipped.
+   */
+  appendIf(
+    tenantId: string,
+    drafts: readonly EventDraft[],
+    write: WriteContext | undefined,
+    guard: GuardWrite,
+  ): Promise<boolean>
   listEvents(tenantId: string, query: EventQuery): Promise<EventPage>
 }
 
@@ -234,6 +248,44 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
     return records.map(({ doc, text }) => ({ fingerprint: text, view: eventView(key, doc, lookups) }))
   }
 
+  /**
+   * The statements that record `drafts` now: a due prune, the counter upsert of the rows `source`
+   * gives (`(tenant_id, n)`, returning the position after the write as `pos`), and the event
+   * inserts (100 drafts each) reading `pos`.
+   */
+  function appending(tenantId: string, drafts: readonly EventDraft[], write: WriteContext | undefined) {
+    const n = drafts.length
+    const now = new Date()
+    const createdAt = now.toISOString()
+    const author = authorOf(write)
+    const events = t('events')
+    const prune: RawBuilder<unknown>[] = []
+    if (pruneDue(tenantId, now.getTime())) {
+      const cutoff = new Date(now.getTime() - retentionMs).toISOString()
+      prune.push(sql`DELETE FROM ${events} WHERE tenant_id = ${tenantId} AND created_at < ${cutoff}`)
+    }
+    const counter = (source: RawBuilder<unknown>) =>
+      sql`INSERT INTO ${t('event_positions')} AS cur (tenant_id, position) ${source}
+          ON CONFLICT (tenant_id) DO UPDATE SET position = cur.position + ${sql.lit(n)} RETURNING position`
+    const inserts: RawBuilder<unknown>[] = []
+    for (let start = 0; start < n; start += 100) {
+      // Draft j takes position last - (n - 1 - j), `last` being the counter after this write.
+      const selects = drafts.slice(start, start + 100).map((draft, i) => {
+        // A literal: better-sqlite3 binds a JS number as a REAL, and the id would read `….0`.
+        const position = sql`(pos.position - ${sql.lit(n - 1 - start - i)})`
+        const text = json(eventOf(draft, 0, createdAt, author))
+        if (!text.startsWith(idHead)) throw new Error('An event must serialise with its id first')
+        const tail = text.slice(idHead.length)
+        return sql`SELECT ${tenantId}, ${position}, ${draft.type}, ${createdAt},
+                          '{"id":"' || ${idSql(position)} || '"' || ${tail} FROM pos`
+      })
+      inserts.push(
+        sql`INSERT INTO ${events} (tenant_id, position, type, created_at, doc) ${sql.join(selects, sql` UNION ALL `)}`,
+      )
+    }
+    return { prune, counter, inserts }
+  }
+
   return {
     states,
     describe,
@@ -255,39 +307,28 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
         for (const statement of writes) await statement.execute(ex)
         return
       }
-      const n = drafts.length
-      const now = new Date()
-      const createdAt = now.toISOString()
-      const author = authorOf(write)
-      const events = t('events')
-      const chained = [...writes]
-      if (pruneDue(tenantId, now.getTime())) {
-        const cutoff = new Date(now.getTime() - retentionMs).toISOString()
-        chained.push(sql`DELETE FROM ${events} WHERE tenant_id = ${tenantId} AND created_at < ${cutoff}`)
-      }
-      const positions = t('event_positions')
+      const parts = appending(tenantId, drafts, write)
       const counter = {
         name: 'pos',
-        write: sql`INSERT INTO ${positions} AS cur (tenant_id, position) VALUES (${tenantId}, ${n})
-                   ON CONFLICT (tenant_id) DO UPDATE SET position = cur.position + ${n} RETURNING position`,
-        readBack: sql`SELECT position FROM ${positions} WHERE tenant_id = ${tenantId}`,
+        write: parts.counter(sql`VALUES (${tenantId}, ${sql.lit(drafts.length)})`),
+        readBack: sql`SELECT position FROM ${t('event_positions')} WHERE tenant_id = ${tenantId}`,
       }
-      for (let start = 0; start < n; start += 100) {
-        // Draft j takes position last - (n - 1 - j), `last` being the counter after this write.
-        const selects = drafts.slice(start, start + 100).map((draft, i) => {
-          // A literal: better-sqlite3 binds a JS number as a REAL, and the id would read `….0`.
-          const position = sql`(pos.position - ${sql.lit(n - 1 - start - i)})`
-          const text = json(eventOf(draft, 0, createdAt, author))
-          if (!text.startsWith(idHead)) throw new Error('An event must serialise with its id first')
-          const tail = text.slice(idHead.length)
-          return sql`SELECT ${tenantId}, ${position}, ${draft.type}, ${createdAt},
-                            '{"id":"' || ${idSql(position)} || '"' || ${tail} FROM pos`
-        })
-        const insert = sql`INSERT INTO ${events} (tenant_id, position, type, created_at, doc)
-                           ${sql.join(selects, sql` UNION ALL `)}`
-        if (start === 0) await ctx.engine.chainWrites(ex, chained, counter, insert)
+      for (const [i, insert] of parts.inserts.entries()) {
+        if (i === 0) await ctx.engine.chainWrites(ex, [...writes, ...parts.prune], counter, insert)
         else await sql`WITH pos AS (${counter.readBack}) ${insert}`.execute(ex)
       }
+    },
+
+    async appendIf(tenantId, drafts, write, guard) {
+      const guarded = ctx.engine.guardedWrites
+      if (guarded === null) throw new Error(`appendIf needs one statement of data-modifying CTEs (${ctx.engine.name})`)
+      if (drafts.length === 0) return (await rows(guard.write)).length > 0
+      const parts = appending(tenantId, drafts, write)
+      if (parts.inserts.length !== 1) throw new Error('appendIf records at most 100 events')
+      // One row of the guard's (its key), so the counter moves by n only when the guard changed it.
+      const source = sql`SELECT ${tenantId}, ${sql.lit(drafts.length)} FROM ${sql.raw(guard.name)}`
+      const counter = { name: 'pos', write: parts.counter(source) }
+      return guarded(ctx.db, guard, parts.prune, counter, parts.inserts[0]!)
     },
 
     async listEvents(tenantId, query) {
