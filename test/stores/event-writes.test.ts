@@ -57,6 +57,35 @@ describe.each([
     expect(await feed(store, TENANT)).toEqual([eventId(1), eventId(2)])
   })
 
+  it('pages the feed by position ranges, and still whole across a hole an out-of-order prune left', async () => {
+    const { store, execute } = await open()
+    stores.push(store)
+    await store.seed(TENANT, { companies: Array.from({ length: 30 }, (_, i) => company(`c${i}`, `Company ${i}`)) })
+    /** Every event id, walking pages of 4 in `order`. */
+    const walk = async (order: 'asc' | 'desc') => {
+      const seen: string[] = []
+      let after: number | null = null
+      for (;;) {
+        const page = await store.listEvents(TENANT, { after, order, types: null, limit: 4 })
+        if (page.state !== 'ok') throw new Error('the feed expired')
+        seen.push(...page.events.map((event) => event.id))
+        if (!page.hasNextPage) return seen
+        after = Number(seen.at(-1)!.slice('evt_'.length))
+      }
+    }
+    const all = Array.from({ length: 30 }, (_, i) => eventId(i + 1))
+    expect(await walk('asc')).toEqual(all)
+    expect(await walk('desc')).toEqual([...all].reverse())
+    // Positions 10 and 11 gone (a prune by time whose clocks disagreed): every other event, once, in order.
+    await execute(`DELETE FROM events WHERE tenant_id = '${TENANT}' AND position IN (10, 11)`)
+    const kept = all.filter((id) => id !== eventId(10) && id !== eventId(11))
+    expect(await walk('asc')).toEqual(kept)
+    expect(await walk('desc')).toEqual([...kept].reverse())
+    // A cursor past the newest event, descending, starts at the newest.
+    const beyond = await store.listEvents(TENANT, { after: 40, order: 'desc', types: null, limit: 2 })
+    expect(beyond.state === 'ok' && beyond.events.map((event) => event.id)).toEqual([eventId(30), eventId(29)])
+  })
+
   it('writes the ids eventId gives, past twelve digits too', async () => {
     const { store, execute } = await open()
     stores.push(store)

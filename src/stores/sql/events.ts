@@ -345,15 +345,31 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
         const prunedBefore = bounds?.oldest == null ? lastPosition + 1 : Number(bounds.oldest)
         if (isExpired(query, prunedBefore)) return { state: 'expired' } as const
         const asc = query.order === 'asc'
-        const bound = asc
+        const open = asc
           ? sql`position > ${Math.max(query.after ?? 0, prunedBefore - 1)}`
           : sql`position < ${query.after ?? lastPosition + 1} AND position >= ${prunedBefore}`
         const types = query.types === null ? sql`` : sql` AND type IN (${sql.join([...query.types])})`
-        const found = await rows<{ doc: string }>(
-          sql`SELECT doc FROM ${t('events')} WHERE tenant_id = ${tenantId} AND ${bound}${types}
-              ORDER BY position ${sql.raw(asc ? 'ASC' : 'DESC')} LIMIT ${query.limit + 1}`,
-          ex,
-        )
+        const page = (bound: RawBuilder<unknown>) =>
+          rows<{ doc: string }>(
+            sql`SELECT doc FROM ${t('events')} WHERE tenant_id = ${tenantId} AND ${bound}${types}
+                ORDER BY position ${sql.raw(asc ? 'ASC' : 'DESC')} LIMIT ${query.limit + 1}`,
+            ex,
+          )
+        // Without a type filter the page is a run of consecutive positions (they are gap-free), so it is
+        // asked for as a closed range: a plan cannot then read the rest of the feed and sort it, which
+        // Postgres chose while a freshly loaded table had no statistics (6x a ticket page). A run with
+        // a hole (an event pruned out of order) comes back short and is asked for again, open-ended.
+        let found: Array<{ doc: string }> | undefined
+        if (query.types === null) {
+          // The page's first position, and limit + 1 positions from it (one more tells a next page).
+          const first = asc ? Math.max(query.after ?? 0, prunedBefore - 1) + 1 : (query.after ?? lastPosition + 1) - 1
+          const [from, to] = asc
+            ? [first, Math.min(first + query.limit, lastPosition)]
+            : [Math.max(first - query.limit, prunedBefore), first]
+          const closed = await page(sql`position >= ${from} AND position <= ${to}`)
+          if (closed.length >= to - from + 1) found = closed
+        }
+        found ??= await page(open)
         const events = found.slice(0, query.limit).map((row) => ctx.parseDoc<Event>(row.doc))
         return { state: 'ok', events, hasNextPage: found.length > query.limit, lastPosition } as const
       }
