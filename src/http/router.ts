@@ -1,6 +1,8 @@
 /**
  * The only file that imports itty-router (pinned to 5.0.x: 6.0 ships broken type paths). It maps
- * the operation registry onto routes; the pipeline does the rest.
+ * the operation registry onto routes (itty's route table: its patterns and their order); the
+ * pipeline does the rest. The table is walked by {@link dispatch}, in itty's order and with its
+ * rules, on the URL the pipeline parsed once.
  */
 import { Router } from 'itty-router'
 import { notifyResponse } from './observe.js'
@@ -47,27 +49,17 @@ export function buildRouter(
   config: PipelineConfig,
 ): (request: Request) => Promise<Response> {
   const onResponse = config.onResponse
-  const router = Router<Request, [RequestState, Routing]>({
-    before: [
-      (request) => void refuseCookies(request),
-      // itty-router would also match `/tickets/` and `/tickets//`; one canonical URL per resource
-      // keeps the document, caches and logs honest, so a trailing slash is an unknown path.
-      (request, state) =>
-        state.url.pathname.length > 1 && state.url.pathname.endsWith('/') ? routeNotFound(request, state) : undefined,
-    ],
-    catch: (error, request, state) => errorToResponse(error, request, state, config),
-    finally: [
-      (response: LightweightResponse, request, state) => {
-        const finished = finishResponse(response, request, state)
-        if (state.span !== undefined) endRequestSpan(state.span, request.method, finished.status, state)
-        if (onResponse !== undefined)
-          notifyResponse(onResponse, request.method, finished.status, state, (error) =>
-            config.onError(error, { request, requestId: state.requestId }),
-          )
-        return forHost(finished)
-      },
-    ],
-  })
+  const router = Router<Request, [RequestState, Routing]>()
+  const finish = (response: LightweightResponse, request: Request, state: RequestState): Response => {
+    const finished = finishResponse(response, request, state)
+    if (state.span !== undefined) endRequestSpan(state.span, request.method, finished.status, state)
+    if (onResponse !== undefined)
+      notifyResponse(onResponse, request.method, finished.status, state, (error) =>
+        config.onError(error, { request, requestId: state.requestId }),
+      )
+    return forHost(finished)
+  }
+  const fail = (error: unknown, request: Request, state: RequestState) => errorToResponse(error, request, state, config)
 
   const allowed = new Map<string, string[]>()
   const allow = (path: string, ...methods: string[]) => allowed.set(path, [...(allowed.get(path) ?? []), ...methods])
@@ -118,7 +110,62 @@ export function buildRouter(
       // A Fetch handler fails by rejecting, never by throwing at its caller.
       return Promise.reject(error)
     }
-    const routing: Routing = { method: request.method, url: request.url, proxy: request }
-    return router.fetch(routing, state, routing) as Promise<Response>
+    return dispatch(router.routes as unknown as readonly Route[], request, state, finish, fail)
+  }
+}
+
+/** One entry of itty's route table: method (or `ALL`), pattern, handlers. */
+type Route = readonly [method: string, pattern: RegExp, handlers: readonly RouteHandler[], path?: string]
+type RouteHandler = (
+  request: Request,
+  state: RequestState,
+  routing: Routing,
+) => LightweightResponse | undefined | Promise<LightweightResponse | undefined>
+
+/**
+ * What itty-router's `fetch` does with the table, without what the API does not use: the first
+ * handler of a matching route (in the order routes were added) that answers wins, a throw goes to
+ * `fail`, and the answer is finished. Unlike itty's own `fetch`, it does not parse the URL a second
+ * time (the pipeline's `state.url` is the same URL) nor collect the query into an object nobody
+ * reads, and it awaits only what is a promise.
+ */
+async function dispatch(
+  routes: readonly Route[],
+  request: Request,
+  state: RequestState,
+  finish: (response: LightweightResponse, request: Request, state: RequestState) => Response,
+  fail: (error: unknown, request: Request, state: RequestState) => LightweightResponse,
+): Promise<Response> {
+  let response: LightweightResponse | undefined
+  try {
+    refuseCookies(request)
+    const pathname = state.url.pathname
+    // itty-router would also match `/tickets/` and `/tickets//`; one canonical URL per resource
+    // keeps the document, caches and logs honest, so a trailing slash is an unknown path.
+    if (pathname.length > 1 && pathname.endsWith('/')) response = routeNotFound(request, state)
+    else {
+      const method = request.method
+      let routing: Routing | undefined
+      found: for (const [routeMethod, pattern, handlers] of routes) {
+        if (routeMethod !== method && routeMethod !== 'ALL') continue
+        const match = pathname.match(pattern)
+        if (match === null) continue
+        routing ??= { method, url: request.url, proxy: request }
+        routing.params = match.groups ?? {}
+        for (const handler of handlers) {
+          const answer = handler(request, state, routing)
+          response = answer instanceof Promise ? await answer : answer
+          if (response != null) break found
+        }
+      }
+    }
+  } catch (error) {
+    response = fail(error, request, state)
+  }
+  try {
+    return finish(response as LightweightResponse, request, state)
+  } catch (error) {
+    // As itty-router did: a failure while finishing is answered by `fail` as it is.
+    return fail(error, request, state)
   }
 }

@@ -56,8 +56,13 @@ function rawName(pair: string): string {
  * exactly as the client wrote it.
  */
 function nextLink(url: URL, cursor: string): string {
+  const search = url.search
   let query = ''
-  for (const pair of url.search.slice(1).split('&')) {
+  // The usual query names neither `page` nor `cursor`, escapes no name and has no empty pair: it is
+  // sent back whole, without splitting it into pairs.
+  if (search.length > 1 && !/page|cursor|[%+]|&&|&$/.test(search) && search.charCodeAt(1) !== 0x26 /* & */)
+    return `${url.origin}${url.pathname}${search}&cursor=${cursor}`
+  for (const pair of search.slice(1).split('&')) {
     if (pair === '') continue
     const name = rawName(pair)
     if (name !== 'page' && name !== 'cursor') query += `${pair}&`
