@@ -104,7 +104,9 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
       return null
     }
     know(spec.table, tenantId, id, Number(row.version), row.doc)
-    return parseDoc<T>(row.doc)
+    // Parsed, not frozen and cached: the text changes with every update, so a cache would miss, and
+    // deep-freezing a rule's document cost an update more than its whole JSON.parse.
+    return parse<T>(row.doc)
   }
 
   async function budgetView(tenantId: string, id: string): Promise<Budget | null> {
@@ -165,14 +167,13 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
     const set = sql.join(columns.map((c, i) => sql`${sql.ref(c)} = ${values[i]}`))
     // The row's new `doc`, stringified once: change detection reads it as the state after.
     const text = values[columns.indexOf('doc')] as string
-    // Parsed after the state before (parseDoc keeps one text per record id: the before is then a hit).
-    const stateAfter = (): StoredDoc => ({ doc: parseDoc<Record<string, unknown>>(text), text })
+    const stateAfter = (): StoredDoc => ({ doc: parse<Record<string, unknown>>(text), text })
     const where = sql`tenant_id = ${tenantId} AND id = ${record.id}`
     const known = knownTexts.get(knownKey(spec.table, tenantId, record.id))
     if (known !== undefined && known.version === expected && engine.guardedWrites !== null) {
       // Company and report type names are read first, outside any transaction, as the locked path
       // reads them (unlocked, under READ COMMITTED): an event names what they were at the write.
-      const stored = { doc: parseDoc<Record<string, unknown>>(known.text), text: known.text }
+      const stored = { doc: parse<Record<string, unknown>>(known.text), text: known.text }
       const [before, after] = await events.describe(db, tenantId, key, [stored, stateAfter()])
       const draft = syncChange(EVENT_RESOURCE_OF[key]!, record.id, before!, after!)
       const guard = {
@@ -193,7 +194,7 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
         ex,
       )
       if (current === undefined || Number(current.version) !== expected) return false
-      const stored = { doc: parseDoc<Record<string, unknown>>(current.doc), text: current.doc }
+      const stored = { doc: parse<Record<string, unknown>>(current.doc), text: current.doc }
       const [before, after] = await events.describe(ex, tenantId, key, [stored, stateAfter()])
       const draft = syncChange(EVENT_RESOURCE_OF[key]!, record.id, before!, after!)
       const update = sql`UPDATE ${t(spec.table)} SET ${set} WHERE ${where}`
