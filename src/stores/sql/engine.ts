@@ -34,6 +34,7 @@
  * - **Unavailability**: which driver errors mean "the database cannot be reached" (→ 503).
  */
 import {
+  CompiledQuery,
   OperationNodeTransformer,
   sql,
   type Kysely,
@@ -151,6 +152,13 @@ export interface GuardWrite {
  */
 const SQLITE_UNAVAILABLE_PREFIXES = ['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_FULL']
 
+/** A write transaction's own statements, compiled once (Kysely compiles a `sql` template on every run). */
+const SQLITE_TRANSACTION = {
+  begin: CompiledQuery.raw('BEGIN IMMEDIATE'),
+  commit: CompiledQuery.raw('COMMIT'),
+  rollback: CompiledQuery.raw('ROLLBACK'),
+}
+
 /** The tail of this process's queue of SQLite write transactions (see `writeTransaction`). */
 let sqliteWrites: Promise<unknown> = Promise.resolve()
 
@@ -176,13 +184,13 @@ export const sqliteEngine: Engine = {
   writeTransaction: (db, fn) => {
     const run = () =>
       db.connection().execute(async (connection) => {
-        await sql`BEGIN IMMEDIATE`.execute(connection)
+        await connection.executeQuery(SQLITE_TRANSACTION.begin)
         try {
           const result = await fn(connection)
-          await sql`COMMIT`.execute(connection)
+          await connection.executeQuery(SQLITE_TRANSACTION.commit)
           return result
         } catch (error) {
-          await sql`ROLLBACK`.execute(connection).catch(() => undefined)
+          await connection.executeQuery(SQLITE_TRANSACTION.rollback).catch(() => undefined)
           throw error
         }
       })
