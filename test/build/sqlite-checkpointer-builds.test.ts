@@ -21,8 +21,9 @@ const { statSync } = require('node:fs')
   const { createSqliteStore } = ${load}
   const store = await createSqliteStore({ filename: ${JSON.stringify(file)} })
   const deadline = Date.now() + 10_000
-  while (statSync(${JSON.stringify(file)}).size <= 4096 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
-  console.log(JSON.stringify({ caughtUp: statSync(${JSON.stringify(file)}).size > 4096 }))
+  const size = () => statSync(${JSON.stringify(file)}).size
+  while (size() <= 4096 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+  console.log(JSON.stringify({ caughtUp: size() > 4096 }))
   await store.close()
 })()
 `
