@@ -4,12 +4,12 @@
  * statuses it saw. Run with `node --import tsx test/stores/worker.ts <json-args>`.
  */
 import { createPublicApi } from '../../src/create-public-api.js'
-import { createPostgresStore, sqlRateLimiter } from '../../src/stores/postgres/index.js'
-import { createSqliteStore } from '../../src/stores/sqlite/index.js'
+import { sqlRateLimiter } from '../../src/stores/postgres/index.js'
+import { openWorkerStore, type WorkerTarget } from '../support/worker-process.js'
 import { testKey, testKeyResolver } from '../../src/testing/keys.js'
 
 interface Args {
-  target: { sqlite: string } | { postgres: string; schema: string }
+  target: WorkerTarget
   job: 'patch-rule' | 'rate-limited'
   tenantId: string
   ruleId?: string
@@ -18,13 +18,7 @@ interface Args {
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as Args
-const store =
-  'sqlite' in args.target
-    ? await createSqliteStore({ filename: args.target.sqlite }, { migrate: false })
-    : await createPostgresStore(
-        { connectionString: args.target.postgres, schema: args.target.schema },
-        { migrate: false },
-      )
+const store = await openWorkerStore(args.target)
 const rateLimiter =
   args.job === 'rate-limited'
     ? sqlRateLimiter(store, { limit: args.limit ?? 10, windowMs: 60_000 })

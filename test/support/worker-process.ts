@@ -1,5 +1,7 @@
 /** A test's worker script run in its own OS process (real concurrency, real crashes). */
 import { type ChildProcess, fork } from 'node:child_process'
+import { createPostgresStore } from '../../src/stores/postgres/index.js'
+import { createSqliteStore, type SqlStore } from '../../src/stores/sqlite/index.js'
 
 /** A running worker: its process, and the JSON of the last line it printed once it exits with 0. */
 export interface WorkerProcess<T> {
@@ -32,4 +34,20 @@ export function forkWorker<T>(script: string, args: object): WorkerProcess<T> {
     })
   })
   return { child, result }
+}
+
+/** Where a worker's store is: a shared SQLite file, or a Postgres schema. */
+export type WorkerTarget = { sqlite: string } | { postgres: string; schema: string }
+
+/**
+ * The store a worker opens on `target`, without migrating (the test that forked it has).
+ * `poolSize` sets the Postgres pool's size (pg's default when absent).
+ *
+ * @example
+ * const store = await openWorkerStore(args.target)
+ */
+export async function openWorkerStore(target: WorkerTarget, poolSize?: number): Promise<SqlStore> {
+  if ('sqlite' in target) return createSqliteStore({ filename: target.sqlite }, { migrate: false })
+  const pool = poolSize === undefined ? {} : { max: poolSize }
+  return createPostgresStore({ connectionString: target.postgres, schema: target.schema, ...pool }, { migrate: false })
 }

@@ -5,12 +5,11 @@
  * the deliveries it recorded as succeeded, and what reached `onError`.
  * Run with `node --import tsx test/webhooks/dispatcher-worker.ts <json-args>`.
  */
-import { createPostgresStore } from '../../src/stores/postgres/index.js'
-import { createSqliteStore } from '../../src/stores/sqlite/index.js'
+import { openWorkerStore, type WorkerTarget } from '../support/worker-process.js'
 import { createWebhookDispatcher } from '../../src/webhooks/index.js'
 
 interface Args {
-  target: { sqlite: string } | { postgres: string; schema: string }
+  target: WorkerTarget
   leaseMs: number
   timeoutMs: number
   concurrency: number
@@ -18,13 +17,7 @@ interface Args {
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as Args
-const store =
-  'sqlite' in args.target
-    ? await createSqliteStore({ filename: args.target.sqlite }, { migrate: false })
-    : await createPostgresStore(
-        { connectionString: args.target.postgres, schema: args.target.schema, max: args.concurrency + 2 },
-        { migrate: false },
-      )
+const store = await openWorkerStore(args.target, args.concurrency + 2)
 const errors: string[] = []
 // Counts this process's recorded successes (the receiver cannot tell processes apart).
 let delivered = 0
