@@ -2,7 +2,7 @@
  * What every part of the SQL store shares: the database, its engine, table names, and reading
  * rows and the records they hold (parsed once, frozen, and shared while their text is unchanged).
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely'
 import { frozenFromJson } from '../../model/frozen-records.js'
 import type { Engine } from './engine.js'
 import { quote, type TableNamer } from './migrations/index.js'
@@ -22,6 +22,12 @@ export interface SqlContext {
   rows<R = Record<string, unknown>>(query: RawBuilder<unknown>, ex?: Exec): Promise<R[]>
   /** The first row `query` returns. */
   one<R = Record<string, unknown>>(query: RawBuilder<unknown>, ex?: Exec): Promise<R | undefined>
+  /**
+   * The rows of hand-written SQL `text` (placeholders as `engine.placeholder` writes them) run with
+   * `params`, strings bound as the engine needs (`engine.text`), on `ex`. For statements whose text
+   * is built once: Kysely compiles a `sql` template anew on every run.
+   */
+  query<R = Record<string, unknown>>(text: string, params: readonly unknown[], ex?: Exec): Promise<R[]>
   /** The record stored as `text`: parsed and frozen once, then shared while the stored text is unchanged. */
   parseDoc<T>(text: unknown): T
 }
@@ -56,6 +62,10 @@ export function createSqlContext(db: Exec, engine: Engine, schema: string | unde
     table: (name) => sql.raw(tableName(name)),
     rows,
     one: async <R>(query: RawBuilder<unknown>, ex: Exec = db) => (await rows<R>(query, ex))[0],
+    async query<R>(text: string, params: readonly unknown[], ex: Exec = db): Promise<R[]> {
+      const bound = params.map((value) => (typeof value === 'string' ? engine.text(value) : value))
+      return (await ex.executeQuery<R>(CompiledQuery.raw(text, bound))).rows
+    },
     parseDoc<T>(text: unknown): T {
       const source = String(text)
       // Keyed by the text's start (the record's id comes first), confirmed by the whole text: hashing

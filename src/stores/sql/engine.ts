@@ -23,8 +23,10 @@
  *   `FOR UPDATE ... SKIP LOCKED` where dispatchers claim webhook work.
  * - **A write's statements**: Postgres sends a write's data-modifying statements (the change, the
  *   tenant's position counter, the events, a due retention prune) as one statement of
- *   data-modifying CTEs, one round trip (`chainWrites`); SQLite has no data-modifying CTEs and runs
- *   them one by one, which costs no round trips (the database is a library in this process).
+ *   data-modifying CTEs, one round trip (`chainWrites`), the events' ids spliced in by SQL from the
+ *   counter's returned row; SQLite has no data-modifying CTEs and runs them one by one, which costs
+ *   no round trips (the database is a library in this process): the counter's upsert returns the
+ *   new last position and the events are written with their ids, from texts built once.
  *   A compare-and-set (rule, report) whose stored text the store already holds goes further on
  *   Postgres: its update, guarded by that text and version, and its event are one autocommit
  *   statement, the counter and event reading the update's returned row, so nothing is counted or
@@ -87,17 +89,20 @@ export interface Engine {
   readonly bulkLoad: { before: string[]; after: string[] }
   /**
    * Runs the data-modifying statements `writes` (their results unused), then `named.write` (whose
-   * rows `last` reads as the relation `named.name`), then `last`, in the transaction `ex`. Postgres:
-   * one statement, `WITH w0 AS (…), …, name AS (named.write) last`; all its parts see one snapshot,
-   * so a part may use another's effect only through `named`'s returned rows. SQLite: one statement
-   * after another, `last` reading `named.name` as `named.readBack` (a SELECT of what it wrote).
+   * rows `last` reads as the relation `named.name`), then `last`, in the transaction `ex`, as one
+   * statement: `WITH w0 AS (…), …, name AS (named.write) last`; all its parts see one snapshot, so
+   * a part may use another's effect only through `named`'s returned rows. Postgres only; `null` on
+   * SQLite (no data-modifying CTEs, and a statement costs no round trip there): the caller runs its
+   * statements one after another.
    */
-  chainWrites(
-    ex: Kysely<unknown>,
-    writes: readonly RawBuilder<unknown>[],
-    named: ChainedWrite,
-    last: RawBuilder<unknown>,
-  ): Promise<void>
+  readonly chainWrites:
+    | ((
+        ex: Kysely<unknown>,
+        writes: readonly RawBuilder<unknown>[],
+        named: NamedWrite,
+        last: RawBuilder<unknown>,
+      ) => Promise<void>)
+    | null
   /**
    * Runs `guard.write` (a data-modifying statement with RETURNING), the statements `writes`, then
    * `named.write` and `last` as {@link chainWrites} does, as ONE autocommit statement: `WITH
@@ -110,9 +115,9 @@ export interface Engine {
   readonly guardedWrites:
     | ((
         db: Kysely<unknown>,
-        guard: GuardWrite,
+        guard: NamedWrite,
         writes: readonly RawBuilder<unknown>[],
-        named: GuardWrite,
+        named: NamedWrite,
         last: RawBuilder<unknown>,
       ) => Promise<boolean>)
     | null
@@ -130,18 +135,11 @@ export interface Engine {
   isUnavailable(error: unknown): boolean
 }
 
-/** The write of {@link Engine.chainWrites} whose rows the last statement reads. */
-export interface ChainedWrite {
-  /** The relation's name in the last statement. */
-  readonly name: string
-  /** The data-modifying statement, with a RETURNING clause (Postgres reads its rows). */
-  readonly write: RawBuilder<unknown>
-  /** A SELECT of the same rows after `write` ran (SQLite reads these). */
-  readonly readBack: RawBuilder<unknown>
-}
-
-/** A data-modifying statement with RETURNING, whose rows later parts of {@link Engine.guardedWrites} read as `name`. */
-export interface GuardWrite {
+/**
+ * A data-modifying statement with RETURNING, whose rows later parts of {@link Engine.chainWrites} and
+ * {@link Engine.guardedWrites} read as `name`.
+ */
+export interface NamedWrite {
   readonly name: string
   readonly write: RawBuilder<unknown>
 }
@@ -202,11 +200,7 @@ export const sqliteEngine: Engine = {
     sqliteWrites = result.catch(() => undefined)
     return result
   },
-  chainWrites: async (ex, writes, named, last) => {
-    for (const write of writes) await write.execute(ex)
-    await named.write.execute(ex)
-    await sql`WITH ${sql.raw(named.name)} AS (${named.readBack}) ${last}`.execute(ex)
-  },
+  chainWrites: null,
   guardedWrites: null,
   forUpdate: '',
   skipLocked: () => '',

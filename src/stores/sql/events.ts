@@ -6,7 +6,9 @@
  * serialises a tenant's writers until commit, so positions commit in order and without gaps),
  * then inserts its events, and now and then prunes the tenant's events older than the retention
  * (see `PRUNE_EVERY_MS`). On Postgres the change's own statements, the counter, the events and a
- * due prune travel as one statement (`Engine.chainWrites`).
+ * due prune travel as one statement (`Engine.chainWrites`), SQL splicing each event's id into its
+ * text; on SQLite they run in turn, and the events are written with the ids the counter's returned
+ * position gives.
  */
 import { type RawBuilder, sql } from 'kysely'
 import { type Event, type EventDraft, eventId, type WriteContext } from '../../model/events.js'
@@ -33,7 +35,7 @@ import { authorOf, type EventPage, type EventQuery, eventOf, isExpired } from '.
 import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange } from '../event-views.js'
 import type { SyncCollection } from '../removal.js'
 import { type Exec, json, parse, type SqlContext } from './context.js'
-import type { GuardWrite } from './engine.js'
+import type { NamedWrite } from './engine.js'
 
 /** The table of each seed key. */
 export const SYNC_TABLES: Readonly<Record<SyncCollection, string>> = {
@@ -57,6 +59,9 @@ export const SYNC_TABLES: Readonly<Record<SyncCollection, string>> = {
 
 /** Ids per statement: well under SQLite's 32,766 bound parameters. */
 export const IDS_PER_STATEMENT = 500
+
+/** Events per insert statement. */
+const EVENTS_PER_INSERT = 100
 
 /**
  * A store prunes a tenant's expired events at most once per this interval (per process): one
@@ -117,7 +122,7 @@ export interface SqlEvents {
     tenantId: string,
     drafts: readonly EventDraft[],
     write: WriteContext | undefined,
-    guard: GuardWrite,
+    guard: NamedWrite,
   ): Promise<boolean>
   listEvents(tenantId: string, query: EventQuery): Promise<EventPage>
 }
@@ -248,30 +253,34 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
     return records.map(({ doc, text }) => ({ fingerprint: text, view: eventView(key, doc, lookups) }))
   }
 
-  /**
-   * The statements that record `drafts` now: a due prune, the counter upsert of the rows `source`
-   * gives (`(tenant_id, n)`, returning the position after the write as `pos`), and the event
-   * inserts (100 drafts each) reading `pos`.
-   */
-  function appending(tenantId: string, drafts: readonly EventDraft[], write: WriteContext | undefined) {
-    const n = drafts.length
+  /** The moment of a write: its time, and the prune of the tenant's expired events when one is due. */
+  function moment(tenantId: string) {
     const now = new Date()
-    const createdAt = now.toISOString()
-    const author = authorOf(write)
-    const events = t('events')
     const prune: RawBuilder<unknown>[] = []
     if (pruneDue(tenantId, now.getTime())) {
       const cutoff = new Date(now.getTime() - retentionMs).toISOString()
-      prune.push(sql`DELETE FROM ${events} WHERE tenant_id = ${tenantId} AND created_at < ${cutoff}`)
+      prune.push(sql`DELETE FROM ${t('events')} WHERE tenant_id = ${tenantId} AND created_at < ${cutoff}`)
     }
+    return { createdAt: now.toISOString(), prune }
+  }
+
+  /**
+   * The statements that record `drafts` in one statement (`Engine.chainWrites`, Postgres): a due
+   * prune, the counter upsert of the rows `source` gives (`(tenant_id, n)`, returning the position
+   * after the write as `pos`), and the event inserts (100 drafts each) reading `pos`, which splice
+   * each event's id into its stored text.
+   */
+  function chained(tenantId: string, drafts: readonly EventDraft[], write: WriteContext | undefined) {
+    const n = drafts.length
+    const { createdAt, prune } = moment(tenantId)
+    const author = authorOf(write)
     const counter = (source: RawBuilder<unknown>) =>
       sql`INSERT INTO ${t('event_positions')} AS cur (tenant_id, position) ${source}
           ON CONFLICT (tenant_id) DO UPDATE SET position = cur.position + ${sql.lit(n)} RETURNING position`
     const inserts: RawBuilder<unknown>[] = []
-    for (let start = 0; start < n; start += 100) {
+    for (let start = 0; start < n; start += EVENTS_PER_INSERT) {
       // Draft j takes position last - (n - 1 - j), `last` being the counter after this write.
-      const selects = drafts.slice(start, start + 100).map((draft, i) => {
-        // A literal: better-sqlite3 binds a JS number as a REAL, and the id would read `….0`.
+      const selects = drafts.slice(start, start + EVENTS_PER_INSERT).map((draft, i) => {
         const position = sql`(pos.position - ${sql.lit(n - 1 - start - i)})`
         const text = json(eventOf(draft, 0, createdAt, author))
         if (!text.startsWith(idHead)) throw new Error('An event must serialise with its id first')
@@ -280,10 +289,52 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
                           '{"id":"' || ${idSql(position)} || '"' || ${tail} FROM pos`
       })
       inserts.push(
-        sql`INSERT INTO ${events} (tenant_id, position, type, created_at, doc) ${sql.join(selects, sql` UNION ALL `)}`,
+        sql`INSERT INTO ${t('events')} (tenant_id, position, type, created_at, doc) ${sql.join(selects, sql` UNION ALL `)}`,
       )
     }
     return { prune, counter, inserts }
+  }
+
+  // Statement by statement (SQLite), the texts are written once: the counter's upsert returns the last
+  // position and the events are written with their ids, so no statement reads another's result in SQL.
+  const p = ctx.engine.placeholder
+  const counterText =
+    `INSERT INTO ${ctx.tableName('event_positions')} AS cur (tenant_id, position) VALUES (${p(1)}, ${p(2)}) ` +
+    'ON CONFLICT (tenant_id) DO UPDATE SET position = cur.position + excluded.position RETURNING position'
+  const insertTexts = new Map<number, string>()
+  /** The insert of `count` events. */
+  function insertText(count: number): string {
+    let text = insertTexts.get(count)
+    if (text === undefined) {
+      const tuples = Array.from({ length: count }, (_, i) => `(${[1, 2, 3, 4, 5].map((k) => p(i * 5 + k)).join(', ')})`)
+      text = `INSERT INTO ${ctx.tableName('events')} (tenant_id, position, type, created_at, doc) VALUES ${tuples}`
+      insertTexts.set(count, text)
+    }
+    return text
+  }
+
+  /** Records `drafts` after running `writes`, one statement after another in the transaction `ex`. */
+  async function appendInTurn(
+    ex: Exec,
+    tenantId: string,
+    drafts: readonly EventDraft[],
+    write: WriteContext | undefined,
+    writes: readonly RawBuilder<unknown>[],
+  ) {
+    const { createdAt, prune } = moment(tenantId)
+    const author = authorOf(write)
+    for (const statement of [...writes, ...prune]) await statement.execute(ex)
+    const [counted] = await ctx.query<{ position: unknown }>(counterText, [tenantId, drafts.length], ex)
+    const first = Number(counted!.position) - drafts.length + 1
+    for (let start = 0; start < drafts.length; start += EVENTS_PER_INSERT) {
+      const batch = drafts.slice(start, start + EVENTS_PER_INSERT)
+      const params: unknown[] = []
+      for (const [i, draft] of batch.entries()) {
+        const position = first + start + i
+        params.push(tenantId, position, draft.type, createdAt, json(eventOf(draft, position, createdAt, author)))
+      }
+      await ctx.query(insertText(batch.length), params, ex)
+    }
   }
 
   return {
@@ -307,15 +358,17 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
         for (const statement of writes) await statement.execute(ex)
         return
       }
-      const parts = appending(tenantId, drafts, write)
+      const chainWrites = ctx.engine.chainWrites
+      if (chainWrites === null) return appendInTurn(ex, tenantId, drafts, write, writes)
+      const parts = chained(tenantId, drafts, write)
       const counter = {
         name: 'pos',
         write: parts.counter(sql`VALUES (${tenantId}, ${sql.lit(drafts.length)})`),
-        readBack: sql`SELECT position FROM ${t('event_positions')} WHERE tenant_id = ${tenantId}`,
       }
+      const readBack = sql`SELECT position FROM ${t('event_positions')} WHERE tenant_id = ${tenantId}`
       for (const [i, insert] of parts.inserts.entries()) {
-        if (i === 0) await ctx.engine.chainWrites(ex, [...writes, ...parts.prune], counter, insert)
-        else await sql`WITH pos AS (${counter.readBack}) ${insert}`.execute(ex)
+        if (i === 0) await chainWrites(ex, [...writes, ...parts.prune], counter, insert)
+        else await sql`WITH pos AS (${readBack}) ${insert}`.execute(ex)
       }
     },
 
@@ -323,7 +376,7 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
       const guarded = ctx.engine.guardedWrites
       if (guarded === null) throw new Error(`appendIf needs one statement of data-modifying CTEs (${ctx.engine.name})`)
       if (drafts.length === 0) return (await rows(guard.write)).length > 0
-      const parts = appending(tenantId, drafts, write)
+      const parts = chained(tenantId, drafts, write)
       if (parts.inserts.length !== 1) throw new Error('appendIf records at most 100 events')
       // One row of the guard's (its key), so the counter moves by n only when the guard changed it.
       const source = sql`SELECT ${tenantId}, ${sql.lit(drafts.length)} FROM ${sql.raw(guard.name)}`

@@ -4,7 +4,7 @@
  * collection in one write transaction; a big ticket load on SQLite drops the tickets' indexes and
  * rebuilds them afterwards (one sort per index instead of a million random inserts into each).
  */
-import { CompiledQuery, sql } from 'kysely'
+import { sql } from 'kysely'
 import {
   automationRules,
   budgetLineItems,
@@ -114,10 +114,7 @@ export async function upsert(ctx: SqlContext, ex: Exec, spec: TableShape, rows: 
         `ON CONFLICT (${keys.map(quote).join(', ')}) ${onConflict}`
       texts.set(batch.length, text)
     }
-    const params: unknown[] = []
-    for (const row of batch)
-      for (const value of row) params.push(typeof value === 'string' ? engine.text(value) : value)
-    await ex.executeQuery(CompiledQuery.raw(text, params))
+    await ctx.query(text, batch.flat(), ex)
   }
 }
 
