@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest'
 import type { Store } from 'tenant-public-api'
 import { createPostgresStore } from 'tenant-public-api/postgres'
 import { createSqliteStore } from 'tenant-public-api/sqlite'
-import { SqliteDialect } from 'kysely'
 import { createCountingPostgresStore, createTestPostgresStore, DATABASE_URL } from '../support/postgres.js'
+import { createCountingSqliteStore } from '../support/sqlite.js'
 import Database from 'better-sqlite3'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -49,36 +49,9 @@ async function pair(
   return [store, b, close, execute]
 }
 
-/** A SQLite store on a fresh file that counts the statements it runs. */
-async function countingSqliteStore(): Promise<{ store: Store; statements: () => number }> {
-  const database = new Database(join(mkdtempSync(join(tmpdir(), 'tenant-api-count-')), 'n.db'))
-  let count = 0
-  const counted =
-    <A extends unknown[], R>(run: (...args: A) => R) =>
-    (...args: A): R => {
-      count++
-      return run(...args)
-    }
-  const dialect = new SqliteDialect({
-    database: {
-      close: () => database.close(),
-      prepare: (text: string) => {
-        const statement = database.prepare(text)
-        return {
-          reader: statement.reader,
-          all: counted(statement.all.bind(statement)),
-          run: counted(statement.run.bind(statement)),
-          iterate: counted(statement.iterate.bind(statement)),
-        }
-      },
-    },
-  })
-  return { store: await createSqliteStore({ dialect }), statements: () => count }
-}
-
 describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
   it('a steady-state page is one statement: the page, read only while the counted generation is current', async () => {
-    const { store, statements } = kind === 'sqlite' ? await countingSqliteStore() : await createCountingPostgresStore()
+    const { store, statements } = kind === 'sqlite' ? await createCountingSqliteStore() : await createCountingPostgresStore()
     await store.seed('tenant-e', { tickets: [ticket(1), ticket(2), ticket(3)] })
     for (const filter of [{}, { status: 'open' }, { search: 'printer' }]) {
       expect((await store.listTickets('tenant-e', { ...query, ...filter })).totalCount).toBe(3)

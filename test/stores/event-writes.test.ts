@@ -2,10 +2,10 @@
  * How the SQL stores write events (docs/stores.md#events): on Postgres a rule update or a line item
  * is its locked read and one statement (the change, the tenant's counter, the event) inside the
  * transaction, a budget update the same and a read of its items; a rule or report update after its
- * read is one autocommit statement (guarded by the text read), falling back to the locked
- * transaction when the row changed since; a tenant's expired events are
- * pruned at most once a minute, not on every write; and the ids SQL splices into stored events are
- * `eventId`'s, also past twelve digits.
+ * read needs no read of the row (its update is guarded by the text read: one autocommit statement on
+ * Postgres, the first statement of the transaction on SQLite), falling back to the locked read when
+ * the row changed since; a tenant's expired events are pruned at most once a minute, not on every
+ * write; and stored events carry the ids `eventId` gives, also past twelve digits.
  */
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -16,6 +16,7 @@ import type { AutomationRuleRecord } from '../../src/model/automation-rules.js'
 import type { ReportRecord } from '../../src/model/reports.js'
 import { eventId } from '../../src/model/events.js'
 import { createCountingPostgresStore, createTestPostgresStore } from '../support/postgres.js'
+import { createCountingSqliteStore } from '../support/sqlite.js'
 
 const TENANT = 'tenant-event-writes'
 const T0 = '2025-01-01T00:00:00.000Z'
@@ -130,10 +131,27 @@ describe('a write with its event on Postgres', () => {
   })
 })
 
-describe('a rule or report update after its read on Postgres', () => {
+/**
+ * The statements of a rule or report update after its read, per engine: guarded by the text read,
+ * with its event (and one more when the rule names companies: their names); when the guard misses
+ * and the version moved; when the guard misses and the version did not (a seed changed the text).
+ */
+const UPDATE_STATEMENTS = {
+  // One autocommit statement; a miss: BEGIN, the locked read, (the update with its event,) COMMIT.
+  Postgres: { guarded: 1, naming: 2, lost: 4, reread: 5 },
+  // BEGIN, the guarded update, the counter, the event, COMMIT; a miss reads the row locked instead.
+  SQLite: { guarded: 5, naming: 6, lost: 4, reread: 7 },
+}
+
+describe.each([
+  ['Postgres', createCountingPostgresStore],
+  ['SQLite', createCountingSqliteStore],
+] as const)('a rule or report update after its read on %s', (engine, open) => {
+  const expected = UPDATE_STATEMENTS[engine]
+
   /** A counting store with demo data: a tenant-wide rule, a rule naming a company, a report naming nothing. */
   async function seeded() {
-    const counting = await createCountingPostgresStore()
+    const counting = await open()
     stores.push(counting.store)
     const demo = createDemoData({ tickets: 1 })
     const [first, second] = demo.automationRules
@@ -166,17 +184,17 @@ describe('a rule or report update after its read on Postgres', () => {
     expect(page.events.map((event) => event.id)).toEqual(page.events.map((_, i) => eventId(i + 1)))
   }
 
-  it('is one statement, and one more when the rule names companies (their names are read first)', async () => {
+  it('needs no read of the row, and one more statement when the rule names companies (their names)', async () => {
     const { store, statements, tenantRule, companyRule, report } = await seeded()
-    for (const [rule, expected] of [
-      [tenantRule, 1],
-      [companyRule, 2],
+    for (const [rule, count] of [
+      [tenantRule, expected.guarded],
+      [companyRule, expected.naming],
     ] as const) {
       const read = (await store.getAutomationRule(TENANT, rule.id))!
       const next = { ...read, priority: read.priority + 7, version: read.version + 1 }
       const before = statements()
       expect(await store.replaceAutomationRule(TENANT, next, read.version)).toBe(true)
-      expect(statements() - before).toBe(expected)
+      expect(statements() - before).toBe(count)
       expect(await store.getAutomationRule(TENANT, rule.id)).toEqual(next)
       const event = await newest(store)
       expect([event.type, event.resource.id, event.data.previous]).toEqual([
@@ -189,16 +207,16 @@ describe('a rule or report update after its read on Postgres', () => {
     const next = { ...read, title: 'Retitled', version: read.version + 1 }
     const before = statements()
     expect(await store.replaceReport(TENANT, next, read.version)).toBe(true)
-    expect(statements() - before).toBe(1)
+    expect(statements() - before).toBe(expected.guarded)
     expect(await store.getReport(TENANT, report.id)).toEqual(next)
     expect((await newest(store)).data.previous).toEqual({ title: read.title, version: read.version })
-    // A second update after a second read: one statement again.
+    // A second update after a second read: guarded again.
     const again = (await store.getAutomationRule(TENANT, tenantRule.id))!
     const last = statements()
     expect(await store.replaceAutomationRule(TENANT, { ...again, version: again.version + 1 }, again.version)).toBe(
       true,
     )
-    expect(statements() - last).toBe(1)
+    expect(statements() - last).toBe(expected.guarded)
     await expectGapFree(store)
   })
 
@@ -213,16 +231,16 @@ describe('a rule or report update after its read on Postgres', () => {
     const mine = { ...read, priority: read.priority + 7, version: read.version + 1 }
     const before = statements()
     expect(await store.replaceAutomationRule(TENANT, mine, read.version)).toBe(false)
-    // The guarded statement changed nothing; BEGIN, the locked read and COMMIT decided.
-    expect(statements() - before).toBe(4)
+    // The guarded update changed nothing; the locked read decided.
+    expect(statements() - before).toBe(expected.lost)
     expect(await store.getAutomationRule(TENANT, tenantRule.id)).toEqual(theirs)
     expect((await newest(store)).id).toBe(theirEvent.id)
-    // Read again, then the update goes through in one statement, its previous state theirs.
+    // Read again, then the update goes through guarded, its previous state theirs.
     const reread = (await store.getAutomationRule(TENANT, tenantRule.id))!
     const retry = { ...reread, priority: reread.priority + 7, version: reread.version + 1 }
     const again = statements()
     expect(await store.replaceAutomationRule(TENANT, retry, reread.version)).toBe(true)
-    expect(statements() - again).toBe(1)
+    expect(statements() - again).toBe(expected.guarded)
     const event = await newest(store)
     expect(event.id).toBe(eventId(positionOf(theirEvent.id) + 1))
     expect(event.data.previous).toEqual({ priority: read.priority, version: theirs.version })
@@ -239,8 +257,8 @@ describe('a rule or report update after its read on Postgres', () => {
     const next = { ...read, priority: read.priority + 7, version: read.version + 1 }
     const before = statements()
     expect(await store.replaceAutomationRule(TENANT, next, read.version)).toBe(true)
-    // The guarded statement, then BEGIN, the locked read, the update with its event, COMMIT.
-    expect(statements() - before).toBe(5)
+    // The guarded update missed; the locked read, the update with its event.
+    expect(statements() - before).toBe(expected.reread)
     expect(await store.getAutomationRule(TENANT, tenantRule.id)).toEqual(next)
     const page = await store.listEvents(TENANT, {
       after: positionOf(seedEvent.id),
@@ -254,7 +272,7 @@ describe('a rule or report update after its read on Postgres', () => {
     await expectGapFree(store)
   })
 
-  it('prunes the tenant when due, in the same statement', async () => {
+  it('prunes the tenant when due', async () => {
     const { store, another, tenantRule } = await seeded()
     // A store whose retention is 1 ms: its first write for the tenant prunes every earlier event.
     const pruning = await another({ eventRetentionMs: 1 })

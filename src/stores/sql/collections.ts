@@ -80,21 +80,20 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
 
   /**
    * The stored text and version of the versioned records (automation rules, reports) this store last
-   * read or wrote, by table, tenant and id: Postgres only, for the one-statement compare-and-set of
-   * `replaceVersioned`. At most {@link MAX_KNOWN_TEXTS} entries (like `parseDoc`'s cache, sharing its
+   * read or wrote, by table, tenant and id, for `replaceVersioned`'s compare-and-set guarded by that
+   * text (no locked read of the row). At most {@link MAX_KNOWN_TEXTS} entries (like `parseDoc`'s cache, sharing its
    * strings), forgotten all at once when full. An entry may be stale (another process wrote the row):
    * the guarded update then changes nothing and the locked transaction decides.
    */
   const knownTexts = new Map<string, { version: number; text: string }>()
   const knownKey = (table: string, tenantId: string, id: string) => `${table}\u0000${tenantId}\u0000${id}`
   const know = (table: string, tenantId: string, id: string, version: number, text: string) => {
-    if (engine.guardedWrites === null) return
     const key = knownKey(table, tenantId, id)
     if (knownTexts.size >= MAX_KNOWN_TEXTS && !knownTexts.has(key)) knownTexts.clear()
     knownTexts.set(key, { version, text })
   }
 
-  /** A versioned record (frozen, shared while its text is unchanged), its text remembered (`knownTexts`). */
+  /** A versioned record, parsed afresh, its stored text remembered (`knownTexts`). */
   const versionedDoc = async <T>(spec: { table: string }, tenantId: string, id: string): Promise<T | null> => {
     const row = await one<{ version: unknown; doc: string }>(
       sql`SELECT version, doc FROM ${t(spec.table)} WHERE tenant_id = ${tenantId} AND id = ${id}`,
@@ -148,10 +147,11 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
   /**
    * Compare-and-set: rewrites the record's row only while its stored `version` is `expected`, and
    * records its event (the state before is the stored document replaced, the state after the
-   * record in hand). On Postgres, when the store knows the row's text at `expected` (it handed the
-   * record out, `knownTexts`), the update guarded by that text and its event are one autocommit
-   * statement; otherwise, or when the guard misses (another writer, a seed, a stale entry), a
-   * transaction reads the row locked and decides.
+   * record in hand). When the store knows the row's text at `expected` (it handed the record out,
+   * `knownTexts`), the update is guarded by that text, so the state it replaces needs no read: on
+   * Postgres the guarded update and its event are one autocommit statement; on SQLite the guarded
+   * update comes first in the write transaction. Otherwise, or when the guard misses (another
+   * writer, a seed, a stale entry), the transaction reads the row locked and decides.
    */
   async function replaceVersioned<T extends { id: string; version: number }>(
     spec: CollectionSpec<T>,
@@ -165,43 +165,53 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
     const columns = rowColumns(spec).slice(skip)
     const values = versionedRows[key](tenantId, [record.id], record as never).slice(skip)
     const set = sql.join(columns.map((c, i) => sql`${sql.ref(c)} = ${values[i]}`))
-    // The row's new `doc`, stringified once: change detection reads it as the state after.
+    // The row's new `doc`, stringified once. Change detection reads the document itself as the state
+    // after, not its text parsed again: a record is plain JSON data, and it compares values as their
+    // JSON (`sameJson`), so both give the same event.
     const text = values[columns.indexOf('doc')] as string
-    const stateAfter = (): StoredDoc => ({ doc: parse<Record<string, unknown>>(text), text })
+    const after: StoredDoc = { doc: spec.document(record) as Record<string, unknown>, text }
     const where = sql`tenant_id = ${tenantId} AND id = ${record.id}`
+    /** The draft of the change from the stored document `stored` to the record, read through `ex`. */
+    const draftFrom = async (ex: Exec, stored: string) => {
+      const [before, now] = await events.describe(ex, tenantId, key, [{ doc: parse(stored), text: stored }, after])
+      const draft = syncChange(EVENT_RESOURCE_OF[key]!, record.id, before!, now!)
+      return draft === null ? [] : [draft]
+    }
     const known = knownTexts.get(knownKey(spec.table, tenantId, record.id))
-    if (known !== undefined && known.version === expected && engine.guardedWrites !== null) {
+    const guard =
+      known?.version === expected
+        ? sql`UPDATE ${t(spec.table)} SET ${set}
+              WHERE ${where} AND version = ${expected} AND doc = ${known.text} RETURNING id`
+        : undefined
+    if (guard !== undefined && engine.guardedWrites !== null) {
       // Company and report type names are read first, outside any transaction, as the locked path
       // reads them (unlocked, under READ COMMITTED): an event names what they were at the write.
-      const stored = { doc: parse<Record<string, unknown>>(known.text), text: known.text }
-      const [before, after] = await events.describe(db, tenantId, key, [stored, stateAfter()])
-      const draft = syncChange(EVENT_RESOURCE_OF[key]!, record.id, before!, after!)
-      const guard = {
-        name: 'changed',
-        write: sql`UPDATE ${t(spec.table)} SET ${set}
-                   WHERE ${where} AND version = ${expected} AND doc = ${known.text} RETURNING id`,
-      }
-      if (await events.appendIf(tenantId, draft === null ? [] : [draft], write, guard)) {
+      const drafts = await draftFrom(db, known!.text)
+      if (await events.appendIf(tenantId, drafts, write, { name: 'changed', write: guard })) {
         know(spec.table, tenantId, record.id, record.version, text)
         return true
       }
       knownTexts.delete(knownKey(spec.table, tenantId, record.id))
     }
     const done = await engine.writeTransaction(db, async (ex) => {
+      if (guard !== undefined && engine.guardedWrites === null && (await rows(guard, ex)).length > 0) {
+        // SQLite holds the write lock from BEGIN: the guarded update changed the row, so the state it
+        // replaced is the remembered text.
+        await events.append(ex, tenantId, await draftFrom(ex, known!.text), write)
+        return true
+      }
       // Locked, so the document read is the state this update replaces.
       const current = await one<{ version: unknown; doc: string }>(
         sql`SELECT version, doc FROM ${t(spec.table)} WHERE ${where}${sql.raw(engine.forUpdate)}`,
         ex,
       )
       if (current === undefined || Number(current.version) !== expected) return false
-      const stored = { doc: parse<Record<string, unknown>>(current.doc), text: current.doc }
-      const [before, after] = await events.describe(ex, tenantId, key, [stored, stateAfter()])
-      const draft = syncChange(EVENT_RESOURCE_OF[key]!, record.id, before!, after!)
       const update = sql`UPDATE ${t(spec.table)} SET ${set} WHERE ${where}`
-      await events.append(ex, tenantId, draft === null ? [] : [draft], write, [update])
+      await events.append(ex, tenantId, await draftFrom(ex, current.doc), write, [update])
       return true
     })
     if (done) know(spec.table, tenantId, record.id, record.version, text)
+    else knownTexts.delete(knownKey(spec.table, tenantId, record.id))
     return done
   }
 
