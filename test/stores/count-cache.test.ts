@@ -51,7 +51,8 @@ async function pair(
 
 describe.each(['sqlite', 'postgres'] as const)('%s', (kind) => {
   it('a steady-state page is one statement: the page, read only while the counted generation is current', async () => {
-    const { store, statements } = kind === 'sqlite' ? await createCountingSqliteStore() : await createCountingPostgresStore()
+    const { store, statements } =
+      kind === 'sqlite' ? await createCountingSqliteStore() : await createCountingPostgresStore()
     await store.seed('tenant-e', { tickets: [ticket(1), ticket(2), ticket(3)] })
     for (const filter of [{}, { status: 'open' }, { search: 'printer' }]) {
       expect((await store.listTickets('tenant-e', { ...query, ...filter })).totalCount).toBe(3)

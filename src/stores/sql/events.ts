@@ -288,9 +288,8 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
         return sql`SELECT ${tenantId}, ${position}, ${draft.type}, ${createdAt},
                           '{"id":"' || ${idSql(position)} || '"' || ${tail} FROM pos`
       })
-      inserts.push(
-        sql`INSERT INTO ${t('events')} (tenant_id, position, type, created_at, doc) ${sql.join(selects, sql` UNION ALL `)}`,
-      )
+      const union = sql.join(selects, sql` UNION ALL `)
+      inserts.push(sql`INSERT INTO ${t('events')} (tenant_id, position, type, created_at, doc) ${union}`)
     }
     return { prune, counter, inserts }
   }
