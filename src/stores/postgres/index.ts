@@ -5,7 +5,7 @@
  */
 import { Kysely, PostgresDialect, type Dialect, type PostgresPool, type PostgresPoolClient } from 'kysely'
 import type { Pool, PoolClient, QueryResult } from 'pg'
-import { postgresEngine } from '../sql/engine.js'
+import { PREPARE, postgresEngine } from '../sql/engine.js'
 import { createSqlStore, type SqlStore } from '../sql/sql-store.js'
 
 export { sqlRateLimiter, type SqlRateLimiterOptions } from '../sql/rate-limiter.js'
@@ -38,6 +38,12 @@ export type PostgresStoreSource =
        * times), so an idle connection whose peer is gone is dropped after about this + 10 s. Default 10,000 ms.
        */
       keepAliveDelayMs?: number
+      /**
+       * Send the store's repeated write statements as named prepared statements, parsed and planned once
+       * per connection. Default true; false behind a pooler that does not keep prepared statements (PgBouncer
+       * in transaction mode before 1.21, or with `max_prepared_statements = 0`).
+       */
+      preparedStatements?: boolean
     }
   | {
       /** Your pool: keep-alive, the statement timeout and the pool's own connect timeout are its settings. */
@@ -47,6 +53,8 @@ export type PostgresStoreSource =
       queryTimeoutMs?: number
       /** Longest wait for `pool.connect()` (→ 503). Default 5,000 ms. */
       connectionTimeoutMs?: number
+      /** As for a connection string; default true. */
+      preparedStatements?: boolean
     }
   | { dialect: Dialect; schema?: string }
 
@@ -96,6 +104,37 @@ function answeredByServer(error: unknown): boolean {
   )
 }
 
+/** The most statements one connection prepares; later ones run unnamed, as before. */
+const MAX_PREPARED_PER_CONNECTION = 64
+/** The most marked texts one connection remembers having run once; then it forgets them all. */
+const MAX_SEEN_ONCE = 256
+
+/**
+ * The names of one connection's prepared statements, by text: a text marked `PREPARE` gets one at its
+ * second run (a write of a seed's size seen once is not worth a statement on the server), until the
+ * connection has {@link MAX_PREPARED_PER_CONNECTION}. Names are never reused, so pg's record of what it
+ * has prepared on the connection stays right.
+ */
+class PreparedNames {
+  readonly #names = new Map<string, string>()
+  readonly #seenOnce = new Set<string>()
+
+  /** The name to run `text` under, or undefined to run it unnamed. */
+  of(text: string): string | undefined {
+    if (!text.startsWith(PREPARE)) return undefined
+    const name = this.#names.get(text)
+    if (name !== undefined || this.#names.size >= MAX_PREPARED_PER_CONNECTION) return name
+    if (!this.#seenOnce.delete(text)) {
+      if (this.#seenOnce.size >= MAX_SEEN_ONCE) this.#seenOnce.clear()
+      this.#seenOnce.add(text)
+      return undefined
+    }
+    const fresh = `tenant_public_api_${this.#names.size + 1}`
+    this.#names.set(text, fresh)
+    return fresh
+  }
+}
+
 /**
  * A pooled client as Kysely sees it. A statement with no answer after `queryTimeoutMs` is given up
  * (→ 503) together with its connection: silence may mean a dead peer (a failover, a NAT that forgot
@@ -111,6 +150,7 @@ class GuardedClient {
   constructor(
     private readonly client: PoolClient,
     private readonly queryTimeoutMs: number,
+    private readonly prepared: PreparedNames | undefined,
   ) {}
 
   query(text: string, parameters: readonly unknown[]): Promise<QueryResult> {
@@ -119,7 +159,9 @@ class GuardedClient {
         connectionError('Connection abandoned after an earlier failure', 'ECONNABORTED', this.#reason),
       )
     }
-    const pending = this.client.query(text, parameters as unknown[])
+    const name = this.prepared?.of(text)
+    const values = parameters as unknown[]
+    const pending = name === undefined ? this.client.query(text, values) : this.client.query({ name, text, values })
     return new Promise((resolve, reject) => {
       const timer =
         this.queryTimeoutMs > 0
@@ -180,16 +222,26 @@ function connectWithin(pool: Pool, ms: number): Promise<PoolClient> {
   })
 }
 
-/** The pool as Kysely sees it: every checkout guarded, and `connect()` bounded when `acquireTimeoutMs` is given. */
-function guardedPool(pool: Pool, limits: { queryTimeoutMs: number; acquireTimeoutMs?: number }): PostgresPool {
-  // One guard per client (Kysely keeps one connection object per client it is handed).
+/**
+ * The pool as Kysely sees it: every checkout guarded, `connect()` bounded when `acquireTimeoutMs` is
+ * given, and marked statements prepared when `prepare` is set.
+ */
+function guardedPool(
+  pool: Pool,
+  limits: { queryTimeoutMs: number; acquireTimeoutMs?: number; prepare: boolean },
+): PostgresPool {
+  // One guard per client (Kysely keeps one connection object per client it is handed), with its
+  // client's prepared statements: they live as long as its connection.
   const guards = new WeakMap<PoolClient, GuardedClient>()
   const { acquireTimeoutMs } = limits
   return {
     async connect() {
       const client = await (acquireTimeoutMs === undefined ? pool.connect() : connectWithin(pool, acquireTimeoutMs))
       let guard = guards.get(client)
-      if (guard === undefined) guards.set(client, (guard = new GuardedClient(client, limits.queryTimeoutMs)))
+      if (guard === undefined) {
+        const prepared = limits.prepare ? new PreparedNames() : undefined
+        guards.set(client, (guard = new GuardedClient(client, limits.queryTimeoutMs, prepared)))
+      }
       // Kysely's other `query` overload takes a cursor, used only by a dialect given `cursor`: this one is not.
       return guard as unknown as PostgresPoolClient
     },
@@ -225,6 +277,7 @@ export async function createPostgresStore(
     const pool = guardedPool(source.pool, {
       queryTimeoutMs: ms(source.queryTimeoutMs, DEFAULT_STATEMENT_TIMEOUT_MS + CLIENT_TIMEOUT_MARGIN_MS),
       acquireTimeoutMs: ms(source.connectionTimeoutMs, DEFAULT_CONNECTION_TIMEOUT_MS),
+      prepare: source.preparedStatements ?? true,
     })
     dialect = new PostgresDialect({ pool })
   } else {
@@ -251,7 +304,9 @@ export async function createPostgresStore(
       keepAliveInitialDelayMillis: ms(source.keepAliveDelayMs, DEFAULT_KEEP_ALIVE_DELAY_MS),
     })
     guardPool(pool, onError)
-    dialect = new PostgresDialect({ pool: guardedPool(pool, { queryTimeoutMs }) })
+    dialect = new PostgresDialect({
+      pool: guardedPool(pool, { queryTimeoutMs, prepare: source.preparedStatements ?? true }),
+    })
   }
   const db = new Kysely<unknown>({ dialect, plugins: [...postgresEngine.plugins] })
   return createSqlStore(db, postgresEngine, {
