@@ -5,7 +5,8 @@
  * read needs no read of the row (its update is guarded by the text read: one autocommit statement on
  * Postgres, the first statement of the transaction on SQLite), falling back to the locked read when
  * the row changed since; a tenant's expired events are pruned at most once a minute, not on every
- * write; and stored events carry the ids `eventId` gives, also past twelve digits.
+ * write; stored events carry the ids `eventId` gives, also past twelve digits; and a page of the feed is
+ * one statement with its bounds on Postgres, its bounds then its rows on SQLite.
  */
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -285,5 +286,32 @@ describe.each([
     expect(page.state === 'ok' && page.events.map((event) => [event.type, event.resource.id])).toEqual([
       ['automation_rule.updated', tenantRule.id],
     ])
+  })
+})
+
+describe.each([
+  ['Postgres', createCountingPostgresStore, { page: 1, empty: 2 }],
+  ['SQLite', createCountingSqliteStore, { page: 2, empty: 2 }],
+] as const)('a page of the feed on %s', (_engine, open, expected) => {
+  it('is one statement with its bounds on Postgres (two when empty), its bounds then its rows on SQLite', async () => {
+    const { store, statements } = await open()
+    stores.push(store)
+    await store.seed(TENANT, { companies: Array.from({ length: 5 }, (_, i) => company(`c${i}`, `Company ${i}`)) })
+    for (const [after, order, ids] of [
+      [null, 'asc', [1, 2, 3]],
+      [2, 'asc', [3, 4, 5]],
+      [null, 'desc', [5, 4, 3]],
+      [4, 'desc', [3, 2, 1]],
+    ] as const) {
+      const before = statements()
+      const page = await store.listEvents(TENANT, { after, order, types: null, limit: 3 })
+      expect(statements() - before).toBe(expected.page)
+      expect(page.state === 'ok' && page.events.map((event) => event.id)).toEqual(ids.map(eventId))
+      expect(page.state === 'ok' && page.lastPosition).toBe(5)
+    }
+    const before = statements()
+    const end = await store.listEvents(TENANT, { after: 5, order: 'asc', types: null, limit: 3 })
+    expect(statements() - before).toBe(expected.empty)
+    expect(end).toEqual({ state: 'ok', events: [], hasNextPage: false, lastPosition: 5 })
   })
 })

@@ -384,47 +384,61 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
     },
 
     async listEvents(tenantId, query) {
-      const ex = ctx.db
-      {
-        // One statement: the counter (every position up to it has committed) and the oldest event kept
-        // (pruning is the writers' job, since it needs a write lock).
-        const bounds = await ctx.one<{ last: unknown; oldest: unknown }>(
-          sql`SELECT (SELECT position FROM ${t('event_positions')} WHERE tenant_id = ${tenantId}) AS last,
-                     (SELECT min(position) FROM ${t('events')} WHERE tenant_id = ${tenantId}) AS oldest`,
-          ex,
+      const asc = query.order === 'asc'
+      const direction = sql.raw(asc ? 'ASC' : 'DESC')
+      const events = t('events')
+      const lastSql = sql`(SELECT position FROM ${t('event_positions')} WHERE tenant_id = ${tenantId})`
+      const oldestSql = sql`(SELECT min(position) FROM ${events} WHERE tenant_id = ${tenantId})`
+      const types = query.types === null ? sql`` : sql` AND type IN (${sql.join([...query.types])})`
+      // The counter (every position up to it has committed) and the oldest event kept (pruning is the
+      // writers' job, since it needs a write lock). On Postgres each row of the page carries them, computed
+      // once per statement: one round trip, one snapshot (an empty page asks for them alone). On SQLite
+      // they are a statement of their own and the page's rows are documents alone (`Engine.inProcess`).
+      type Row = { doc: string; last?: unknown; oldest?: unknown }
+      const bounded = sql`${lastSql} AS last, ${oldestSql} AS oldest`
+      const together = !ctx.engine.inProcess
+      const columns = together ? sql`doc, ${bounded}` : sql`doc`
+      const page = (range: RawBuilder<unknown>) =>
+        rows<Row>(
+          sql`SELECT ${columns} FROM ${events} WHERE tenant_id = ${tenantId} AND ${range}${types}
+              ORDER BY position ${direction} LIMIT ${query.limit + 1}`,
         )
-        const lastPosition = bounds?.last == null ? 0 : Number(bounds.last)
-        const prunedBefore = bounds?.oldest == null ? lastPosition + 1 : Number(bounds.oldest)
-        if (isExpired(query, prunedBefore)) return { state: 'expired' } as const
-        const asc = query.order === 'asc'
-        const open = asc
-          ? sql`position > ${Math.max(query.after ?? 0, prunedBefore - 1)}`
-          : sql`position < ${query.after ?? lastPosition + 1} AND position >= ${prunedBefore}`
-        const types = query.types === null ? sql`` : sql` AND type IN (${sql.join([...query.types])})`
-        const page = (bound: RawBuilder<unknown>) =>
-          rows<{ doc: string }>(
-            sql`SELECT doc FROM ${t('events')} WHERE tenant_id = ${tenantId} AND ${bound}${types}
-                ORDER BY position ${sql.raw(asc ? 'ASC' : 'DESC')} LIMIT ${query.limit + 1}`,
-            ex,
-          )
-        // Without a type filter the page is a run of consecutive positions (they are gap-free), so it is
-        // asked for as a closed range: a plan cannot then read the rest of the feed and sort it, which
-        // Postgres chose while a freshly loaded table had no statistics (6x a ticket page). A run with
-        // a hole (an event pruned out of order) comes back short and is asked for again, open-ended.
-        let found: Array<{ doc: string }> | undefined
-        if (query.types === null) {
-          // The page's first position, and limit + 1 positions from it (one more tells a next page).
-          const first = asc ? Math.max(query.after ?? 0, prunedBefore - 1) + 1 : (query.after ?? lastPosition + 1) - 1
-          const [from, to] = asc
-            ? [first, Math.min(first + query.limit, lastPosition)]
-            : [Math.max(first - query.limit, prunedBefore), first]
-          const closed = await page(sql`position >= ${from} AND position <= ${to}`)
-          if (closed.length >= to - from + 1) found = closed
-        }
-        found ??= await page(open)
-        const events = found.slice(0, query.limit).map((row) => ctx.parseDoc<Event>(row.doc))
-        return { state: 'ok', events, hasNextPage: found.length > query.limit, lastPosition } as const
+      const boundsAlone = async () => (await rows<{ last: unknown; oldest: unknown }>(sql`SELECT ${bounded}`))[0]!
+      // The open-ended page: every event past `after` (positions below the oldest do not exist).
+      const open = asc
+        ? sql`position > ${query.after ?? 0}`
+        : query.after === null
+          ? sql`position >= 0`
+          : sql`position < ${query.after}`
+      // Without a type filter the page is a run of consecutive positions (they are gap-free), so it is
+      // asked for as a closed range: a plan cannot then read the rest of the feed and sort it, which
+      // Postgres chose while a freshly loaded table had no statistics (6x a ticket page).
+      const n = query.limit
+      const closed =
+        query.after === null
+          ? asc
+            ? sql`position >= ${oldestSql} AND position <= ${oldestSql} + ${n}`
+            : sql`position >= ${lastSql} - ${n} AND position <= ${lastSql}`
+          : asc
+            ? sql`position >= ${query.after + 1} AND position <= ${query.after + 1 + query.limit}`
+            : sql`position >= ${query.after - 1 - query.limit} AND position <= ${query.after - 1}`
+      const read = together ? undefined : await boundsAlone()
+      const found = await page(query.types === null ? closed : open)
+      const bounds = read ?? found[0] ?? (await boundsAlone())
+      const lastPosition = bounds.last == null ? 0 : Number(bounds.last)
+      const prunedBefore = bounds.oldest == null ? lastPosition + 1 : Number(bounds.oldest)
+      if (isExpired(query, prunedBefore)) return { state: 'expired' } as const
+      let docs = found
+      if (query.types === null) {
+        // A run with a hole (an event pruned out of order) comes back short: asked for again, open-ended.
+        const first = asc ? Math.max(query.after ?? 0, prunedBefore - 1) + 1 : (query.after ?? lastPosition + 1) - 1
+        const [from, to] = asc
+          ? [first, Math.min(first + query.limit, lastPosition)]
+          : [Math.max(first - query.limit, prunedBefore), first]
+        if (docs.length < to - from + 1) docs = await page(open)
       }
+      const list = docs.slice(0, query.limit).map((row) => ctx.parseDoc<Event>(row.doc))
+      return { state: 'ok', events: list, hasNextPage: docs.length > query.limit, lastPosition } as const
     },
   }
 }
