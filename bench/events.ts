@@ -1,6 +1,7 @@
 /**
  * `npm run bench events` (or `npx tsx bench/events.ts`): the events feed on SQLite (a file) and on
- * the Postgres server, each case paired in turns in the same run (medians):
+ * the Postgres server, each case paired in turns in the same run (medians, and the median of the
+ * per-round ratios):
  *
  * - a page of 100 events from the middle of a feed of BENCH_EVENTS events (default 100,000; the
  *   tenant's tickets, each seeded with its event), against the first ticket page (the baseline,
@@ -69,17 +70,29 @@ function tickets(count: number, prefix: string): NonNullable<SeedData['tickets']
   }))
 }
 
-/** Per-call medians of each function, in turns after a warm-up. */
-async function pairedMedians(rounds: number, batch: number, fns: Array<() => Promise<unknown>>): Promise<number[]> {
-  for (let i = 0; i < batch * 2; i++) for (const fn of fns) await fn()
-  const times = fns.map((): number[] => [])
-  for (let round = 0; round < rounds; round++)
-    for (const [side, fn] of fns.entries()) {
-      const started = performance.now()
-      for (let i = 0; i < batch; i++) await fn()
-      times[side]!.push((performance.now() - started) / batch)
+/**
+ * Per-call medians of `a` and `b`, and the median of their per-round ratios, in turns after a warm-up.
+ * Each round times a batch of each, the order alternating between rounds; a ratio within one round
+ * compares two batches run moments apart, so a machine whose speed drifts moves both sides alike.
+ */
+async function paired(rounds: number, batch: number, a: () => Promise<unknown>, b: () => Promise<unknown>) {
+  for (let i = 0; i < batch * 2; i++) for (const fn of [a, b]) await fn()
+  const times: [number[], number[]] = [[], []]
+  const timed = async (fn: () => Promise<unknown>) => {
+    const started = performance.now()
+    for (let i = 0; i < batch; i++) await fn()
+    return (performance.now() - started) / batch
+  }
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      times[0].push(await timed(a))
+      times[1].push(await timed(b))
+    } else {
+      times[1].push(await timed(b))
+      times[0].push(await timed(a))
     }
-  return times.map((list) => list.sort((x, y) => x - y)[Math.floor(list.length / 2)]!)
+  }
+  return { a: median(times[0]), b: median(times[1]), ratio: median(times[0].map((t, i) => t / times[1][i]!)) }
 }
 
 const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]!
@@ -138,14 +151,16 @@ async function benchEngine(engine: string, current: Lib, base: Lib, dir: string)
     console.log(`  seeded ${EVENTS.toLocaleString('en')} tickets with their events in ${seconds} s`)
     const call = apiOf(current, store, TENANT)
     const middle = `evt_${String(Math.floor(EVENTS / 2)).padStart(12, '0')}`
-    const [ticketMs, eventsMs] = await pairedMedians(15, 20, [
-      () => call('GET', '/tickets', 200),
+    const pages = await paired(
+      25,
+      20,
       () => call('GET', `/events?limit=100&after=${middle}`, 200),
-    ])
-    const pageRatio = eventsMs! / ticketMs!
+      () => call('GET', '/tickets', 200),
+    )
+    const [eventsMs, ticketMs, pageRatio] = [pages.a, pages.b, pages.ratio]
     console.log(
-      `  events page of 100 (after the middle of ${EVENTS.toLocaleString('en')}): ${ms(eventsMs!)}; ` +
-        `first ticket page: ${ms(ticketMs!)}; ${pageRatio.toFixed(2)}x (target <= 2x)`,
+      `  events page of 100 (after the middle of ${EVENTS.toLocaleString('en')}): ${ms(eventsMs)}; ` +
+        `first ticket page: ${ms(ticketMs)}; ${pageRatio.toFixed(2)}x (target <= 2x)`,
     )
 
     const now = await writes(current, store, 'writes')
@@ -155,11 +170,10 @@ async function benchEngine(engine: string, current: Lib, base: Lib, dir: string)
       ['addItem', 'POST line item'],
       ['patchRule', 'PATCH rule'],
     ] as const) {
-      const [withMs, withoutMs] = await pairedMedians(9, 20, [now[name], before[name]])
-      const ratio = withMs! / withoutMs!
+      const { a: withMs, b: withoutMs, ratio } = await paired(25, 20, now[name], before[name])
       writesMet &&= ratio <= 1.3
       console.log(
-        `  ${label}: with its event ${ms(withMs!)}; the branch point's (no feed) ${ms(withoutMs!)}; ` +
+        `  ${label}: with its event ${ms(withMs)}; the branch point's (no feed) ${ms(withoutMs)}; ` +
           `${ratio.toFixed(2)}x (target <= 1.3x)`,
       )
     }
