@@ -203,9 +203,15 @@ export function changeOf(
   if (after === null) return { type: `${type}.deleted`, resource, object: null, previous: null }
   const previous: Record<string, unknown> = {}
   let changed = false
-  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if (sameJson(before[key], after[key])) continue
+  // Every key of either side once, in the order of `before` then the keys only `after` has.
+  for (const key in before) {
+    if (!Object.hasOwn(before, key) || sameJson(before[key], after[key])) continue
     previous[key] = before[key] ?? null
+    changed = true
+  }
+  for (const key in after) {
+    if (!Object.hasOwn(after, key) || Object.hasOwn(before, key) || sameJson(undefined, after[key])) continue
+    previous[key] = null
     changed = true
   }
   return changed ? { type: `${type}.updated`, resource, object: after, previous } : null

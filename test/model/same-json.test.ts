@@ -90,4 +90,26 @@ describe('sameJson', () => {
     })
     expect(changeOf('automation_rule', 'r', before, copy(before) as typeof before)).toBeNull()
   })
+
+  it('drives changeOf: every key of either side once, before its own and then the new ones, as JSON decides', () => {
+    const record = fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd', 'toJSON', 'constructor'), value, { maxKeys: 5 })
+    /** The fields whose JSON text differs, by the text itself, over the union of both sides' own keys. */
+    const reference = (before: Record<string, unknown>, after: Record<string, unknown>) => {
+      const previous: Record<string, unknown> = {}
+      for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+        const [was, is] = [before, after].map((side) => (Object.hasOwn(side, key) ? side[key] : undefined))
+        if (JSON.stringify(was) !== JSON.stringify(is)) previous[key] = was ?? null
+      }
+      return Object.keys(previous).length === 0 ? null : previous
+    }
+    fc.assert(
+      fc.property(record, record, fc.array(fc.nat(), { maxLength: 3 }), value, (a, b, path, replacement) => {
+        for (const after of [b, changed(a, path, replacement) as Record<string, unknown>, copy(a)])
+          expect(changeOf('automation_rule', 'r', a, after as Record<string, unknown>)?.previous ?? null).toEqual(
+            reference(a, after as Record<string, unknown>),
+          )
+      }),
+      { numRuns: 1000 },
+    )
+  })
 })
