@@ -34,7 +34,8 @@ import type { ReportRecord } from '../../model/reports.js'
 import type { Ticket, TicketNote } from '../../model/tickets.js'
 import type { BudgetRecord } from '../seed.js'
 import type { ApiKeyMethods, Store } from '../store.js'
-import { type Exec, json, parse, type SqlContext } from './context.js'
+import { type Exec, json, parse, type SqlContext, template } from './context.js'
+import { quote } from './migrations/index.js'
 import { listConditions, orderSql, type Pages } from './queries.js'
 import { keysetSegments } from './keyset.js'
 import type { SqlEvents, StoredDoc } from './events.js'
@@ -93,11 +94,33 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
     knownTexts.set(key, { version, text })
   }
 
+  /**
+   * The statements of a versioned collection, written once (`template`): its read, its read locked
+   * until the transaction ends, and its update (to the columns after the key, in `rowColumns` order)
+   * plain and guarded by version and stored text.
+   */
+  function versionedStatements(spec: { table: string } & Parameters<typeof rowColumns>[0]) {
+    const table = ctx.tableName(spec.table)
+    const set = rowColumns(spec)
+      .slice(1 + spec.key.length)
+      .map((column) => `${quote(column)} = ?`)
+      .join(', ')
+    const update = `UPDATE ${table} SET ${set} WHERE tenant_id = ? AND id = ?`
+    return {
+      read: template(`SELECT version, doc FROM ${table} WHERE tenant_id = ? AND id = ?`),
+      readLocked: template(`SELECT version, doc FROM ${table} WHERE tenant_id = ? AND id = ?${engine.forUpdate}`),
+      update: template(update),
+      guarded: template(`${update} AND version = ? AND doc = ? RETURNING id`),
+    }
+  }
+  const versioned = {
+    [automationRules.table]: versionedStatements(automationRules),
+    [reports.table]: versionedStatements(reports),
+  }
+
   /** A versioned record, parsed afresh, its stored text remembered (`knownTexts`). */
   const versionedDoc = async <T>(spec: { table: string }, tenantId: string, id: string): Promise<T | null> => {
-    const row = await one<{ version: unknown; doc: string }>(
-      sql`SELECT version, doc FROM ${t(spec.table)} WHERE tenant_id = ${tenantId} AND id = ${id}`,
-    )
+    const row = await one<{ version: unknown; doc: string }>(versioned[spec.table]!.read(tenantId, id))
     if (row === undefined) {
       knownTexts.delete(knownKey(spec.table, tenantId, id))
       return null
@@ -161,16 +184,14 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
     expected: number,
     write: WriteContext | undefined,
   ): Promise<boolean> {
+    const statements = versioned[spec.table]!
     const skip = 1 + spec.key.length
-    const columns = rowColumns(spec).slice(skip)
     const values = versionedRows[key](tenantId, [record.id], record as never).slice(skip)
-    const set = sql.join(columns.map((c, i) => sql`${sql.ref(c)} = ${values[i]}`))
     // The row's new `doc`, stringified once. Change detection reads the document itself as the state
     // after, not its text parsed again: a record is plain JSON data, and it compares values as their
     // JSON (`sameJson`), so both give the same event.
-    const text = values[columns.indexOf('doc')] as string
+    const text = values[rowColumns(spec).indexOf('doc') - skip] as string
     const after: StoredDoc = { doc: spec.document(record) as Record<string, unknown>, text }
-    const where = sql`tenant_id = ${tenantId} AND id = ${record.id}`
     /** The draft of the change from the stored document `stored` to the record, read through `ex`. */
     const draftFrom = async (ex: Exec, stored: string) => {
       const [before, now] = await events.describe(ex, tenantId, key, [{ doc: parse(stored), text: stored }, after])
@@ -179,10 +200,7 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
     }
     const known = knownTexts.get(knownKey(spec.table, tenantId, record.id))
     const guard =
-      known?.version === expected
-        ? sql`UPDATE ${t(spec.table)} SET ${set}
-              WHERE ${where} AND version = ${expected} AND doc = ${known.text} RETURNING id`
-        : undefined
+      known?.version === expected ? statements.guarded(...values, tenantId, record.id, expected, known.text) : undefined
     if (guard !== undefined && engine.guardedWrites !== null) {
       // Company and report type names are read first, outside any transaction, as the locked path
       // reads them (unlocked, under READ COMMITTED): an event names what they were at the write.
@@ -201,12 +219,9 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
         return true
       }
       // Locked, so the document read is the state this update replaces.
-      const current = await one<{ version: unknown; doc: string }>(
-        sql`SELECT version, doc FROM ${t(spec.table)} WHERE ${where}${sql.raw(engine.forUpdate)}`,
-        ex,
-      )
+      const current = await one<{ version: unknown; doc: string }>(statements.readLocked(tenantId, record.id), ex)
       if (current === undefined || Number(current.version) !== expected) return false
-      const update = sql`UPDATE ${t(spec.table)} SET ${set} WHERE ${where}`
+      const update = statements.update(...values, tenantId, record.id)
       await events.append(ex, tenantId, await draftFrom(ex, current.doc), write, [update])
       return true
     })

@@ -82,6 +82,25 @@ export function createSqlContext(db: Exec, engine: Engine, schema: string | unde
 }
 
 /**
+ * A statement written once as SQL text, `?` standing for each parameter (never inside a literal or a
+ * quoted name), bound anew on each call as a `sql` template of its fragments. Such a template
+ * compiles to one node per parameter; one built of a nested template per column (`sql.join`,
+ * `sql.ref`) compiled in about 10 µs for a rule's update, against 2 µs.
+ *
+ * @example
+ * const read = template(`SELECT doc FROM "goals" WHERE tenant_id = ? AND id = ?`)
+ * await ctx.one(read(tenantId, id))
+ */
+export function template(text: string): (...values: unknown[]) => RawBuilder<unknown> {
+  const fragments = text.split('?')
+  const strings = Object.assign([...fragments], { raw: fragments }) as unknown as TemplateStringsArray
+  return (...values) => {
+    if (values.length !== fragments.length - 1) throw new Error(`${fragments.length - 1} values expected: ${text}`)
+    return sql(strings, ...values)
+  }
+}
+
+/**
  * A record parsed from stored JSON text, not cached (records that are changed before they are returned).
  *
  * @example
