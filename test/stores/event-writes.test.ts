@@ -88,6 +88,40 @@ describe.each([
     expect(beyond.state === 'ok' && beyond.events.map((event) => event.id)).toEqual([eventId(30), eventId(29)])
   })
 
+  it('prunes a prefix of positions: no expired event after a kept one, and every event when all expired', async () => {
+    const { store, execute } = await open(100 * 60_000)
+    stores.push(store)
+    const OLD = '2000-01-01T00:00:00.000Z'
+    const NEW = new Date().toISOString()
+    /** Events of `tenantId` written behind the store's back, at positions 1.. with these times. */
+    const written = async (tenantId: string, times: string[]) => {
+      for (const [i, createdAt] of times.entries()) {
+        const id = eventId(i + 1)
+        const doc = JSON.stringify({
+          id,
+          type: 'company.created',
+          createdAt,
+          resource: { type: 'company', id: `old-${i}` },
+          data: { object: null, previous: null },
+          actor: { type: 'sync' },
+          requestId: null,
+        })
+        await execute(
+          `INSERT INTO events (tenant_id, position, type, created_at, doc) ` +
+            `VALUES ('${tenantId}', ${i + 1}, 'company.created', '${createdAt}', '${doc}')`,
+        )
+      }
+      await execute(`INSERT INTO event_positions (tenant_id, position) VALUES ('${tenantId}', ${times.length})`)
+    }
+    // The store's first write for each tenant prunes it.
+    await written(TENANT, [OLD, NEW, OLD, NEW])
+    await store.seed(TENANT, { companies: [company('c1', 'First')] })
+    expect(await feed(store, TENANT)).toEqual([2, 3, 4, 5].map(eventId))
+    await written('all-expired', [OLD, OLD, OLD])
+    await store.seed('all-expired', { companies: [company('c1', 'First')] })
+    expect(await feed(store, 'all-expired')).toEqual([eventId(4)])
+  })
+
   it('writes the ids eventId gives, past twelve digits too', async () => {
     const { store, execute } = await open()
     stores.push(store)

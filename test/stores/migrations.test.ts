@@ -241,6 +241,11 @@ describe.each(['sqlite', 'postgres'] as const)('the model against a new %s datab
     },
   )
 
+  it('events are indexed by position and by type, not by time (0006: pruned by position)', async () => {
+    const shown = (await indexesOf(db, 'events')).map((i) => i.columns.join(', '))
+    expect(shown.sort()).toEqual(['tenant_id, position', 'tenant_id, type, position'])
+  })
+
   it.each(COLLECTIONS.filter((spec) => spec.search?.trigram).map((spec) => [spec.table, spec] as const))(
     "%s's trigram search has its trigram index",
     async (table, spec) => {

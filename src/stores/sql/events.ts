@@ -253,13 +253,25 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
     return records.map(({ doc, text }) => ({ fingerprint: text, view: eventView(key, doc, lookups) }))
   }
 
-  /** The moment of a write: its time, and the prune of the tenant's expired events when one is due. */
+  /**
+   * The moment of a write: its time, and the prune of the tenant's expired events when one is due. A
+   * prune deletes a prefix of positions: every event before the first one created at the cutoff or
+   * later (found along the primary key, reading the expired events it deletes and one more), or every
+   * event when all have expired. An expired event after a kept one (clocks of two processes a little
+   * apart) stays until a later prune, so pruning never leaves a hole in the feed.
+   */
   function moment(tenantId: string) {
     const now = new Date()
     const prune: RawBuilder<unknown>[] = []
     if (pruneDue(tenantId, now.getTime())) {
       const cutoff = new Date(now.getTime() - retentionMs).toISOString()
-      prune.push(sql`DELETE FROM ${t('events')} WHERE tenant_id = ${tenantId} AND created_at < ${cutoff}`)
+      const events = t('events')
+      const firstKept = sql`SELECT position FROM ${events} WHERE tenant_id = ${tenantId} AND created_at >= ${cutoff}
+                            ORDER BY position LIMIT 1`
+      const last = sql`SELECT position FROM ${t('event_positions')} WHERE tenant_id = ${tenantId}`
+      prune.push(
+        sql`DELETE FROM ${events} WHERE tenant_id = ${tenantId} AND position < COALESCE((${firstKept}), (${last}) + 1)`,
+      )
     }
     return { createdAt: now.toISOString(), prune }
   }
@@ -430,7 +442,8 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
       if (isExpired(query, prunedBefore)) return { state: 'expired' } as const
       let docs = found
       if (query.types === null) {
-        // A run with a hole (an event pruned out of order) comes back short: asked for again, open-ended.
+        // A run with a hole (an event deleted out of order: pruning by time did that before migration 0006)
+        // comes back short: asked for again, open-ended.
         const first = asc ? Math.max(query.after ?? 0, prunedBefore - 1) + 1 : (query.after ?? lastPosition + 1) - 1
         const [from, to] = asc
           ? [first, Math.min(first + query.limit, lastPosition)]

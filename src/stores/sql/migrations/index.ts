@@ -10,6 +10,7 @@ import { events } from './0002-events.js'
 import { apiKeysMigration } from './0003-api-keys.js'
 import { webhooks } from './0004-webhooks.js'
 import { webhookDispatch } from './0005-webhook-dispatch.js'
+import { eventsPrunedByPosition } from './0006-events-pruned-by-position.js'
 
 export type { TableNamer } from './0001-initial.js'
 
@@ -20,7 +21,14 @@ interface CodeMigration {
 }
 
 /** Every migration, oldest first. */
-const MIGRATIONS: readonly CodeMigration[] = [initial, events, apiKeysMigration, webhooks, webhookDispatch]
+const MIGRATIONS: readonly CodeMigration[] = [
+  initial,
+  events,
+  apiKeysMigration,
+  webhooks,
+  webhookDispatch,
+  eventsPrunedByPosition,
+]
 
 /**
  * What the stores need to know of the schema the latest migration leaves: the tickets' indexes
