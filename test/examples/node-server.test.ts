@@ -15,8 +15,10 @@ const children: ChildProcess[] = []
 
 /** Starts the example and resolves with its banner once the last curl line is printed. */
 function start(): Promise<{ child: ChildProcess; banner: string }> {
+  // The example's SQLite file is what is tested: a DATABASE_URL the test run was given would pick Postgres.
+  const { DATABASE_URL: _postgres, ...env } = process.env
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/node-server/server.ts'], {
-    env: { ...process.env, PORT: '0', DEMO_DB: database },
+    env: { ...env, PORT: '0', DEMO_DB: database },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   children.push(child)

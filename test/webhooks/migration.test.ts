@@ -1,7 +1,8 @@
 /**
  * Migration 0005 on a database that already has webhook endpoints: each gets a dispatch row at its
  * tenant's last event position, so it receives only events written after the upgrade. Simulated by
- * removing what 0005 made (its rows and its record in the migrations table) and migrating again.
+ * removing what 0005 made (its rows, and its record and the later ones' in the migrations table: the
+ * migrator refuses a gap) and migrating again.
  */
 import Database from 'better-sqlite3'
 import type { SqlStore } from 'tenant-public-api/sqlite'
@@ -13,7 +14,7 @@ import { apiClient, company } from './support.js'
 
 const UNDO_0005 = [
   'DELETE FROM "webhook_dispatch"',
-  `DELETE FROM "tenant_api_migrations" WHERE name = '0005_webhook_dispatch'`,
+  `DELETE FROM "tenant_api_migrations" WHERE name >= '0005_webhook_dispatch'`,
 ]
 
 async function backfills(store: SqlStore, execute: (text: string) => Promise<void>): Promise<void> {
