@@ -23,7 +23,7 @@ import { COLLECTIONS, foldedName } from '../../src/model/index.js'
 import { type Engine, postgresEngine, sqliteEngine } from '../../src/stores/sql/engine.js'
 import { assertMatchesContract } from '../support/contract.js'
 import { pgliteDialect } from '../support/pglite-dialect.js'
-import { DATABASE_URL, freshSchema, postgresServerAnswers } from '../support/postgres.js'
+import { DATABASE_URL, dropSchemas, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
 
 type Kind = 'sqlite' | 'postgres'
 type Row = Record<string, unknown>
@@ -461,3 +461,45 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     onResponse: assertMatchesContract,
   })
 }
+
+describe('a Postgres store given no schema', () => {
+  it("migrates into the schema its names resolve to, though another schema has a store's tables", async () => {
+    expect(await postgresServerAnswers(), NO_SERVER).toBe(true)
+    const [other, own] = [freshSchema('other'), freshSchema('own')]
+    try {
+      // A store in a schema of its own first: its migration tables are the ones the migrator would find.
+      await (await createPostgresStore({ connectionString: DATABASE_URL, schema: other })).close()
+      const admin = new pg.Client({ connectionString: DATABASE_URL })
+      await admin.connect()
+      await admin.query(`CREATE SCHEMA "${own}"`)
+      await admin.end()
+      const pool = new pg.Pool({ connectionString: DATABASE_URL, options: `-c search_path="${own}"` })
+      const store = await createPostgresStore({ pool })
+      await store.seed('tenant-own', {
+        companies: [
+          {
+            id: 'c1',
+            name: 'Own',
+            status: 'active',
+            createdAt: '2025-01-01T00:00:00.000Z',
+            updatedAt: '2025-01-01T00:00:00.000Z',
+          },
+        ],
+      })
+      expect(
+        (await store.listCompanies('tenant-own', { page: 1, limit: 5, sortBy: 'name', sortOrder: 'asc' })).totalCount,
+      ).toBe(1)
+      await store.close()
+      const check = new pg.Client({ connectionString: DATABASE_URL })
+      await check.connect()
+      const { rows } = await check.query(
+        `SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = $1 AND tablename = 'tenant_api_migrations'`,
+        [own],
+      )
+      await check.end()
+      expect(rows[0].n).toBe(1)
+    } finally {
+      await dropSchemas([other, own])
+    }
+  })
+})

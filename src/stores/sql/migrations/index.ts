@@ -76,10 +76,19 @@ export async function migrateToLatest(db: Kysely<unknown>, context: MigrationCon
       if (exists.rows.length === 0) throw error
     }
   }
+  // Without a schema the migrations' tables go where unqualified names resolve, and the migrator must
+  // be told so: it asks whether its tables exist in any schema, and finding another store's there it
+  // would never create its own.
+  const schema =
+    context.schema ??
+    (context.engine.name === 'postgres'
+      ? ((await sql<{ schema: string | null }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema ??
+        undefined)
+      : undefined)
   const migrator = new Migrator({
     db,
     provider: provider(context),
-    ...(context.schema !== undefined ? { migrationTableSchema: context.schema } : {}),
+    ...(schema !== undefined ? { migrationTableSchema: schema } : {}),
     migrationTableName: 'tenant_api_migrations',
     migrationLockTableName: 'tenant_api_migrations_lock',
   })
