@@ -3,11 +3,14 @@
  * placeholders and its values in order, and refuses a call with the wrong number of values.
  */
 import {
+  type DatabaseIntrospector,
+  type DialectAdapter,
   DummyDriver,
   Kysely,
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
+  type QueryCompiler,
   SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
@@ -15,22 +18,23 @@ import {
 import { describe, expect, it } from 'vitest'
 import { template } from '../../src/stores/sql/context.js'
 
-const sqlite = new Kysely<unknown>({
-  dialect: {
-    createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (db) => new SqliteIntrospector(db),
-    createQueryCompiler: () => new SqliteQueryCompiler(),
-  },
-})
-const postgres = new Kysely<unknown>({
-  dialect: {
-    createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (db) => new PostgresIntrospector(db),
-    createQueryCompiler: () => new PostgresQueryCompiler(),
-  },
-})
+/** A Kysely that only compiles, with an engine's adapter, introspector and query compiler. */
+function compileOnly(
+  Adapter: new () => DialectAdapter,
+  Introspector: new (db: Kysely<unknown>) => DatabaseIntrospector,
+  Compiler: new () => QueryCompiler,
+): Kysely<unknown> {
+  return new Kysely<unknown>({
+    dialect: {
+      createAdapter: () => new Adapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new Introspector(db),
+      createQueryCompiler: () => new Compiler(),
+    },
+  })
+}
+const sqlite = compileOnly(SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler)
+const postgres = compileOnly(PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler)
 
 describe('template', () => {
   const update = template('UPDATE "rules" SET "name" = ?, "doc" = ? WHERE tenant_id = ? AND id = ? RETURNING id')
