@@ -1,6 +1,7 @@
 /**
  * `template` (statements written once as SQL text): it compiles to its text with each engine's
- * placeholders and its values in order, and refuses a call with the wrong number of values.
+ * placeholders and its values in order, keeps a `?` of a name as it is, and refuses a call with the
+ * wrong number of values.
  */
 import {
   type DatabaseIntrospector,
@@ -16,7 +17,7 @@ import {
   SqliteQueryCompiler,
 } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { template } from '../../src/stores/sql/context.js'
+import { PARAM, template } from '../../src/stores/sql/context.js'
 
 /** A Kysely that only compiles, with an engine's adapter, introspector and query compiler. */
 function compileOnly(
@@ -37,15 +38,19 @@ const sqlite = compileOnly(SqliteAdapter, SqliteIntrospector, SqliteQueryCompile
 const postgres = compileOnly(PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler)
 
 describe('template', () => {
-  const update = template('UPDATE "rules" SET "name" = ?, "doc" = ? WHERE tenant_id = ? AND id = ? RETURNING id')
+  // A schema name may hold a `?`: it stays a character of the name, not a parameter.
+  const update = template(
+    `UPDATE "a?b"."rules" SET "name" = ${PARAM}, "doc" = ${PARAM} ` +
+      `WHERE tenant_id = ${PARAM} AND id = ${PARAM} RETURNING id`,
+  )
 
   it('compiles to its text with the engine placeholders, values in order', () => {
     expect(update('Name', '{}', 't', 'r').compile(sqlite)).toMatchObject({
-      sql: 'UPDATE "rules" SET "name" = ?, "doc" = ? WHERE tenant_id = ? AND id = ? RETURNING id',
+      sql: 'UPDATE "a?b"."rules" SET "name" = ?, "doc" = ? WHERE tenant_id = ? AND id = ? RETURNING id',
       parameters: ['Name', '{}', 't', 'r'],
     })
     expect(update('Name', '{}', 't', 'r').compile(postgres)).toMatchObject({
-      sql: 'UPDATE "rules" SET "name" = $1, "doc" = $2 WHERE tenant_id = $3 AND id = $4 RETURNING id',
+      sql: 'UPDATE "a?b"."rules" SET "name" = $1, "doc" = $2 WHERE tenant_id = $3 AND id = $4 RETURNING id',
       parameters: ['Name', '{}', 't', 'r'],
     })
   })

@@ -34,7 +34,7 @@ import type { ReportRecord } from '../../model/reports.js'
 import type { Ticket, TicketNote } from '../../model/tickets.js'
 import type { BudgetRecord } from '../seed.js'
 import type { ApiKeyMethods, Store } from '../store.js'
-import { type Exec, json, parse, type SqlContext, template } from './context.js'
+import { type Exec, json, PARAM, parse, type SqlContext, template } from './context.js'
 import { quote } from './migrations/index.js'
 import { listConditions, orderSql, type Pages } from './queries.js'
 import { keysetSegments } from './keyset.js'
@@ -103,14 +103,15 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
     const table = ctx.tableName(spec.table)
     const set = rowColumns(spec)
       .slice(1 + spec.key.length)
-      .map((column) => `${quote(column)} = ?`)
+      .map((column) => `${quote(column)} = ${PARAM}`)
       .join(', ')
-    const update = `UPDATE ${table} SET ${set} WHERE tenant_id = ? AND id = ?`
+    const byKey = `tenant_id = ${PARAM} AND id = ${PARAM}`
+    const update = `UPDATE ${table} SET ${set} WHERE ${byKey}`
     return {
-      read: template(`SELECT version, doc FROM ${table} WHERE tenant_id = ? AND id = ?`),
-      readLocked: template(`SELECT version, doc FROM ${table} WHERE tenant_id = ? AND id = ?${engine.forUpdate}`),
+      read: template(`SELECT version, doc FROM ${table} WHERE ${byKey}`),
+      readLocked: template(`SELECT version, doc FROM ${table} WHERE ${byKey}${engine.forUpdate}`),
       update: template(update),
-      guarded: template(`${update} AND version = ? AND doc = ? RETURNING id`),
+      guarded: template(`${update} AND version = ${PARAM} AND doc = ${PARAM} RETURNING id`),
     }
   }
   const versioned = {
