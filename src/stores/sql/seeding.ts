@@ -28,7 +28,7 @@ import { type CollectionSpec, foldedName, foldedValue } from '../../model/collec
 import type { EventDraft } from '../../model/events.js'
 import { type SeedOptions, SYNC_COLLECTIONS, type SyncCollection } from '../removal.js'
 import { normalizeSeed, type SeedData } from '../seed.js'
-import type { SqlEvents } from './events.js'
+import { type SqlEvents, SYNC_TABLES } from './events.js'
 import type { StoredState } from '../event-views.js'
 import type { Engine } from './engine.js'
 import type { Exec, SqlContext } from './context.js'
@@ -120,7 +120,10 @@ export async function upsert(ctx: SqlContext, ex: Exec, spec: TableShape, rows: 
 
 /** Ticket loads at least this big on SQLite drop the ticket indexes first (when not smaller than the table). */
 const REBUILD_INDEXES_FROM = 50_000
-/** Ticket loads bigger than this run with the engine's bulk-load settings. */
+/**
+ * Ticket loads bigger than this run with the engine's bulk-load settings, and a table a seed writes
+ * more rows to is analysed where the engine plans from statistics (`Engine.bulkLoad.analyze`).
+ */
 const BULK_LOAD_FROM = 10_000
 
 /**
@@ -210,6 +213,11 @@ export function createSeeder(
       await all(goals, r.goals)
       await all(npsSurveys, r.npsSurveys)
       await all(plannerItemTypes, r.plannerItemTypes)
+      if (engine.bulkLoad.analyze) {
+        // Before the read-back below and the pages after: a big load on stale statistics is planned as small.
+        for (const key of SYNC_COLLECTIONS)
+          if (r[key].length > BULK_LOAD_FROM) await sql.raw(`ANALYZE ${ctx.tableName(SYNC_TABLES[key])}`).execute(ex)
+      }
       if (recordEvents) {
         const drafts: EventDraft[] = []
         // One push per draft: spreading a seed's worth of drafts as arguments overflows the stack.
