@@ -149,8 +149,8 @@ async function benchEngine(engine: string, current: Lib, base: Lib, dir: string)
   const baseStore = await openStore(base, engine, 'base', dir)
   try {
     let started = performance.now()
-    // In seeds of at most SEED_CHUNK tickets, as a host syncs: one Postgres transaction of a million
-    // tickets with their events outgrew the server's buffers and slowed as it went (not measured here).
+    // In seeds of at most SEED_CHUNK tickets, as a host syncs, so that the feed's size is the only
+    // thing that grows with BENCH_EVENTS (a seed's transaction holds all it writes).
     for (let from = 0; from < EVENTS; from += SEED_CHUNK)
       await store.seed(TENANT, { tickets: tickets(Math.min(SEED_CHUNK, EVENTS - from), 'tk', from) })
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
