@@ -318,7 +318,8 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
     let text = insertTexts.get(count)
     if (text === undefined) {
       const tuples = Array.from({ length: count }, (_, i) => `(${[1, 2, 3, 4, 5].map((k) => p(i * 5 + k)).join(', ')})`)
-      text = `INSERT INTO ${ctx.tableName('events')} (tenant_id, position, type, created_at, doc) VALUES ${tuples}`
+      const columns = '(tenant_id, position, type, created_at, doc)'
+      text = `INSERT INTO ${ctx.tableName('events')} ${columns} VALUES ${tuples.join(', ')}`
       insertTexts.set(count, text)
     }
     return text
