@@ -101,13 +101,16 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
    */
   function versionedStatements(spec: { table: string } & Parameters<typeof rowColumns>[0]) {
     const table = ctx.tableName(spec.table)
-    const set = rowColumns(spec)
-      .slice(1 + spec.key.length)
-      .map((column) => `${quote(column)} = ${PARAM}`)
-      .join(', ')
+    const skip = 1 + spec.key.length
+    const columns = rowColumns(spec).slice(skip)
+    const set = columns.map((column) => `${quote(column)} = ${PARAM}`).join(', ')
     const byKey = `tenant_id = ${PARAM} AND id = ${PARAM}`
     const update = `UPDATE ${table} SET ${set} WHERE ${byKey}`
     return {
+      /** How many leading values of a row (tenant and key) the updates leave out. */
+      skip,
+      /** Where the row's `doc` is among the updated values. */
+      docIndex: columns.indexOf('doc'),
       read: template(`SELECT version, doc FROM ${table} WHERE ${byKey}`),
       readLocked: template(`SELECT version, doc FROM ${table} WHERE ${byKey}${engine.forUpdate}`),
       update: template(update),
@@ -186,12 +189,11 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
     write: WriteContext | undefined,
   ): Promise<boolean> {
     const statements = versioned[spec.table]!
-    const skip = 1 + spec.key.length
-    const values = versionedRows[key](tenantId, [record.id], record as never).slice(skip)
+    const values = versionedRows[key](tenantId, [record.id], record as never).slice(statements.skip)
     // The row's new `doc`, stringified once. Change detection reads the document itself as the state
     // after, not its text parsed again: a record is plain JSON data, and it compares values as their
     // JSON (`sameJson`), so both give the same event.
-    const text = values[rowColumns(spec).indexOf('doc') - skip] as string
+    const text = values[statements.docIndex] as string
     const after: StoredDoc = { doc: spec.document(record) as Record<string, unknown>, text }
     /** The draft of the change from the stored document `stored` to the record, read through `ex`. */
     const draftFrom = async (ex: Exec, stored: string) => {
