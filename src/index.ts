@@ -95,6 +95,7 @@ export type { ApiKeyMethods } from './stores/store.js'
 // Authentication, scopes, rate limiting, errors
 export {
   bearerToken,
+  grantingScopes,
   hasScope,
   SCOPES,
   type KeyResolver,

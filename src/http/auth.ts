@@ -1,36 +1,10 @@
 import { ApiError } from './errors.js'
+import { hasScope, type Scope } from '../model/scopes.js'
 import { checkPrincipal, type Principal } from './principal.js'
 
+export { grantingScopes, hasScope, SCOPES, type Scope } from '../model/scopes.js'
+
 export type { Principal, RateLimitRule } from './principal.js'
-
-/**
- * Every scope a key can be granted. `X.write` also grants `X.read`.
- *
- * @example
- * const principal = { tenantId, keyId, scopes: [...SCOPES], actor }
- */
-export const SCOPES = [
-  'tickets.read',
-  'budgets.write',
-  'automation.write',
-  'reports.read',
-  'reports.write',
-  'compliance.read',
-  'training.read',
-  'training.write',
-  'users.read',
-  'calendar.read',
-  'companies.read',
-  'goals.read',
-  'surveys.read',
-  'planner.read',
-  'webhooks.read',
-  'webhooks.write',
-  'events.read',
-] as const
-
-/** A scope, e.g. `'tickets.read'`. */
-export type Scope = (typeof SCOPES)[number]
 
 /**
  * Resolves a bearer token to a principal, or `null` for an unknown or revoked key.
@@ -51,19 +25,6 @@ const BEARER = /^Bearer[ ]+([\x21-\x7e]+)[ ]*$/i
 export function bearerToken(header: string | null): string | null {
   if (header === null) return null
   return BEARER.exec(header)?.[1] ?? null
-}
-
-/**
- * Whether the granted scopes satisfy `required` (`X.write` grants `X.read`).
- *
- * @example
- * hasScope(['reports.write'], 'reports.read') // true
- */
-export function hasScope(granted: readonly string[], required: Scope): boolean {
-  // Only an array: on a string, `includes` would be a substring match ('tickets.readXX').
-  if (!Array.isArray(granted)) return false
-  if (granted.includes(required)) return true
-  return required.endsWith('.read') && granted.includes(`${required.slice(0, -'.read'.length)}.write`)
 }
 
 /**

@@ -4,6 +4,7 @@
  * resource. Stores record events in the same transaction as the change; nothing here reads a store.
  */
 import * as v from 'valibot'
+import { hasScope, type Scope } from './scopes.js'
 import { sameJson } from './same-json.js'
 import { DateTimeSchema, JsonObjectSchema } from './shared.js'
 
@@ -51,37 +52,41 @@ export const EVENT_TYPES: readonly EventType[] = EVENT_RESOURCE_TYPES.flatMap((r
 )
 
 /**
- * The resources whose changes are events (docs/extensions.md section 3), each with the scope area
- * whose `.read` (or `.write`) a key needs to see them.
- */
-export const EVENT_RESOURCE_AREAS = {
-  ticket: 'tickets',
-  budget: 'budgets',
-  budget_line_item: 'budgets',
-  automation_rule: 'automation',
-  report: 'reports',
-  report_template: 'reports',
-  compliance_template: 'compliance',
-  compliance_check: 'compliance',
-  training_course: 'training',
-  training_enrollment: 'training',
-  user: 'users',
-  company: 'companies',
-  meeting_type: 'calendar',
-  goal: 'goals',
-  nps_survey: 'surveys',
-  planner_item_type: 'planner',
-} as const satisfies Record<EventResourceType, string>
-
-/**
- * The scope area whose `.read` (or `.write`) reads events of `type`; undefined for an unknown type.
+ * The scope that reads each resource's events (docs/extensions.md section 3): the scope of the
+ * resource's own reads, or its area's `.write` where the area has no read scope (budgets,
+ * automation). Typed against the one scope table, so every scope a 403 names can be granted.
  *
  * @example
- * eventScopeArea('budget_line_item.created') // 'budgets'
+ * EVENT_READ_SCOPES.budget_line_item // 'budgets.write'
  */
-export function eventScopeArea(type: string): string | undefined {
+export const EVENT_READ_SCOPES = {
+  ticket: 'tickets.read',
+  budget: 'budgets.write',
+  budget_line_item: 'budgets.write',
+  automation_rule: 'automation.write',
+  report: 'reports.read',
+  report_template: 'reports.read',
+  compliance_template: 'compliance.read',
+  compliance_check: 'compliance.read',
+  training_course: 'training.read',
+  training_enrollment: 'training.read',
+  user: 'users.read',
+  company: 'companies.read',
+  meeting_type: 'calendar.read',
+  goal: 'goals.read',
+  nps_survey: 'surveys.read',
+  planner_item_type: 'planner.read',
+} as const satisfies Record<EventResourceType, Scope>
+
+/**
+ * The scope that reads events of `type`; undefined for an unknown type.
+ *
+ * @example
+ * eventReadScope('budget_line_item.created') // 'budgets.write'
+ */
+export function eventReadScope(type: string): Scope | undefined {
   const resource = type.slice(0, type.lastIndexOf('.'))
-  return Object.hasOwn(EVENT_RESOURCE_AREAS, resource) ? EVENT_RESOURCE_AREAS[resource as EventResourceType] : undefined
+  return Object.hasOwn(EVENT_READ_SCOPES, resource) ? EVENT_READ_SCOPES[resource as EventResourceType] : undefined
 }
 
 /**
@@ -91,8 +96,24 @@ export function eventScopeArea(type: string): string | undefined {
  * mayReadEventType(['budgets.write'], 'budget_line_item.created') // true
  */
 export function mayReadEventType(scopes: readonly string[], type: string): boolean {
-  const area = eventScopeArea(type)
-  return area !== undefined && (scopes.includes(`${area}.read`) || scopes.includes(`${area}.write`))
+  const scope = eventReadScope(type)
+  return scope !== undefined && hasScope(scopes, scope)
+}
+
+/**
+ * The scopes a key lacks to read every one of `types`, once each, in the order the types name them:
+ * what a 403 `INSUFFICIENT_SCOPE` names in `requiredScopes`. Unknown types name none.
+ *
+ * @example
+ * missingReadScopes(['tickets.read'], ['ticket.created', 'user.created']) // ['users.read']
+ */
+export function missingReadScopes(scopes: readonly string[], types: readonly string[]): Scope[] {
+  const missing = new Set<Scope>()
+  for (const type of types) {
+    const scope = eventReadScope(type)
+    if (scope !== undefined && !hasScope(scopes, scope)) missing.add(scope)
+  }
+  return [...missing]
 }
 
 /**

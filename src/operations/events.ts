@@ -10,14 +10,16 @@ import {
   EventListQuerySchema,
   EventListSchema,
   eventPosition,
-  eventScopeArea,
+  eventReadScope,
+  missingReadScopes,
 } from '../model/events.js'
+import { grantingScopes } from '../model/scopes.js'
 
 /** The scopes that grant reading each event type (`mayReadEventType`'s), written once rather than per request. */
-const GRANTING_SCOPES: ReadonlyArray<readonly [EventType, string, string]> = EVENT_TYPES.map((type) => {
-  const area = eventScopeArea(type)
-  return [type, `${area}.read`, `${area}.write`]
-})
+const GRANTING_SCOPES: ReadonlyArray<readonly [EventType, readonly string[]]> = EVENT_TYPES.map((type) => [
+  type,
+  grantingScopes(eventReadScope(type)!),
+])
 
 /**
  * The event types `scopes` may read (a write scope grants its read, as everywhere), as
@@ -29,7 +31,14 @@ const GRANTING_SCOPES: ReadonlyArray<readonly [EventType, string, string]> = EVE
 export function readableEventTypes(scopes: readonly string[]): EventType[] {
   const granted = new Set(scopes)
   const readable: EventType[] = []
-  for (const [type, read, write] of GRANTING_SCOPES) if (granted.has(read) || granted.has(write)) readable.push(type)
+  for (const [type, granting] of GRANTING_SCOPES) {
+    for (const scope of granting) {
+      if (granted.has(scope)) {
+        readable.push(type)
+        break
+      }
+    }
+  }
   return readable
 }
 
@@ -54,7 +63,7 @@ export const listEvents = defineOperation({
     if (query.types !== undefined) {
       const denied = query.types.filter((type) => !readable.includes(type))
       if (denied.length > 0) {
-        const requiredScopes = [...new Set(denied.map((type) => `${eventScopeArea(type)}.read`))]
+        const requiredScopes = missingReadScopes(principal.scopes, denied)
         throw new ApiError('INSUFFICIENT_SCOPE', `This key may not read ${denied.join(', ')}`, { requiredScopes })
       }
     }

@@ -5,7 +5,7 @@
 import * as v from 'valibot'
 import { ApiError, validationError } from '../http/errors.js'
 import { defineOperation, type OperationContext } from '../http/operation.js'
-import { eventScopeArea, mayReadEventType } from '../model/events.js'
+import { missingReadScopes, mayReadEventType } from '../model/events.js'
 import { dataEnvelope, listEnvelope, MessageSchema } from '../model/shared.js'
 import { updateVersioned } from '../model/versioning.js'
 import {
@@ -48,8 +48,7 @@ function checkEvents(context: AnyContext, events: readonly string[]): void {
   if (events[0] === '*') return
   const unreadable = events.filter((type) => !mayReadEventType(context.principal.scopes, type))
   if (unreadable.length === 0) return
-  const areas = [...new Set(unreadable.map((type) => eventScopeArea(type)))]
-  const requiredScopes = areas.map((area) => `${area}.read`)
+  const requiredScopes = missingReadScopes(context.principal.scopes, unreadable)
   throw new ApiError(
     'INSUFFICIENT_SCOPE',
     `This key may not subscribe to ${unreadable.slice(0, 5).join(', ')}${unreadable.length > 5 ? ', …' : ''}`,

@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest'
-import { memoryRateLimiter, operations, SCOPES, type Scope, type ErrorBody } from 'tenant-public-api'
+import {
+  EVENT_TYPES,
+  grantingScopes,
+  memoryRateLimiter,
+  operations,
+  SCOPES,
+  type ErrorBody,
+  type Scope,
+} from 'tenant-public-api'
 import { testKey, type Reply } from 'tenant-public-api/testing'
 import { sampleOf, setup, snapshot, TENANT } from './fixture.js'
 
-/** The scopes that grant `scope`: itself and, for `X.read`, `X.write`. */
-function granting(scope: Scope): Scope[] {
-  return SCOPES.filter((s) => s === scope || (scope.endsWith('.read') && s === scope.replace(/\.read$/, '.write')))
+/** The 403's `requiredScopes`, each checked to be a scope of the one table, i.e. one a key can hold. */
+function grantable(result: { status: number; body: ErrorBody }, what: string): Scope[] {
+  expect(result.status, what).toBe(403)
+  expect(result.body.code).toBe('INSUFFICIENT_SCOPE')
+  const { requiredScopes } = result.body.details as { requiredScopes: string[] }
+  expect(requiredScopes.length, what).toBeGreaterThan(0)
+  for (const scope of requiredScopes) expect(SCOPES, `${what}: ${scope}`).toContain(scope)
+  return requiredScopes as Scope[]
 }
 
 describe('scopes', () => {
@@ -13,7 +26,7 @@ describe('scopes', () => {
     const { h, store } = await setup()
     const before = await snapshot(store)
     for (const operation of operations) {
-      const others = SCOPES.filter((s) => !granting(operation.scope).includes(s))
+      const others = SCOPES.filter((s) => !grantingScopes(operation.scope).includes(s))
       const sample = sampleOf(operation)
       const result = await h.call<ErrorBody>(operation.method, sample.path, {
         key: testKey(TENANT, others),
@@ -25,6 +38,34 @@ describe('scopes', () => {
       expect(result.headers.has('x-ratelimit-limit')).toBe(true)
     }
     expect(await snapshot(store)).toEqual(before)
+  })
+
+  it('every 403 names scopes a key can hold, and holding them lifts it (operations, feed, webhooks)', async () => {
+    const { h } = await setup()
+    for (const operation of operations) {
+      const sample = sampleOf(operation)
+      const call = (scopes: readonly Scope[]) =>
+        h.call<ErrorBody>(operation.method, sample.path, { key: testKey(TENANT, scopes), body: sample.body })
+      const required = grantable(await call([]), operation.id)
+      expect((await call(required)).status, operation.id).not.toBe(403)
+    }
+    for (const type of EVENT_TYPES) {
+      const feed = (scopes: readonly Scope[]) =>
+        h.call<ErrorBody>('GET', `/events?types=${type}`, { key: testKey(TENANT, ['events.read', ...scopes]) })
+      expect((await feed(grantable(await feed([]), `GET /events?types=${type}`))).status, type).toBe(200)
+
+      const subscribe = (scopes: readonly Scope[]) =>
+        h.call<ErrorBody>('POST', '/webhook-endpoints', {
+          key: testKey(TENANT, ['webhooks.write', ...scopes]),
+          body: { url: 'https://hooks.example.com/in', events: [type] },
+        })
+      const created = await subscribe(grantable(await subscribe([]), `subscribe to ${type}`))
+      expect(created.status, type).toBe(201)
+      const id = (created.body as unknown as { data: { id: string } }).data.id
+      expect(
+        (await h.call('DELETE', `/webhook-endpoints/${id}`, { key: testKey(TENANT, ['webhooks.write']) })).status,
+      ).toBe(200)
+    }
   })
 
   it('every operation succeeds with exactly its own scope', async () => {

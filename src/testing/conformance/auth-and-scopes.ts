@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { SCOPES, type Scope } from '../../http/auth.js'
+import { grantingScopes } from '../../model/scopes.js'
 import type { AnyOperation } from '../../http/operation.js'
 import { operations } from '../../operations/index.js'
 import type { ErrorBody } from '../../http/errors.js'
@@ -12,13 +13,6 @@ import type { CallResult, Harness } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { writableSeed, type FixtureIds } from './fixtures.js'
 import { hasIdParam, hasUuidId, sampleBody, samplePath, SAMPLES, writes } from './samples.js'
-
-/** The `.write` sibling of a `.read` scope, if the API has one. */
-function writeSibling(scope: Scope): Scope | undefined {
-  if (!scope.endsWith('.read')) return undefined
-  const sibling = `${scope.slice(0, -'.read'.length)}.write`
-  return (SCOPES as readonly string[]).includes(sibling) ? (sibling as Scope) : undefined
-}
 
 function expectSuccess(operation: AnyOperation, result: CallResult<AnyReply>): void {
   expect(result.status, JSON.stringify(result.body)).toBe(operation.successStatus)
@@ -103,7 +97,7 @@ function httpTests(ctx: ConformanceContext, operation: AnyOperation, call: Call)
     expectSuccess(operation, await call(h, ids))
   })
 
-  const sibling = writeSibling(operation.scope)
+  const sibling = grantingScopes(operation.scope)[1]
   if (sibling !== undefined) {
     it(`accepts ${sibling} in place of ${operation.scope}`, async () => {
       const { h, ids } = await target(ctx, operation, [sibling])

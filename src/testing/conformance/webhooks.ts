@@ -315,7 +315,7 @@ export function webhooks(ctx: ConformanceContext): void {
         const refused = await create(h, { events: ['ticket.created', 'budget.updated', 'user.deleted'] })
         expect(refused.status).toBe(403)
         expect(refused.body.code).toBe('INSUFFICIENT_SCOPE')
-        expect(refused.body.details).toEqual({ requiredScopes: ['budgets.read', 'users.read'] })
+        expect(refused.body.details).toEqual({ requiredScopes: ['budgets.write', 'users.read'] })
         expect(await ctx.store.listWebhookEndpoints(tenantId)).toEqual([])
         const allowed = await create(h, { events: ['ticket.created', 'ticket.deleted'] })
         expect(allowed.status).toBe(201)
