@@ -8,6 +8,7 @@ import { ok, UuidIdParams, versionTag } from './results.js'
 import {
   AutomationRuleSchema,
   CreateAutomationRuleSchema,
+  scopeProblem,
   UpdateAutomationRuleSchema,
   type AutomationRule,
   type AutomationRuleRecord,
@@ -26,13 +27,8 @@ async function withCompanies(
   checkIds: boolean,
 ): Promise<AutomationRule> {
   const issues: ValidationIssue[] = []
-  if (rule.scopeType === 'company' && rule.companyIds.length === 0) {
-    issues.push({ in: 'body', path: 'companyIds', message: 'A company-scoped rule needs at least one company id' })
-  }
-  if (rule.scopeType === 'tenant' && rule.companyIds.length > 0) {
-    issues.push({ in: 'body', path: 'companyIds', message: 'A tenant-scoped rule takes no company ids' })
-  }
-  if (issues.length > 0) throw validationError(issues)
+  const problem = scopeProblem(rule.scopeType, rule.companyIds)
+  if (problem !== null) throw validationError([{ in: 'body', path: 'companyIds', message: problem }])
   const companies = rule.companyIds.length === 0 ? [] : await store.findCompanies(tenantId, rule.companyIds)
   const byId = new Map(companies.map((company) => [company.id, company]))
   if (checkIds) {
