@@ -124,7 +124,9 @@ function resolve(schema: SchemaObject | undefined, components: Record<string, un
 function typeOf(schema: SchemaObject, components: Record<string, unknown>): string {
   const s = resolve(schema, components)
   const variants = (s.anyOf ?? s.oneOf) as SchemaObject[] | undefined
-  if (Array.isArray(variants)) return variants.map((variant) => typeOf(variant, components)).join(' | ')
+  // Variants without a type of their own only narrow the schema's type (`events`: `["*"]` or types).
+  const typed = Array.isArray(variants) && (s.type === undefined || variants.every((variant) => 'type' in variant))
+  if (typed) return variants.map((variant) => typeOf(variant, components)).join(' | ')
   if (typeof schema.$ref === 'string') return schema.$ref.split('/').pop() ?? 'object'
   const type = String(s.type ?? 'any')
   if (type === 'array') return `${typeOf((s.items ?? {}) as SchemaObject, components)}[]`

@@ -51,8 +51,9 @@ export const createAutomationRule = defineOperation({
   area: 'Automation Rules',
   summary: 'Create an automation rule',
   description:
-    'Inactive unless `isActive: true`. Missing ids of condition groups, conditions and actions are generated; ' +
-    'a missing action `order` is its index. `version` starts at 1.',
+    'Inactive unless `isActive: true`. A `company` rule names at least one company of the tenant in ' +
+    '`companyIds`, a `tenant` rule (the default) none. Missing ids of condition groups, conditions and actions ' +
+    'are generated; a missing action `order` is its index. `version` starts at 1.',
   scope: 'automation.write',
   body: CreateAutomationRuleSchema,
   response: dataEnvelope(AutomationRuleSchema),
@@ -99,7 +100,8 @@ export const updateAutomationRule = defineOperation({
   area: 'Automation Rules',
   summary: 'Update an automation rule',
   description:
-    'Only the supplied fields change; `version` goes up by 1. ' +
+    'Only the supplied fields change; `version` goes up by 1. `scopeType` and `companyIds` must agree on the ' +
+    'rule as it would be after the PATCH (both sent: a 400 before the rule is looked up). ' +
     'Send `If-Match` with the version you read to refuse lost updates (412).',
   scope: 'automation.write',
   params: UuidIdParams,
