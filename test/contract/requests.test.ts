@@ -277,6 +277,17 @@ it('refuses evt_000000000000 with a message that fits the pattern', async () => 
   ])
 })
 
+it('refuses a PATCH whose scopeType and companyIds disagree before looking the rule up', async () => {
+  const { h } = await setup()
+  const result = await h.call<{ code: string; details: unknown }>('PATCH', `/automation/${IDS.company}`, {
+    body: { scopeType: 'tenant', companyIds: [IDS.company] },
+  })
+  expect(result.status).toBe(400)
+  expect(result.body.details).toEqual([
+    { in: 'body', path: 'companyIds', message: 'A tenant-scoped rule takes no company ids' },
+  ])
+})
+
 describe('the Link header', () => {
   it('is declared by every list, and only by lists', () => {
     for (const spec of docOperations) {
