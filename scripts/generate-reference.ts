@@ -35,7 +35,7 @@ function describe(schema: Json): string {
     const max = schema.maxItems !== undefined ? `, at most ${schema.maxItems}` : ''
     return `array of ${items}${max}`
   }
-  const type = schema.format === 'uuid' ? 'uuid' : schema.format === 'date-time' ? 'date-time' : (schema.type ?? 'any')
+  const type = ['uuid', 'date', 'date-time'].includes(schema.format) ? schema.format : (schema.type ?? 'any')
   const bounds: string[] = []
   if (schema.minLength !== undefined || schema.maxLength !== undefined) {
     bounds.push(

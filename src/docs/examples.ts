@@ -35,7 +35,8 @@ export function exampleOf(schema: unknown, components: Record<string, unknown>, 
     const nonNull = choices.find((choice) => (choice as SchemaObject).type !== 'null') ?? choices[0]
     return exampleOf(nonNull, components, depth + 1)
   }
-  if (Array.isArray(s.allOf)) {
+  // Beside a type, `allOf` only narrows it (a string's second pattern): the type's example serves.
+  if (Array.isArray(s.allOf) && s.type === undefined) {
     return s.allOf.reduce<Json>((merged, part) => {
       const value = exampleOf(part, components, depth + 1)
       return isObject(merged) && isObject(value) ? Object.assign(merged, value) : (value ?? merged)

@@ -3,6 +3,7 @@
  * on the server from the OpenAPI document, grouped by area. Everything interpolated is escaped;
  * the Content-Security-Policy allows exactly the page's own style and script by hash.
  */
+import { SAFE_TEXT_PATTERN } from '../http/validation.js'
 import { exampleOf } from './examples.js'
 
 type SchemaObject = Record<string, unknown>
@@ -123,7 +124,9 @@ function resolve(schema: SchemaObject | undefined, components: Record<string, un
 function typeOf(schema: SchemaObject, components: Record<string, unknown>): string {
   const s = resolve(schema, components)
   const variants = (s.anyOf ?? s.oneOf) as SchemaObject[] | undefined
-  if (Array.isArray(variants)) return variants.map((variant) => typeOf(variant, components)).join(' | ')
+  // Variants without a type of their own only narrow the schema's type (`events`: `["*"]` or types).
+  const typed = Array.isArray(variants) && (s.type === undefined || variants.every((variant) => 'type' in variant))
+  if (typed) return variants.map((variant) => typeOf(variant, components)).join(' | ')
   if (typeof schema.$ref === 'string') return schema.$ref.split('/').pop() ?? 'object'
   const type = String(s.type ?? 'any')
   if (type === 'array') return `${typeOf((s.items ?? {}) as SchemaObject, components)}[]`
@@ -146,7 +149,9 @@ function limits(schema: SchemaObject | undefined, components: Record<string, unk
   range(inner.minimum, inner.maximum, '')
   range(inner.minLength, inner.maxLength, ' chars')
   range(inner.minItems, inner.maxItems, ' items')
-  if (typeof inner.pattern === 'string') parts.push(`pattern <code>${escapeHtml(inner.pattern)}</code>`)
+  // The pattern every request string has (no NUL) is said once, in the document's description.
+  if (typeof inner.pattern === 'string' && inner.pattern !== SAFE_TEXT_PATTERN)
+    parts.push(`pattern <code>${escapeHtml(inner.pattern)}</code>`)
   const fallback = s.default ?? inner.default
   if (fallback !== undefined) parts.push(`default <code>${escapeHtml(JSON.stringify(fallback))}</code>`)
   if (Array.isArray(s.anyOf) && (s.anyOf as SchemaObject[]).some((v) => v.type === 'null'))

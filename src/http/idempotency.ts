@@ -8,7 +8,8 @@ import type { Store, StoredResponse } from '../stores/store.js'
 import { ApiError, validationError } from './errors.js'
 import type { OperationResult } from './operation.js'
 
-const KEY = /^[\x21-\x7e]{1,255}$/
+/** What `Idempotency-Key` must be: 1..255 printable ASCII characters (the OpenAPI document states this pattern). */
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
 
 async function sha256(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
@@ -27,7 +28,7 @@ export async function withIdempotency(
 ): Promise<OperationResult> {
   const key = request.headers.get('idempotency-key')
   if (key === null) return execute()
-  if (!KEY.test(key)) {
+  if (!IDEMPOTENCY_KEY.test(key)) {
     throw validationError([
       { in: 'header', path: 'Idempotency-Key', message: 'Must be 1..255 printable ASCII characters' },
     ])

@@ -292,6 +292,13 @@ export function isUnsafeText(text: string): boolean {
   return text.includes('\u0000') || !text.isWellFormed()
 }
 
+/**
+ * The strings {@link isUnsafeText} refuses, as a JSON Schema pattern (ECMA-262 read with the `u`
+ * flag, as JSON Schema reads patterns, so a paired surrogate is one character): the OpenAPI
+ * document puts it on every free-form string of a request.
+ */
+export const SAFE_TEXT_PATTERN = '^[^\\u0000\\uD800-\\uDFFF]*$'
+
 /** The query as a record, every malformed or repeated parameter reported to `problems` and left out. */
 function decodeQuery(url: URL, problems: Problems): Record<string, string> {
   const out: Record<string, string> = Object.create(null)

@@ -149,6 +149,27 @@ function measure(groups: unknown): { depth: number; groups: number; conditions: 
   return out
 }
 
+/**
+ * Why a rule's `scopeType` and `companyIds` disagree, or null: a company rule names at least one
+ * company, a tenant rule none.
+ *
+ * @example
+ * scopeProblem('tenant', ['00000000-0000-4000-8000-000000000001']) // 'A tenant-scoped rule takes no company ids'
+ */
+export function scopeProblem(scopeType: (typeof SCOPE_TYPES)[number], companyIds: readonly string[]): string | null {
+  if (scopeType === 'company' && companyIds.length === 0) return 'A company-scoped rule needs at least one company id'
+  if (scopeType === 'tenant' && companyIds.length > 0) return 'A tenant-scoped rule takes no company ids'
+  return null
+}
+
+/** {@link scopeProblem} as JSON Schema, for a body that has `scopeType`. */
+const SCOPE_RULE = {
+  if: { properties: { scopeType: { const: 'company' } }, required: ['scopeType'] },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `then`, never awaited
+  then: { properties: { companyIds: { minItems: 1 } }, required: ['companyIds'] },
+  else: { properties: { companyIds: { maxItems: 0 } } },
+}
+
 const ruleFields = {
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
   description: v.nullable(v.pipe(v.string(), v.maxLength(1000))),
@@ -187,20 +208,31 @@ const ruleFields = {
  * @example
  * const body = v.parse(CreateAutomationRuleSchema, await request.json())
  */
-export const CreateAutomationRuleSchema = v.strictObject({
-  name: ruleFields.name,
-  triggerType: ruleFields.triggerType,
-  triggerConfig: ruleFields.triggerConfig,
-  entityType: ruleFields.entityType,
-  conditions: ruleFields.conditions,
-  actions: ruleFields.actions,
-  description: v.optional(v.pipe(v.string(), v.maxLength(1000))),
-  isActive: v.optional(ruleFields.isActive, false),
-  priority: v.optional(ruleFields.priority, 0),
-  scopeType: v.optional(ruleFields.scopeType, 'tenant'),
-  companyIds: v.optional(ruleFields.companyIds, []),
-  aggregationConfig: v.optional(AggregationConfigSchema),
-})
+export const CreateAutomationRuleSchema = v.pipe(
+  v.strictObject({
+    name: ruleFields.name,
+    triggerType: ruleFields.triggerType,
+    triggerConfig: ruleFields.triggerConfig,
+    entityType: ruleFields.entityType,
+    conditions: ruleFields.conditions,
+    actions: ruleFields.actions,
+    description: v.optional(v.pipe(v.string(), v.maxLength(1000))),
+    isActive: v.optional(ruleFields.isActive, false),
+    priority: v.optional(ruleFields.priority, 0),
+    scopeType: v.optional(ruleFields.scopeType, 'tenant'),
+    companyIds: v.optional(ruleFields.companyIds, []),
+    aggregationConfig: v.optional(AggregationConfigSchema),
+  }),
+  v.forward(
+    v.check(
+      (rule) => scopeProblem(rule.scopeType, rule.companyIds) === null,
+      (issue) => scopeProblem(issue.input.scopeType, issue.input.companyIds) ?? '',
+    ),
+    ['companyIds'],
+  ),
+  // The check above, as the OpenAPI document states it (`scopeType` defaults to `tenant`).
+  v.metadata(SCOPE_RULE),
+)
 export type CreateAutomationRule = v.InferOutput<typeof CreateAutomationRuleSchema>
 
 /**
@@ -215,7 +247,8 @@ export const UpdateAutomationRuleSchema = v.pipe(
     description: v.optional(v.pipe(v.string(), v.maxLength(1000))),
     isActive: v.optional(ruleFields.isActive),
     priority: v.optional(ruleFields.priority),
-    scopeType: v.optional(ruleFields.scopeType),
+    // The example the reference shows has `companyIds`, so it must be a company rule's.
+    scopeType: v.optional(v.pipe(ruleFields.scopeType, v.examples(['company'] as const))),
     companyIds: v.optional(ruleFields.companyIds),
     triggerType: v.optional(ruleFields.triggerType),
     triggerConfig: v.optional(ruleFields.triggerConfig),
@@ -224,7 +257,22 @@ export const UpdateAutomationRuleSchema = v.pipe(
     actions: v.optional(ruleFields.actions),
     aggregationConfig: v.optional(AggregationConfigSchema),
   }),
-  v.check((patch) => Object.keys(patch).length > 0, 'Send at least one field to update'),
+  // `minEntries` rather than a check: the OpenAPI document shows it as `minProperties: 1`.
+  v.minEntries(1, 'Send at least one field to update'),
+  // Sent together, `scopeType` and `companyIds` must agree whatever the rule was (with one of them,
+  // the operation checks the rule as it would be after the PATCH).
+  v.forward(
+    v.check(
+      (patch) =>
+        patch.scopeType === undefined ||
+        patch.companyIds === undefined ||
+        scopeProblem(patch.scopeType, patch.companyIds) === null,
+      (issue) => scopeProblem(issue.input.scopeType!, issue.input.companyIds!) ?? '',
+    ),
+    ['companyIds'],
+  ),
+  // The check above, as the OpenAPI document states it.
+  v.metadata({ dependentSchemas: { scopeType: SCOPE_RULE } }),
 )
 export type UpdateAutomationRule = v.InferOutput<typeof UpdateAutomationRuleSchema>
 

@@ -159,6 +159,8 @@ export const CreateLineItemSchema = v.pipe(
     ),
     ['linkedItemId'],
   ),
+  // The check above, as the OpenAPI document states it.
+  v.metadata({ dependentRequired: { linkedItemId: ['linkedItemType'], linkedItemType: ['linkedItemId'] } }),
 )
 export type CreateLineItem = v.InferOutput<typeof CreateLineItemSchema>
 
@@ -177,7 +179,8 @@ export const UpdateBudgetSchema = v.pipe(
     currency: v.optional(CurrencySchema),
     notes: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(10000)))),
   }),
-  v.check((patch) => Object.keys(patch).length > 0, 'Send at least one field to update'),
+  // `minEntries` rather than a check: the OpenAPI document shows it as `minProperties: 1`.
+  v.minEntries(1, 'Send at least one field to update'),
 )
 export type UpdateBudget = v.InferOutput<typeof UpdateBudgetSchema>
 

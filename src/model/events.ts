@@ -254,8 +254,14 @@ export const EventListQuerySchema = v.strictObject({
   after: v.optional(
     v.pipe(
       v.string(),
-      v.check((id) => eventPosition(id) !== null, 'Must be an event id (evt_ and 12 digits)'),
-      v.metadata({ param: { type: 'string', pattern: '^evt_\\d{12}$' } }),
+      v.check(
+        (id) => eventPosition(id) !== null,
+        `Must be an event id: ${ID_PREFIX} and ${ID_DIGITS} digits, from ${eventId(1)}`,
+      ),
+      // The check above, as the OpenAPI document states it (positions start at 1).
+      v.metadata({
+        param: { type: 'string', pattern: `^${ID_PREFIX}\\d{${ID_DIGITS}}$`, not: { const: eventId(0) } },
+      }),
       v.description('An event id: events after it (asc) or before it (desc).'),
     ),
   ),
@@ -279,9 +285,14 @@ export const EventListQuerySchema = v.strictObject({
           `Unknown event type: ${(issue.input as string[]).find((type) => !KNOWN_TYPES.has(type)) ?? ''}`.slice(0, 200),
       ),
       v.transform((types) => [...new Set(types)] as EventType[]),
-      v.metadata({ param: { type: 'string' } }),
+      // The checks above, as the OpenAPI document states them: a comma-separated (`style: form`,
+      // `explode: false`) array of known types.
+      v.metadata({
+        param: { type: 'array', items: { enum: [...EVENT_TYPES] }, minItems: 1, maxItems: MAX_EVENT_TYPES_PER_QUERY },
+      }),
       v.description(
-        `Comma-separated event types (at most ${MAX_EVENT_TYPES_PER_QUERY}), e.g. ticket.created,ticket.updated.`,
+        `Comma-separated event types (at most ${MAX_EVENT_TYPES_PER_QUERY}), e.g. ticket.created,ticket.updated; ` +
+          'a repeated type is kept once.',
       ),
     ),
   ),

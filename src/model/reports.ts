@@ -1,6 +1,6 @@
 /** Reports (versioned documents, replaced by compare-and-set on `version`) and report types. */
 import * as v from 'valibot'
-import { DateTimeSchema, isCalendarDate, JsonObjectSchema, UuidSchema } from './shared.js'
+import { DATE_OR_DATE_TIME_JSON, DateTimeSchema, isCalendarDate, JsonObjectSchema, UuidSchema } from './shared.js'
 import { column, defineCollection } from './collection.js'
 
 /**
@@ -47,7 +47,8 @@ const ReportDateSchema = v.pipe(
     (s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) || v.is(v.pipe(v.string(), v.isoTimestamp()), s)) && isCalendarDate(s),
     'Must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
   ),
-  // The check above is invisible to JSON Schema: say it in the document, with an example.
+  // The check above, as the OpenAPI document states it, with an example.
+  v.metadata(DATE_OR_DATE_TIME_JSON),
   v.description('A date (YYYY-MM-DD) or an ISO 8601 date-time.'),
   v.examples(['2026-01-15']),
 )
@@ -70,7 +71,8 @@ export const UpdateReportSchema = v.pipe(
     status: v.optional(v.picklist(REPORT_STATUSES)),
     isShared: v.optional(v.boolean()),
   }),
-  v.check((patch) => Object.keys(patch).length > 0, 'Send at least one field to update'),
+  // `minEntries` rather than a check: the OpenAPI document shows it as `minProperties: 1`.
+  v.minEntries(1, 'Send at least one field to update'),
   v.forward(
     v.check(
       (p) =>

@@ -177,6 +177,20 @@ export function isCalendarDate(text: string): boolean {
 }
 
 /**
+ * What a date-or-date-time check here accepts, as the OpenAPI document states it: a real day
+ * `YYYY-MM-DD`, or a real date-time written as valibot's `isoTimestamp` reads it (its pattern).
+ *
+ * @example
+ * v.metadata(DATE_OR_DATE_TIME_JSON)
+ */
+export const DATE_OR_DATE_TIME_JSON = {
+  anyOf: [
+    { type: 'string', format: 'date' },
+    { type: 'string', format: 'date-time', pattern: v.ISO_TIMESTAMP_REGEX.source },
+  ],
+}
+
+/**
  * An RFC 3339 date-time (with `Z` or an offset), or a date `YYYY-MM-DD` meaning the start of that
  * UTC day (`bound: 'start'`) or its last millisecond (`bound: 'end'`), normalised to `toISOString()`.
  */
@@ -195,7 +209,7 @@ export function dateTimeParam(bound: 'start' | 'end', description?: string) {
       }),
       v.string('Must be a valid calendar date'),
     ),
-    { type: 'string', format: 'date-time' },
+    { type: 'string', ...DATE_OR_DATE_TIME_JSON },
     description,
   )
 }

@@ -31,12 +31,20 @@ export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000
 // A picklist, so that the OpenAPI document lists the types (and the reference's example is valid).
 const EventTypeSchema = v.picklist(['*', ...EVENT_TYPES], 'Unknown event type')
 
-/** `events` of a create or update body: 1..50 distinct known types, or `["*"]` alone. */
+/**
+ * `events` of a create or update body: `["*"]` alone, or 1..50 known types. A type named twice is
+ * kept once (repeats are dropped, not refused: a list of types is a set, as scopes of a key are).
+ */
 const EventsSchema = v.pipe(
   v.array(EventTypeSchema),
   v.minLength(1, 'At least one event type'),
   v.maxLength(MAX_WEBHOOK_EVENTS, `At most ${MAX_WEBHOOK_EVENTS} event types`),
   v.check((events) => !events.includes('*') || events.length === 1, '"*" stands alone'),
+  // The check above, as the OpenAPI document states it.
+  v.metadata({
+    description: '`["*"]` alone (every type the key may read), or known event types; a repeated type is kept once.',
+    oneOf: [{ const: ['*'] }, { items: { not: { const: '*' } } }],
+  }),
   v.transform((events) => [...new Set(events)]),
 )
 
@@ -75,7 +83,8 @@ export const UpdateWebhookEndpointSchema = v.pipe(
     description: v.optional(v.nullable(DescriptionSchema)),
     status: v.optional(v.picklist(['enabled', 'disabled'])),
   }),
-  v.check((body) => Object.keys(body).length > 0, 'Send at least one field'),
+  // `minEntries` rather than a check: the OpenAPI document shows it as `minProperties: 1`.
+  v.minEntries(1, 'Send at least one field'),
 )
 export type UpdateWebhookEndpoint = v.InferOutput<typeof UpdateWebhookEndpointSchema>
 

@@ -5,7 +5,9 @@
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
 import { ERROR_STATUS, type ErrorCode } from '../http/errors.js'
+import { IDEMPOTENCY_KEY } from '../http/idempotency.js'
 import type { AnyOperation } from '../http/operation.js'
+import { FORBIDDEN_KEYS, SAFE_TEXT_PATTERN } from '../http/validation.js'
 import {
   ActionSchema,
   AggregationConfigSchema,
@@ -29,7 +31,10 @@ import { TicketNoteSchema, TicketSchema, TicketWithNotesSchema } from '../model/
 import { TrainingCourseSchema, TrainingEnrollmentSchema } from '../model/training.js'
 import { UserSchema } from '../model/users.js'
 
-/** The named schemas of `components.schemas`; any schema used by identity elsewhere becomes a `$ref`. */
+/**
+ * The named schemas of `components.schemas` that responses use; any schema used by identity in a
+ * response becomes a `$ref`.
+ */
 const COMPONENTS: Record<string, v.GenericSchema> = {
   Pagination: PaginationSchema,
   NamedRef: NamedRefSchema,
@@ -41,7 +46,6 @@ const COMPONENTS: Record<string, v.GenericSchema> = {
   BudgetLineItem: BudgetLineItemSchema,
   AutomationRule: AutomationRuleSchema,
   ConditionGroup: ConditionGroupSchema,
-  ConditionGroupInput: ConditionGroupInputSchema,
   Condition: ConditionSchema,
   Action: ActionSchema,
   AggregationConfig: AggregationConfigSchema,
@@ -62,17 +66,101 @@ const COMPONENTS: Record<string, v.GenericSchema> = {
   PlannerItemType: PlannerItemTypeSchema,
 }
 
-const CONVERSION: ConversionConfig = {
-  target: 'draft-2020-12',
-  errorMode: 'ignore',
-  definitions: COMPONENTS,
-  overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
-  overrideSchema: ({ valibotSchema }) => (valibotSchema === JsonObjectSchema ? { type: 'object' } : undefined),
+/**
+ * The named schemas that only requests use, converted as input: request schemas have their own
+ * components, so that what every request refuses (below) is stated on them and not on responses.
+ */
+const INPUT_COMPONENTS: Record<string, v.GenericSchema> = {
+  ConditionGroupInput: ConditionGroupInputSchema,
+  AggregationConfigInput: AggregationConfigSchema,
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+
+const CONVERSIONS: Record<'input' | 'output', ConversionConfig> = {
+  output: {
+    target: 'draft-2020-12',
+    errorMode: 'ignore',
+    typeMode: 'output',
+    definitions: COMPONENTS,
+    overrideRef: ({ referenceId }) => ref(referenceId).$ref,
+    overrideSchema: ({ valibotSchema }) => (valibotSchema === JsonObjectSchema ? { type: 'object' } : undefined),
+  },
+  input: {
+    target: 'draft-2020-12',
+    errorMode: 'ignore',
+    typeMode: 'input',
+    definitions: INPUT_COMPONENTS,
+    overrideRef: ({ referenceId }) => ref(referenceId).$ref,
+    // Free-form parts of a request (`triggerConfig`, a condition's `value`) are checked like the rest of it.
+    overrideSchema: ({ valibotSchema }) =>
+      valibotSchema === JsonObjectSchema
+        ? ref('JsonObject')
+        : valibotSchema.type === 'unknown'
+          ? ref('JsonValue')
+          : null,
+  },
 }
 
 function jsonSchema(schema: v.GenericSchema, typeMode: 'input' | 'output'): JsonSchema {
-  const { $schema: _schema, $defs: _defs, ...rest } = toJsonSchema(schema, { ...CONVERSION, typeMode })
-  return rest
+  const { $schema: _schema, $defs: _defs, ...rest } = toJsonSchema(schema, CONVERSIONS[typeMode])
+  return typeMode === 'input' ? safeText(rest) : rest
+}
+
+/**
+ * What every request refuses anywhere in its body and query (src/http/body.ts): strings with NUL or
+ * an unpaired surrogate, and the keys that could reach an object's prototype.
+ */
+const SAFE_KEYS = { pattern: SAFE_TEXT_PATTERN, not: { enum: [...FORBIDDEN_KEYS] } }
+const FREE_FORM = {
+  JsonValue: {
+    description:
+      'Any JSON value; its strings hold no NUL or unpaired surrogate, its objects no key `__proto__`, ' +
+      '`constructor` or `prototype`.',
+    pattern: SAFE_TEXT_PATTERN,
+    propertyNames: SAFE_KEYS,
+    additionalProperties: ref('JsonValue'),
+    items: ref('JsonValue'),
+  },
+  JsonObject: {
+    type: 'object',
+    description: 'A JSON object of any shape, as `JsonValue` says.',
+    propertyNames: SAFE_KEYS,
+    additionalProperties: ref('JsonValue'),
+  },
+}
+
+const SUBSCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$defs'] as const
+const SUBSCHEMAS = ['items', 'additionalProperties', 'then', 'else', 'contains'] as const
+const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const
+
+/**
+ * `schema` with {@link SAFE_TEXT_PATTERN} on every string it lets a request carry: strings with an
+ * enum, a const or a format (uuid, date, date-time, uri: none of which admits a NUL) are left as they
+ * are; a string with a pattern of its own gets this one beside it in `allOf`. `not` and `if` are
+ * conditions, not places a value is taken, so they are left alone.
+ */
+function safeText(schema: JsonSchema): JsonSchema {
+  const out: Record<string, unknown> = { ...(schema as Record<string, unknown>) }
+  for (const key of SUBSCHEMA_MAPS) {
+    const map = out[key] as Record<string, JsonSchema> | undefined
+    if (map !== undefined)
+      out[key] = Object.fromEntries(Object.entries(map).map(([name, inner]) => [name, safeText(inner)]))
+  }
+  for (const key of SUBSCHEMAS) {
+    const inner = out[key]
+    if (typeof inner === 'object' && inner !== null) out[key] = safeText(inner as JsonSchema)
+  }
+  for (const key of SUBSCHEMA_LISTS) {
+    const list = out[key] as JsonSchema[] | undefined
+    if (list !== undefined) out[key] = list.map(safeText)
+  }
+  const free = ['enum', 'const', 'format', 'anyOf', 'oneOf'].every((keyword) => !(keyword in out))
+  if (out.type === 'string' && free) {
+    if (out.pattern === undefined) out.pattern = SAFE_TEXT_PATTERN
+    else out.allOf = [...((out.allOf as JsonSchema[] | undefined) ?? []), { pattern: SAFE_TEXT_PATTERN }]
+  }
+  return out as JsonSchema
 }
 
 /** Errors every authenticated operation can give. */
@@ -138,10 +226,17 @@ const UNCOUNTED_ERROR_STATUSES = new Set([400, 500, 503])
 const SUCCESS_HEADER_SCHEMAS: Record<string, JsonSchema> = {
   ETag: { type: 'string', pattern: '^"[0-9]+"$' },
   Location: { type: 'string', pattern: '^/' },
-  Link: { type: 'string', pattern: '^<https?://[^>]+>; rel="next"$' },
 }
-/** Success headers sent only sometimes (`Link`: only when a next page exists). */
-const OPTIONAL_SUCCESS_HEADERS = new Set(['Link'])
+/** `Link` of every list: `listPage` (src/operations/list-pages.ts) sends it when a page follows. */
+const LINK = HEADER('The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.', {
+  type: 'string',
+  pattern: '^<https?://[^>]+>; rel="next"$',
+})
+
+/** Whether the operation answers a page of a list, `{ data, pagination }`: every such answer comes from `listPage`. */
+function isList(operation: AnyOperation): boolean {
+  return (operation.response as { entries?: Record<string, unknown> }).entries?.pagination === PaginationSchema
+}
 
 interface ParamEntry {
   type: string
@@ -156,7 +251,9 @@ function queryParameters(schema: v.GenericSchema | undefined): object[] {
   return Object.entries(entries).map(([name, entry]) => {
     const inner = entry.type === 'optional' && entry.wrapped ? entry.wrapped : entry
     const pipe = inner.pipe ?? []
-    const json = { ...(pipe.find((item) => item.type === 'metadata')?.metadata?.param ?? { type: 'string' }) }
+    const json = safeText(
+      pipe.find((item) => item.type === 'metadata')?.metadata?.param ?? { type: 'string' },
+    ) as Record<string, unknown>
     const description = pipe.find((item) => item.type === 'description')?.description
     if (entry.default !== undefined) {
       const fallback = String(entry.default)
@@ -168,6 +265,8 @@ function queryParameters(schema: v.GenericSchema | undefined): object[] {
       in: 'query',
       required: entry.type !== 'optional',
       ...(description ? { description } : {}),
+      // An array is written comma-separated (`types=a,b`), which OpenAPI calls form style, not exploded.
+      ...(json.type === 'array' ? { style: 'form', explode: false } : {}),
       schema: json,
     }
   })
@@ -220,6 +319,38 @@ function errorResponses(operation: AnyOperation): Record<string, object> {
   return out
 }
 
+const pathParamNames = (path: string) => [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!)
+
+/**
+ * The OpenAPI `links` of a create (a POST answering 201), so that a client can go on from what it
+ * created: to every operation on it (a path below the create's whose one new parameter is the
+ * answer's `data.id`) and on what it was added to (a path above the create's). Parameters the
+ * create's path has are passed on from its request.
+ */
+function createLinks(create: AnyOperation): Record<string, object> | undefined {
+  if (create.method !== 'POST' || create.successStatus !== 201) return undefined
+  const data = (create.response as { entries?: Record<string, { entries?: Record<string, unknown> }> }).entries?.data
+  const answersId = data?.entries?.id !== undefined
+  const links: Record<string, object> = {}
+  for (const target of operations) {
+    const below = answersId && target.path.startsWith(`${create.path}/:`)
+    const above = create.path.startsWith(`${target.path}/`) && target.path.includes('/:')
+    if (!below && !above) continue
+    const known = new Set(pathParamNames(create.path))
+    const fresh = pathParamNames(target.path).filter((name) => !known.has(name))
+    if (fresh.length > (below ? 1 : 0)) continue
+    const parameters = Object.fromEntries(
+      pathParamNames(target.path).map((name) => [
+        name,
+        known.has(name) ? `$request.path.${name}` : '$response.body#/data/id',
+      ]),
+    )
+    const what = below ? 'what was created' : 'what it was added to'
+    links[target.id] = { operationId: target.id, parameters, description: `${target.summary}: ${what}.` }
+  }
+  return Object.keys(links).length > 0 ? links : undefined
+}
+
 function pathTemplate(path: string): string {
   return path.replace(/:(\w+)/g, '{$1}')
 }
@@ -245,12 +376,14 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
     const path = basePath + pathTemplate(operation.path)
     const successHeaders: Record<string, object> = { 'X-Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS }
     for (const [name, description] of Object.entries(operation.responseHeaders ?? {}))
-      successHeaders[name] = HEADER(description, SUCCESS_HEADER_SCHEMAS[name], !OPTIONAL_SUCCESS_HEADERS.has(name))
+      successHeaders[name] = HEADER(description, SUCCESS_HEADER_SCHEMAS[name], true)
+    if (isList(operation)) successHeaders.Link = LINK
     if (operation.idempotent)
       successHeaders['Idempotent-Replayed'] = HEADER(
         '`true` when this is the stored answer to an earlier request with the same Idempotency-Key.',
         { type: 'string', enum: ['true'] },
       )
+    const links = createLinks(operation)
     const headerParameters: object[] = []
     if (operation.idempotent) {
       headerParameters.push({
@@ -258,7 +391,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
         in: 'header',
         required: false,
         description: 'Makes a retry safe: a repeat within 24 h with the same body replays the first response.',
-        schema: { type: 'string', minLength: 1, maxLength: 255 },
+        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY.source },
       })
     }
     if (operation.errors.includes('PRECONDITION_FAILED')) {
@@ -291,22 +424,24 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
           description: operation.successStatus === 201 ? 'Created.' : 'Success.',
           headers: successHeaders,
           content: { 'application/json': { schema: jsonSchema(operation.response, 'output') } },
+          ...(links === undefined ? {} : { links }),
         },
         ...errorResponses(operation),
       },
     }
   }
-  const { $schema: _s, ...schemas } = toJsonSchemaDefs(COMPONENTS, { ...CONVERSION, typeMode: 'output' }) as Record<
-    string,
-    JsonSchema
-  >
+  const { $schema: _s, ...schemas } = toJsonSchemaDefs(COMPONENTS, CONVERSIONS.output) as Record<string, JsonSchema>
+  const inputSchemas = toJsonSchemaDefs(INPUT_COMPONENTS, CONVERSIONS.input) as Record<string, JsonSchema>
+  for (const name of Object.keys(INPUT_COMPONENTS)) schemas[name] = safeText(inputSchemas[name]!)
   return {
     openapi: '3.1.0',
     info: {
       title: 'Tenant Data Public API',
       version: '1.0.0',
       description:
-        'Programmatic, stateless read and write access to the data of one tenant of the IT-management portal.',
+        'Programmatic, stateless read and write access to the data of one tenant of the IT-management portal. ' +
+        'No string of a request may hold NUL or an unpaired surrogate (the pattern on each says so), and no ' +
+        'object of a request may have the key `__proto__`, `constructor` or `prototype`.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: '/' }],
@@ -355,6 +490,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
       },
       schemas: {
         ...schemas,
+        ...FREE_FORM,
         Error: {
           type: 'object',
           required: ['error'],

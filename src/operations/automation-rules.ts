@@ -8,6 +8,7 @@ import { ok, UuidIdParams, versionTag } from './results.js'
 import {
   AutomationRuleSchema,
   CreateAutomationRuleSchema,
+  scopeProblem,
   UpdateAutomationRuleSchema,
   type AutomationRule,
   type AutomationRuleRecord,
@@ -26,13 +27,8 @@ async function withCompanies(
   checkIds: boolean,
 ): Promise<AutomationRule> {
   const issues: ValidationIssue[] = []
-  if (rule.scopeType === 'company' && rule.companyIds.length === 0) {
-    issues.push({ in: 'body', path: 'companyIds', message: 'A company-scoped rule needs at least one company id' })
-  }
-  if (rule.scopeType === 'tenant' && rule.companyIds.length > 0) {
-    issues.push({ in: 'body', path: 'companyIds', message: 'A tenant-scoped rule takes no company ids' })
-  }
-  if (issues.length > 0) throw validationError(issues)
+  const problem = scopeProblem(rule.scopeType, rule.companyIds)
+  if (problem !== null) throw validationError([{ in: 'body', path: 'companyIds', message: problem }])
   const companies = rule.companyIds.length === 0 ? [] : await store.findCompanies(tenantId, rule.companyIds)
   const byId = new Map(companies.map((company) => [company.id, company]))
   if (checkIds) {
@@ -55,8 +51,9 @@ export const createAutomationRule = defineOperation({
   area: 'Automation Rules',
   summary: 'Create an automation rule',
   description:
-    'Inactive unless `isActive: true`. Missing ids of condition groups, conditions and actions are generated; ' +
-    'a missing action `order` is its index. `version` starts at 1.',
+    'Inactive unless `isActive: true`. A `company` rule names at least one company of the tenant in ' +
+    '`companyIds`, a `tenant` rule (the default) none. Missing ids of condition groups, conditions and actions ' +
+    'are generated; a missing action `order` is its index. `version` starts at 1.',
   scope: 'automation.write',
   body: CreateAutomationRuleSchema,
   response: dataEnvelope(AutomationRuleSchema),
@@ -103,7 +100,8 @@ export const updateAutomationRule = defineOperation({
   area: 'Automation Rules',
   summary: 'Update an automation rule',
   description:
-    'Only the supplied fields change; `version` goes up by 1. ' +
+    'Only the supplied fields change; `version` goes up by 1. `scopeType` and `companyIds` must agree on the ' +
+    'rule as it would be after the PATCH (both sent: a 400 before the rule is looked up). ' +
     'Send `If-Match` with the version you read to refuse lost updates (412).',
   scope: 'automation.write',
   params: UuidIdParams,

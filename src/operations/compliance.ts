@@ -21,7 +21,6 @@ export const listComplianceTemplates = defineOperation({
   response: listEnvelope(ComplianceTemplateSchema),
   successStatus: 200,
   errors: [],
-  responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
   handle: ({ store, tenantId, query, url }) =>
     listPage(url, query, {
       operationId: 'listComplianceTemplates',

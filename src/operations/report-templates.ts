@@ -22,7 +22,6 @@ export const listReportTemplates = defineOperation({
   response: listEnvelope(ReportTemplateSchema),
   successStatus: 200,
   errors: [],
-  responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
   handle: ({ store, tenantId, query, url }) =>
     listPage(url, query, {
       operationId: 'listReportTemplates',

@@ -23,7 +23,6 @@ export const listTickets = defineOperation({
   response: listEnvelope(TicketSchema),
   successStatus: 200,
   errors: [],
-  responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
   handle: ({ store, tenantId, query, url }) =>
     listPage(url, query, {
       operationId: 'listTickets',

@@ -18,7 +18,6 @@ export const listTrainingEnrollments = defineOperation({
   response: listEnvelope(TrainingEnrollmentSchema),
   successStatus: 200,
   errors: [],
-  responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
   handle: ({ store, tenantId, query, url }) =>
     listPage(url, query, {
       operationId: 'listTrainingEnrollments',

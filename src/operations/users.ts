@@ -16,7 +16,6 @@ export const listUsers = defineOperation({
   response: listEnvelope(UserSchema),
   successStatus: 200,
   errors: [],
-  responseHeaders: { Link: 'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.' },
   handle: ({ store, tenantId, query, url }) =>
     listPage(url, query, {
       operationId: 'listUsers',

@@ -1,7 +1,14 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { TicketListQuerySchema } from 'tenant-public-api'
-import { checkInput, checkQuery, clipText, validationIssues } from '../../src/http/validation.js'
+import {
+  checkInput,
+  checkQuery,
+  clipText,
+  isUnsafeText,
+  SAFE_TEXT_PATTERN,
+  validationIssues,
+} from '../../src/http/validation.js'
 import { errorBody, IDS, raw, setup, snapshot } from './fixture.js'
 import type { Reply, ValidationErrorReply } from 'tenant-public-api/testing'
 
@@ -565,6 +572,22 @@ describe('bounded validation', () => {
 })
 
 describe('validation helpers', () => {
+  it('SAFE_TEXT_PATTERN, read as JSON Schema reads it (the u flag), accepts exactly what isUnsafeText does not', () => {
+    const safe = new RegExp(SAFE_TEXT_PATTERN, 'u')
+    const samples = [
+      '',
+      'plain',
+      'é ü 中文',
+      'fire 🔥',
+      'a\u0000b',
+      '\u0000',
+      'a\ud800',
+      '\udfffz',
+      '\ud83d\ud83d\ude00',
+    ]
+    for (const text of samples) expect(safe.test(text), JSON.stringify(text)).toBe(!isUnsafeText(text))
+  })
+
   const unknownKeys = (prefix: string, n: number) =>
     Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, '1']))
 

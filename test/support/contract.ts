@@ -76,6 +76,7 @@ const API_HEADERS = [
   'ratelimit',
   'etag',
   'location',
+  'link',
   'retry-after',
   'idempotent-replayed',
   'www-authenticate',
