@@ -127,7 +127,10 @@ async function answerOf(response: Response): Promise<{ status: number; headers: 
  * same body of a 200 byte for byte, the same error code, message and parameters named.
  */
 export async function checkParity(kind: string, origin: string, api: PublicApiHandler): Promise<void> {
-  const pending = PARITY_CASES.map(([query, authorized]) => [`${BASE_PATH}/tickets${query}`, authorized] as const)
+  const pending: Array<readonly [path: string, authorized: boolean]> = PARITY_CASES.map(([query, authorized]) => [
+    `${BASE_PATH}/tickets${query}`,
+    authorized,
+  ])
   for (let i = 0; i < pending.length; i++) {
     const [path, authorized] = pending[i]!
     const init: RequestInit = { headers: authorized ? { authorization: `Bearer ${TOKEN}` } : {} }
