@@ -29,6 +29,7 @@ import type * as CurrentSqlite from '../src/stores/sqlite/index.js'
 import type * as CurrentTesting from '../src/testing/index.js'
 import type { SeedData } from '../src/stores/seed.js'
 import type { Store } from '../src/stores/store.js'
+import { removeAtExit } from './cleanup.js'
 import { exportCommit, importFrom } from './exported-commit.js'
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000)
@@ -212,7 +213,7 @@ async function benchEngine(engine: string, current: Lib, base: Lib, dir: string)
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'bench-events-'))
+const dir = removeAtExit(mkdtempSync(join(tmpdir(), 'bench-events-')))
 let ok = true
 try {
   const current: Lib = await load(join(import.meta.dirname, '..'))

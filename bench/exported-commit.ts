@@ -1,27 +1,35 @@
 /**
  * A commit's sources for a baseline measured in the same run as the current ones: exported with
  * `git archive` (never a worktree) into a temporary directory that shares node_modules, then
- * imported beside the current modules (tsx compiles them as it does ours).
+ * imported beside the current modules (tsx compiles them as it does ours). Each run exports afresh
+ * (no cache: a commit's export takes about a second) and the directory is removed when the process
+ * ends, on an error or a signal too (bench/cleanup.ts).
  */
 import { execSync } from 'node:child_process'
-import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { removeAtExit } from './cleanup.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
 /**
- * Exports `commit`'s `paths` (default `src`) and returns the directory; `label` names it in the
- * bench's output.
+ * Exports `commit`'s `paths` (default `src`) and returns the directory, removed when this process
+ * ends; `label` names it in the bench's output.
  *
  * @example
  * const dir = exportCommit('9915d86', 'baseline')
  * const base = (await import(pathToFileURL(join(dir, 'src/index.ts')).href)) as typeof import('../src/index.js')
  */
 export function exportCommit(commit: string, label: string, paths: readonly string[] = ['src']): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tpa-bench-base-'))
-  execSync(`git archive ${commit} ${paths.join(' ')} | tar -x -C ${dir}`, { cwd: root })
+  const dir = removeAtExit(mkdtempSync(join(tmpdir(), 'tpa-bench-base-')))
+  try {
+    execSync(`git archive ${commit} ${paths.join(' ')} | tar -x -C ${dir}`, { cwd: root })
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true })
+    throw error
+  }
   if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
   // The commit's mounts import the package by name: let that name mean the commit's own sources.
   const self = { name: 'tenant-public-api', type: 'module', exports: { '.': './src/index.ts' } }

@@ -7,12 +7,17 @@
  *     `memoryRateLimiter`), before the query is validated, as the API orders it;
  *   - the query is validated and coerced by Fastify's own JSON-schema validation (Ajv), with the
  *     bounds, enums and defaults of the API's ticket list (unknown parameters are refused);
- *   - the handler calls `store.listTickets(tenant, query)` and returns the `{ data, pagination }`
- *     envelope, which Fastify serialises with fast-json-stringify through the route's 200 `response`
- *     schema;
+ *   - the handler calls `store.listTickets(tenant, query)` (one row more after a `cursor`'s position,
+ *     to tell whether a page follows) and returns the `{ data, pagination }` envelope with its
+ *     `nextCursor`, which Fastify serialises with fast-json-stringify through the route's 200
+ *     `response` schema, and `Link: <next page>; rel="next"` when a page follows;
  *   - every response carries the API's headers: `x-request-id` (the client's when well-formed, else
  *     a UUID), `x-content-type-options: nosniff`, the `application/json; charset=utf-8` content type,
  *     and `x-ratelimit-*`, `ratelimit-policy`, `ratelimit` and `cache-control: no-store` once a key is known.
+ *
+ * A cursor is the API's opaque format (it binds the operation, the query's digest and the keyset of
+ * the last row): a client holding one from the API must be able to hand it to the peer, so the peer
+ * makes and reads cursors with the library's own functions, as it uses the library's `pagination`.
  *
  * Ajv's integer coercion is a little more lenient than the API (it takes `+5` or `1.0` as a page
  * number where the API wants digits only): that costs nothing either way and never arises in the bench.
@@ -28,6 +33,11 @@ import {
   type RateLimiter,
   type Store,
 } from 'tenant-public-api'
+// Not in the package's public surface: the cursor's format, the tickets' order and keyset.
+import { decodeCursor, encodeCursor, queryDigest } from '../src/http/cursor.js'
+import { sortOrder } from '../src/model/collection.js'
+import { keysetOf } from '../src/model/keyset.js'
+import { tickets } from '../src/model/tickets.js'
 
 /** What the peer serves: the bench's store, key resolver and rate limiter. */
 export interface FastifyPeerOptions {
@@ -51,6 +61,7 @@ const querystring = {
   properties: {
     page: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1 },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+    cursor: { type: 'string', minLength: 1, maxLength: 1024 },
     sortColumn: { type: 'string', enum: Object.keys(TICKET_SORT_COLUMNS), default: 'created_date' },
     sortDesc: { type: 'boolean', default: true },
     search: text(255),
@@ -104,7 +115,7 @@ const listResponse = {
     data: { type: 'array', items: ticket },
     pagination: {
       type: 'object',
-      required: ['page', 'limit', 'totalCount', 'totalPages', 'hasNextPage', 'hasPrevPage'],
+      required: ['page', 'limit', 'totalCount', 'totalPages', 'hasNextPage', 'hasPrevPage', 'nextCursor'],
       properties: {
         page: { type: 'integer' },
         limit: { type: 'integer' },
@@ -112,6 +123,7 @@ const listResponse = {
         totalPages: { type: 'integer' },
         hasNextPage: { type: 'boolean' },
         hasPrevPage: { type: 'boolean' },
+        nextCursor: nullable('string'),
       },
     },
   },
@@ -120,6 +132,7 @@ const listResponse = {
 interface TicketQuery {
   page: number
   limit: number
+  cursor?: string
   sortColumn: keyof typeof TICKET_SORT_COLUMNS
   sortDesc: boolean
   search?: string
@@ -157,6 +170,23 @@ function instant(value: string, bound: 'start' | 'end'): string {
   return new Date(Date.parse(iso)).toISOString()
 }
 
+/** A query pair's name, decoded as a form field's would be (undecodable text as it is). */
+function pairName(pair: string): string {
+  const name = pair.slice(0, pair.includes('=') ? pair.indexOf('=') : undefined)
+  try {
+    return decodeURIComponent(name.replaceAll('+', ' '))
+  } catch {
+    return name
+  }
+}
+
+/** The next page's URL: the request's query pairs as the client wrote them, less `page` and `cursor`, then `cursor`. */
+function nextPageUrl(origin: string, target: string, cursor: string): string {
+  const [path = '', search = ''] = target.split(/\?(.*)/s)
+  const kept = search.split('&').filter((pair) => pair !== '' && !['page', 'cursor'].includes(pairName(pair)))
+  return `${origin}${path}?${[...kept, `cursor=${cursor}`].join('&')}`
+}
+
 /**
  * Builds the Fastify app serving `GET {basePath}/tickets`; the caller listens (or injects).
  *
@@ -183,6 +213,8 @@ export function createFastifyPeer(options: FastifyPeerOptions) {
         message:
           issue.params.additionalProperty === undefined ? (issue.message ?? 'Invalid') : 'Unknown query parameter',
       }))
+      // An `anyOf` (the dates) fails once per branch and once as a whole: the API names a parameter once.
+      details.splice(0, details.length, ...new Map(details.map((issue) => [issue.path, issue])).values())
       return sendError(request, reply, 400, 'VALIDATION_ERROR', 'The request has invalid parameters', details)
     }
     console.error('[fastify peer]', error) // the logger is off, as in the other servers
@@ -203,7 +235,13 @@ export function createFastifyPeer(options: FastifyPeerOptions) {
         const principal = token === null ? null : await resolveKey(token)
         if (principal === null) {
           reply.header('www-authenticate', 'Bearer realm="api"')
-          return sendError(request, reply, 401, 'UNAUTHORIZED', 'A valid API key is required')
+          return sendError(
+            request,
+            reply,
+            401,
+            'UNAUTHORIZED',
+            'A valid API key is required: send Authorization: Bearer <key>',
+          )
         }
         const limit = await rateLimiter.consume(principal.keyId, principal.rateLimit)
         const now = Date.now()
@@ -216,11 +254,18 @@ export function createFastifyPeer(options: FastifyPeerOptions) {
           'cache-control': 'no-store',
         })
         if (!hasScope(principal.scopes, 'tickets.read')) {
-          return sendError(request, reply, 403, 'INSUFFICIENT_SCOPE', 'This key lacks the tickets.read scope')
+          const message = 'This key lacks the tickets.read scope'
+          return sendError(request, reply, 403, 'INSUFFICIENT_SCOPE', message, { requiredScopes: ['tickets.read'] })
         }
         if (!limit.allowed) {
           reply.header('retry-after', String(Math.max(1, Math.ceil((limit.resetAt.getTime() - Date.now()) / 1000))))
-          return sendError(request, reply, 429, 'RATE_LIMITED', 'Too many requests for this API key')
+          return sendError(
+            request,
+            reply,
+            429,
+            'RATE_LIMITED',
+            'Too many requests for this API key; retry after the window resets',
+          )
         }
         request.principal = principal
       },
@@ -234,8 +279,46 @@ export function createFastifyPeer(options: FastifyPeerOptions) {
         const details = [{ in: 'query', path: 'dateFrom', message: 'dateFrom must not be after dateTo' }]
         return sendError(request, reply, 400, 'VALIDATION_ERROR', 'The request has invalid parameters', details)
       }
-      const result = await store.listTickets(request.principal!.tenantId, query)
-      return { data: result.items, pagination: pagination(query.page, query.limit, result.totalCount) }
+      const tenantId = request.principal!.tenantId
+      const terms = sortOrder(tickets, query.sortColumn, query.sortDesc)
+      const digest = queryDigest(query as unknown as Record<string, unknown>)
+      let page = query.page
+      let result: Awaited<ReturnType<Store['listTickets']>>
+      let more: boolean
+      if (query.cursor === undefined) {
+        result = await store.listTickets(tenantId, query)
+        more = result.items.length > 0 && page * query.limit < result.totalCount
+      } else {
+        const cursorError = (message: string) =>
+          sendError(request, reply, 400, 'VALIDATION_ERROR', 'The request has invalid parameters', [
+            { in: 'query', path: 'cursor', message },
+          ])
+        const search = request.url.slice(request.url.indexOf('?') + 1)
+        if (search.split('&').some((pair) => pairName(pair) === 'page'))
+          return cursorError('Give cursor or page, not both')
+        let after: ReturnType<typeof decodeCursor>['after']
+        try {
+          ;({ page, after } = decodeCursor(query.cursor, 'listTickets', digest, tickets, terms))
+        } catch (error) {
+          const [issue] = (error as { details?: Array<{ message: string }> }).details ?? []
+          return cursorError(issue?.message ?? 'Not a cursor of this API')
+        }
+        result = await store.listTickets(tenantId, { ...query, limit: query.limit + 1, after })
+        more = result.items.length > query.limit
+        if (more) result = { ...result, items: result.items.slice(0, query.limit) }
+      }
+      const last = result.items.at(-1)
+      const nextCursor =
+        more && last !== undefined
+          ? encodeCursor('listTickets', digest, { page: page + 1, after: keysetOf(tickets, terms, last) })
+          : null
+      if (nextCursor !== null)
+        reply.header(
+          'link',
+          `<${nextPageUrl(`${request.protocol}://${request.host}`, request.url, nextCursor)}>; rel="next"`,
+        )
+      const counts = pagination(page, query.limit, result.totalCount)
+      return { data: result.items, pagination: { ...counts, hasNextPage: nextCursor !== null, nextCursor } }
     },
   )
   return app

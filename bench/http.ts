@@ -11,7 +11,8 @@
  *   deno mount     vs  Deno.serve calling the API directly (≥ 0.9x)
  *
  * Run: `npx tsx bench/http.ts`. It builds the package first (Bun and Deno load dist/, so every server
- * runs the current source) and installs Bun and Deno with scripts/install-runtimes.sh when missing.
+ * runs the current source) and, when the run includes their servers, installs Bun and Deno with
+ * scripts/install-runtimes.sh if missing.
  * `BENCH_SECONDS` sets each run's length (default 8), `BENCH_ROUNDS` the rounds (default 3; ratios are
  * medians of per-round ratios), `BENCH_SERVERS` a comma-separated subset of the servers.
  */
@@ -34,7 +35,7 @@ import { createDemoData } from 'tenant-public-api/testing'
 
 const TENANT = 'bench'
 const TOKEN = `test:${TENANT}:*`
-const BASE_PATH = '/api/public/v1'
+export const BASE_PATH = '/api/public/v1'
 const PATH = `${BASE_PATH}/tickets?limit=25`
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -44,16 +45,16 @@ function benchSeed(): SeedData {
 }
 
 /** The bench key's principal; any other token is refused. */
-const resolveKey = (token: string): Principal | null =>
+export const resolveKey = (token: string): Principal | null =>
   token === TOKEN
     ? { tenantId: TENANT, keyId: 'bench', scopes: ['tickets.read'], actor: { id: 'u', name: 'Bench' } }
     : null
 
 /** A rate limit that never runs out within a bench, but is still counted on every request. */
-const benchRateLimiter = () => memoryRateLimiter({ limit: 1e12, windowMs: 60_000 })
+export const benchRateLimiter = () => memoryRateLimiter({ limit: 1e12, windowMs: 60_000 })
 
 /** The API the mounts serve, its store, and the same page computed without it (for the baselines). */
-async function setup(): Promise<{ api: PublicApiHandler; store: MemoryStore; page: () => Promise<string> }> {
+export async function setup(): Promise<{ api: PublicApiHandler; store: MemoryStore; page: () => Promise<string> }> {
   const store = createMemoryStore()
   await store.seed(TENANT, benchSeed())
   const api = createPublicApi({ store, keyResolver: resolveKey, rateLimiter: benchRateLimiter() })
@@ -75,46 +76,79 @@ const rawHeaders = (body: string) => ({
 })
 
 /**
- * Requests on which a peer must answer exactly as the API does (status, header names, and the body
- * of a 200): the bench's page, other pages and filters, out-of-bounds and unknown parameters, no key.
+ * Requests on which a peer must answer as the API does: the bench's page, other pages, sorts and
+ * filters, out-of-bounds, unknown and malformed parameters, cursors that cannot be used here, and no
+ * key. Every 200 that has a next page is followed by its `Link` too (a cursor page, on both).
  */
 const PARITY_CASES: Array<[query: string, authorized: boolean]> = [
   ['?limit=25', true],
   ['?page=3&limit=7&sortColumn=title&sortDesc=false', true],
   ['?status=open&isClosed=false&provider=psa_b&dateFrom=2024-01-01&dateTo=2026-12-31', true],
+  ['?page=1429&limit=7', true],
   ['?limit=101', true],
   ['?page=0', true],
   ['?sortColumn=nope', true],
   ['?unknown=1', true],
   ['?companyId=not-a-uuid', true],
   ['?dateFrom=2025-02-30', true],
+  ['?dateFrom=2026-01-02&dateTo=2026-01-01', true],
+  ['?cursor=', true],
+  ['?cursor=bm9wZQ', true],
+  ['?page=2&cursor=bm9wZQ', true],
   ['?limit=25', false],
 ]
 /** Headers node:http (or the framework) adds to any response: not part of what the API answers. */
 const TRANSPORT_HEADERS = new Set(['connection', 'content-length', 'date', 'keep-alive', 'transfer-encoding'])
+/** Headers whose values differ per request or with the limiter's count: compared by name, every other by value. */
+const VARYING_HEADERS = new Set(['x-request-id', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit'])
 
-/** Throws unless the server at `origin` answers every parity case as `api` (the library's handler) does. */
-async function checkParity(kind: string, origin: string, api: PublicApiHandler): Promise<void> {
-  const names = (response: Response) =>
-    [...response.headers.keys()]
-      .filter((name) => !TRANSPORT_HEADERS.has(name))
-      .sort()
-      .join(', ')
-  for (const [query, authorized] of PARITY_CASES) {
-    const path = `${BASE_PATH}/tickets${query}`
+/** What must match between two answers: status, headers, and the body (an error's without its message texts). */
+async function answerOf(response: Response): Promise<{ status: number; headers: string; body: string }> {
+  const headers = [...response.headers]
+    .filter(([name]) => !TRANSPORT_HEADERS.has(name))
+    .map(([name, value]) => (VARYING_HEADERS.has(name) ? name : `${name}: ${value}`))
+    .sort()
+    .join('\n')
+  const text = await response.text()
+  if (response.status === 200) return { status: 200, headers, body: text }
+  // An error: its code, message and the parameters its details name. The details' texts are each
+  // validator's own words; the request id must be the one the X-Request-Id header carries.
+  const error = JSON.parse(text) as { error: string; code: string; requestId: string; details?: unknown }
+  const issues = Array.isArray(error.details)
+    ? (error.details as Array<{ in: string; path: string }>).map((issue) => `${issue.in}:${issue.path}`)
+    : error.details
+  const ownId = error.requestId === response.headers.get('x-request-id')
+  return { status: response.status, headers, body: JSON.stringify({ ...error, requestId: ownId, details: issues }) }
+}
+
+/**
+ * Throws unless the server at `origin` answers every parity case as `api` (the library's handler, on
+ * the same seed) does: the same status, the same headers (by value, but for per-request ones), the
+ * same body of a 200 byte for byte, the same error code, message and parameters named.
+ */
+export async function checkParity(kind: string, origin: string, api: PublicApiHandler): Promise<void> {
+  const pending: Array<readonly [path: string, authorized: boolean]> = PARITY_CASES.map(([query, authorized]) => [
+    `${BASE_PATH}/tickets${query}`,
+    authorized,
+  ])
+  for (let i = 0; i < pending.length; i++) {
+    const [path, authorized] = pending[i]!
     const init: RequestInit = { headers: authorized ? { authorization: `Bearer ${TOKEN}` } : {} }
-    const theirs = await fetch(`${origin}${path}`, init)
-    const ours = await api(new Request(`http://localhost${path}`, init))
-    const [theirBody, ourBody] = [await theirs.text(), await ours.text()]
+    const theirs = await answerOf(await fetch(`${origin}${path}`, init))
+    // The API is asked at the peer's own origin, so that the `Link`s it writes are the same text.
+    const response = await api(new Request(`${origin}${path}`, init))
+    const next = /^<([^>]+)>; rel="next"$/.exec(response.headers.get('link') ?? '')?.[1]
+    if (next !== undefined && i < PARITY_CASES.length) pending.push([next.slice(origin.length), authorized])
+    const ours = await answerOf(response)
     const problem =
       theirs.status !== ours.status
         ? `status ${theirs.status}, the API's ${ours.status}`
-        : names(theirs) !== names(ours)
-          ? `headers ${names(theirs)}; the API's ${names(ours)}`
-          : ours.status === 200 && theirBody !== ourBody
-            ? 'a different body'
+        : theirs.headers !== ours.headers
+          ? `headers\n${theirs.headers}\nthe API's\n${ours.headers}`
+          : theirs.body !== ours.body
+            ? `body ${theirs.body.slice(0, 300)}\nthe API's ${ours.body.slice(0, 300)}`
             : undefined
-    if (problem !== undefined) throw new Error(`${kind} does not answer ${query} as the API does: ${problem}`)
+    if (problem !== undefined) throw new Error(`${kind} does not answer ${path} as the API does: ${problem}`)
   }
 }
 
@@ -305,10 +339,13 @@ export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ??
   // between us and the server whose CPU time is read).
   const tsx = [process.execPath, '--import', 'tsx', fileURLToPath(import.meta.url)]
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
-  const [bun, denoBinary] = execFileSync(`${root}scripts/install-runtimes.sh`, { encoding: 'utf8' })
-    .trim()
-    .split('\n') as [string, string]
+  const only = process.env.BENCH_SERVERS?.split(',')
   const self = fileURLToPath(import.meta.url)
+  // Bun and Deno are installed (into .tools/) only when a run asks for their servers.
+  const wantsRuntimes = only === undefined || only.some((kind) => /^(bun|deno)-/.test(kind))
+  const [bun, denoBinary] = wantsRuntimes
+    ? (execFileSync(`${root}scripts/install-runtimes.sh`, { encoding: 'utf8' }).trim().split('\n') as [string, string])
+    : ['bun', 'deno']
   const deno = [denoBinary, 'run', '--allow-all', '--config', `${root}examples/deno/deno.json`, self]
   // Each mount right after its baselines.
   const runtimes: Record<string, string[]> = {
@@ -329,7 +366,6 @@ export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ??
   // over seconds: each round runs every kind once, a mount right after its baselines, and every
   // ratio is the median over rounds of the ratio within a round. Server CPU per request (from
   // /proc) is printed beside, as a second view that does not depend on how the client is scheduled.
-  const only = process.env.BENCH_SERVERS?.split(',')
   for (const kind of Object.keys(runtimes)) if (only !== undefined && !only.includes(kind)) delete runtimes[kind]
   // Peers written against another framework must do what the API does: each is checked against the
   // library's own handler (on the same seed) before every run.

@@ -1,6 +1,7 @@
 /**
- * The `limits` part of the bench (bench/README.md#limits-and-observability), every figure a ratio
- * to a baseline measured in the same run, in paired rounds (each round runs every variant in turn):
+ * The `limits` part of the bench (bench/README.md#limits-the-redis-rate-limiter-onresponse-and-tracing),
+ * every figure a ratio to a baseline measured in the same run, in paired rounds (each round runs
+ * every variant in turn):
  *
  *   redisRateLimiter (ioredis)  vs  sqlRateLimiter on Postgres: one key, 64 concurrent callers,
  *                                   consumes per second (targets: >= 30,000/s and >= 15x)

@@ -6,10 +6,11 @@
  *
  * Env: BENCH_TICKETS (default 1,000,000), DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
  * BENCH_ENGINES (default "sqlite,postgres"), BENCH_PART=cursors (only the cursor cases), BENCH_SCHEMA
- * (default bench_stores).
+ * (default bench_stores), BENCH_KEEP=1 (keep the seeded SQLite file, in the temporary folder's
+ * tenant-api-bench/, and reuse it in the next run of the same size; otherwise it is removed).
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, rmdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -25,6 +26,7 @@ import { testKey, testKeyResolver } from '../src/testing/keys.js'
 import { memoryRateLimiter } from '../src/http/rate-limit.js'
 import { replyParts } from '../src/http/reply.js'
 import { createNodeRequest, type NodeIncoming, type NodeOutgoing } from '../adapters/node.js'
+import { removeAtExit, removeRegistered } from './cleanup.js'
 import { measureCursors } from './cursors.js'
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 1_000_000)
@@ -451,6 +453,14 @@ async function seedMain(engine: string, where: string): Promise<void> {
   }
 }
 
+function rmdirIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir)
+  } catch {
+    // Not empty: it holds a file kept by an earlier run with BENCH_KEEP=1.
+  }
+}
+
 /**
  * Runs the stores benchmark and prints its table; resolves to true when every target is met.
  *
@@ -463,6 +473,8 @@ export async function runStoresBench(): Promise<boolean> {
   mkdirSync(dir, { recursive: true })
   if (ENGINES.includes('sqlite')) {
     const file = join(dir, `tickets-${TICKETS}.db`)
+    // Kept for the next run only with BENCH_KEEP=1; otherwise removed however the run ends.
+    if (process.env.BENCH_KEEP !== '1') for (const suffix of ['', '-wal', '-shm']) removeAtExit(`${file}${suffix}`)
     if (!existsSync(file)) {
       try {
         seedInChild('sqlite', file)
@@ -502,7 +514,10 @@ export async function runStoresBench(): Promise<boolean> {
     ok &&= peak < 300 * 1024 * 1024
     raw.close()
     await store.close()
-    if (process.env.BENCH_KEEP !== '1') rmSync(file, { force: true })
+    if (process.env.BENCH_KEEP !== '1') {
+      removeRegistered()
+      rmdirIfEmpty(dir)
+    }
   }
   if (ENGINES.includes('postgres')) {
     seedInChild('postgres', SCHEMA)

@@ -26,6 +26,7 @@ import { createSqliteStore } from '../src/stores/sqlite/index.js'
 import type { Store } from '../src/stores/store.js'
 import { numberedCompany } from '../src/testing/conformance/webhook-fixtures.js'
 import { testKey, testKeyResolver } from '../src/testing/keys.js'
+import { removeAtExit } from './cleanup.js'
 import type { DispatcherReport } from './webhook-processes.js'
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 10)
@@ -100,7 +101,7 @@ async function run(
   receiver: ChildProcess,
   receiverUrl: string,
 ): Promise<RunResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'))
+  const dir = removeAtExit(mkdtempSync(join(tmpdir(), 'bench-webhooks-')))
   const schema = `bench_webhooks_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`
   const target = engine === 'sqlite' ? { sqlite: join(dir, 'webhooks.db') } : { postgres: DATABASE_URL, schema }
   const store =

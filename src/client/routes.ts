@@ -1,8 +1,9 @@
 /**
  * The wire facts the client needs at run time (method, path, list, idempotency, If-Match), one
- * entry per operation id. Kept here rather than importing the server registry so that a browser
- * bundle of the client carries no server code; `satisfies` makes the compiler reject a missing or
- * unknown id, and test/client/routes.test.ts checks every entry against the registry.
+ * entry per operation id. Generated from the operation registry by scripts/generate-client-routes.ts
+ * (`npm run reference`; do not edit by hand): a browser bundle of the client imports this file, which
+ * imports only types, and so carries no server code. `satisfies` makes the compiler reject a missing
+ * or unknown id; test/client/routes.test.ts fails when the file is stale.
  */
 import type { HttpMethod } from '../http/operation.js'
 import type { OperationId } from '../operations/index.js'
