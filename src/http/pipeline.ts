@@ -10,7 +10,7 @@ import { assertSafeJson, parseJson, readBodyText, requireJsonContentType } from 
 import { StoreUnavailableError } from '../stores/store.js'
 import { ApiError, apiErrorOf, isErrorCode, validationError, type ErrorCode } from './errors.js'
 import { withIdempotency } from './idempotency.js'
-import type { ResponseListener } from './observe.js'
+import type { ErrorListener, ResponseListener } from './observe.js'
 import type { AnyOperation, OperationResult } from './operation.js'
 import type { RateLimitRule } from './principal.js'
 import { retryAfterSeconds, type RateLimiter, type RateLimitResult } from './rate-limit.js'
@@ -29,7 +29,8 @@ export interface PipelineConfig {
   maxBodyBytes: number
   /** Webhook URL rules (docs/extensions.md section 4). */
   webhooks: { allowInsecureUrls: boolean }
-  onError: (error: unknown, context: { request: Request; requestId: string }) => void
+  /** Guarded by the router (observe.ts): it never throws. */
+  onError: ErrorListener
   /** Called once per response (observe.ts); undefined costs nothing. */
   onResponse?: ResponseListener | undefined
   /** Every request also counts against its tenant's bucket under this rule. */
@@ -193,7 +194,7 @@ export function errorToResponse(
     return errorReply(known.status, known.code, known.message, state.requestId, known.details, known.headers)
   }
   // A client that hung up mid-request is not a fault of ours: nobody reads the answer, nothing to log.
-  if (!request.signal?.aborted) report(error, request, state, config)
+  if (!request.signal?.aborted) config.onError(error, { request, requestId: state.requestId })
   if (error instanceof StoreUnavailableError) {
     state.errorCode = 'SERVICE_UNAVAILABLE'
     return errorReply(
@@ -207,14 +208,6 @@ export function errorToResponse(
   }
   state.errorCode = 'INTERNAL_ERROR'
   return errorReply(500, 'INTERNAL_ERROR', 'An unexpected error occurred', state.requestId)
-}
-
-function report(error: unknown, request: Request, state: RequestState, config: PipelineConfig): void {
-  try {
-    config.onError(error, { request, requestId: state.requestId })
-  } catch {
-    // A failing logger must not turn an answer into a crash.
-  }
 }
 
 /**
