@@ -11,10 +11,10 @@
  * app.listen(3000)
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { errorResponse, jsonResponse, resolveRequestId, type ErrorCode, type PublicApiHandler } from 'tenant-public-api'
+import { errorResponse, resolveRequestId, type ErrorCode, type PublicApiHandler } from 'tenant-public-api'
 import type { NodeBridgeOptions } from './node-bridge/bridge-types.js'
 import { createNodeRequest } from './node-bridge/lightweight-request.js'
-import { BadRequestTargetError } from './node-bridge/request-url.js'
+import { BadRequestTargetError, badRequestTargetResponse } from './node-bridge/request-url.js'
 import { respond, writeResponse } from './node-bridge/write-response.js'
 
 export { clientAddress } from './client-address.js'
@@ -89,8 +89,7 @@ export function toExpressMiddleware(
       })
     } catch (error) {
       if (!(error instanceof BadRequestTargetError)) return next(error)
-      const answer = jsonResponse(400, { error: error.message }, { 'cache-control': 'no-store' })
-      return void writeResponse(answer, req, res).catch(onError)
+      return void writeResponse(badRequestTargetResponse(error, req), req, res).catch(onError)
     }
     respond(api, request, req, res).catch((error: unknown) => {
       onError(error)
