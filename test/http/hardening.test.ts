@@ -80,7 +80,7 @@ describe('principals are validated at the boundary', () => {
     for (const [value, problems] of cases) {
       const { h, errors } = await setup({ keyResolver: resolving(value) })
       await h.call<Reply<'listTickets'>>('GET', '/tickets')
-      const { message } = errors[0]?.error as InvalidPrincipalError
+      const { message } = errors[0]!.error as InvalidPrincipalError
       expect(message).toBe(`keyResolver returned an invalid principal: ${problems}`)
       for (const echoed of ['SeCrEt', '987654321', '424242', '0.123456', '31337']) expect(message).not.toContain(echoed)
     }
