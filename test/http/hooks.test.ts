@@ -22,7 +22,7 @@ function stderrLines(stderr: string): Map<string, string[]> {
 }
 
 describe('onResponse and onError cannot change an answer or end the process', () => {
-  it('every combination of failing hooks, for a 200 and a 500, through the Fetch handler and the Node mount', async () => {
+  it('every combination of failing hooks, for a 200 and a 500, via the Fetch handler and the Node mount', async () => {
     const script = resolve('test/http/fixtures/hook-failures.ts')
     // Its own process: Node's default for an unhandled rejection is to end it with code 1 (execFile then rejects).
     const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], {

@@ -56,7 +56,7 @@ describe('tenantRateLimit: a bucket per tenant beside the one per key', () => {
     expect(limited.headers.get('ratelimit')).toMatch(/^"key";r=0;t=/)
   })
 
-  it('when both buckets refuse, the headers describe the one that blocks longest, and t is the Retry-After', async () => {
+  it('both buckets refusing: the headers describe the one that blocks longest; t is the Retry-After', async () => {
     for (const [keyWindow, tenantWindow, longest, message] of [
       [11_000, 20_000, 'tenant', /tenant;/],
       [20_000, 11_000, 'key', /this API key;/],
