@@ -9,7 +9,7 @@ import { loadTracing } from './http/tracing.js'
 import { renderReferencePage, type ReferenceDocument } from './docs/render.js'
 import { createOpenApiDocument } from './openapi/document.js'
 import { operations } from './operations/index.js'
-import type { Store } from './stores/store.js'
+import { assertStore, type Store } from './stores/store.js'
 
 /** Options of {@link createPublicApi}. */
 export interface PublicApiOptions {
@@ -133,8 +133,7 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
 /** Fails at creation, not on the first request, when a required option is missing or of the wrong kind. */
 function checkOptions(options: PublicApiOptions): void {
   if (typeof options !== 'object' || options === null) throw new TypeError('createPublicApi needs an options object')
-  if (typeof options.store !== 'object' || options.store === null)
-    throw new TypeError('store is required: e.g. createMemoryStore()')
+  assertStore(options.store, 'createPublicApi')
   if (typeof options.keyResolver !== 'function')
     throw new TypeError('keyResolver must be a function (token, request) => principal | null')
   if (options.rateLimiter !== undefined && typeof options.rateLimiter?.consume !== 'function')
