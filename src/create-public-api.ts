@@ -3,8 +3,8 @@ import type { KeyResolver, RateLimitRule } from './http/auth.js'
 import type { ResponseListener } from './http/observe.js'
 import { RateLimitRuleSchema } from './http/principal.js'
 import { memoryRateLimiter, type RateLimiter } from './http/rate-limit.js'
-import { reply } from './http/reply.js'
 import { buildRouter, type PublicRoute } from './http/router.js'
+import { serveStatic, staticDocument, type StaticDocument } from './http/static-document.js'
 import { loadTracing } from './http/tracing.js'
 import { renderReferencePage, type ReferenceDocument } from './docs/render.js'
 import { createOpenApiDocument } from './openapi/document.js'
@@ -79,13 +79,14 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1)
     throw new TypeError('maxBodyBytes must be a positive integer')
 
-  let document: string | undefined
+  // Computed once per handler (the document is about 380 KB), then served with a strong ETag.
+  let document: Promise<StaticDocument> | undefined
   const publicRoutes: PublicRoute[] = [
     {
       path: '/openapi.json',
-      handle: () => {
-        document ??= JSON.stringify(createOpenApiDocument({ basePath }))
-        return reply(200, document, {
+      handle: async (request) => {
+        document ??= staticDocument(JSON.stringify(createOpenApiDocument({ basePath })))
+        return serveStatic(request, await document, {
           'content-type': 'application/json; charset=utf-8',
           'cache-control': 'public, max-age=300',
         })
@@ -94,17 +95,17 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
   ]
 
   if (options.docs !== false) {
-    let page: Promise<{ html: string; contentSecurityPolicy: string }> | undefined
+    let page: Promise<StaticDocument & { contentSecurityPolicy: string }> | undefined
     publicRoutes.push({
       path: '/docs',
-      handle: async () => {
+      handle: async (request) => {
         page ??= renderReferencePage(createOpenApiDocument({ basePath }) as unknown as ReferenceDocument, {
           openApiUrl: `${basePath}/openapi.json`,
-        })
-        const { html, contentSecurityPolicy } = await page
-        return reply(200, html, {
+        }).then(async ({ html, contentSecurityPolicy }) => ({ ...(await staticDocument(html)), contentSecurityPolicy }))
+        const rendered = await page
+        return serveStatic(request, rendered, {
           'content-type': 'text/html; charset=utf-8',
-          'content-security-policy': contentSecurityPolicy,
+          'content-security-policy': rendered.contentSecurityPolicy,
           'referrer-policy': 'no-referrer',
           'cache-control': 'public, max-age=300',
         })
