@@ -13,6 +13,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { errorResponse, resolveRequestId, type ErrorCode, type PublicApiHandler } from 'tenant-public-api'
 import type { NodeBridgeOptions } from './node-bridge/bridge-types.js'
+import { guardedOnError } from './node-bridge/guarded-on-error.js'
 import { createNodeRequest } from './node-bridge/lightweight-request.js'
 import { BadRequestTargetError, badRequestTargetResponse } from './node-bridge/request-url.js'
 import { respond, writeResponse } from './node-bridge/write-response.js'
@@ -49,7 +50,10 @@ export type ExpressErrorHandler = (
 export interface ExpressMiddlewareOptions extends Pick<NodeBridgeOptions, 'defaultHost'> {
   /** Must equal the API's `basePath`: requests outside it go on to the next middleware. Default `/api/public/v1`. */
   basePath?: string
-  /** Receives failures of the mount itself and unexpected errors raised before it. Default: `console.error`. */
+  /**
+   * Receives failures of the mount itself and unexpected errors raised before it. Default: `console.error`.
+   * What it throws or rejects with is dropped with one line on stderr; the mount still answers.
+   */
   onError?: (error: unknown) => void
 }
 
@@ -72,7 +76,9 @@ export function toExpressMiddleware(
   options: ExpressMiddlewareOptions = {},
 ): [ExpressHandler, ExpressErrorHandler] {
   const basePath = (options.basePath ?? '/api/public/v1').replace(/\/+$/, '')
-  const onError = options.onError ?? ((error: unknown) => console.error('[tenant-public-api] express mount:', error))
+  const onError = guardedOnError(
+    options.onError ?? ((error: unknown) => console.error('[tenant-public-api] express mount:', error)),
+  )
   const ours = (req: ExpressRequestLike) => {
     const path = req.originalUrl ?? req.url ?? '/'
     return path.startsWith(basePath) && (path.length === basePath.length || '/?'.includes(path[basePath.length]!))

@@ -12,6 +12,7 @@
  */
 import { errorResponse, resolveRequestId, type PublicApiHandler } from 'tenant-public-api'
 import type { NodeBridgeOptions, NodeIncoming, NodeOutgoing } from './node-bridge/bridge-types.js'
+import { guardedOnError } from './node-bridge/guarded-on-error.js'
 import { createNodeRequest } from './node-bridge/lightweight-request.js'
 import { BadRequestTargetError, badRequestTargetResponse } from './node-bridge/request-url.js'
 import { respond, writeResponse } from './node-bridge/write-response.js'
@@ -47,7 +48,10 @@ export const nodeServerOptions = Object.freeze({
 
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions extends NodeBridgeOptions {
-  /** Receives a failure of the mount itself (the API answers its own errors). Default: `console.error`. */
+  /**
+   * Receives a failure of the mount itself (the API answers its own errors). Default: `console.error`.
+   * What it throws or rejects with is dropped with one line on stderr; the mount still answers.
+   */
   onError?: (error: unknown) => void
 }
 
@@ -67,7 +71,9 @@ export function toNodeHandler(
   api: PublicApiHandler,
   options: NodeHandlerOptions = {},
 ): (req: NodeIncoming, res: NodeOutgoing) => void {
-  const onError = options.onError ?? ((error: unknown) => console.error('[tenant-public-api] node mount:', error))
+  const onError = guardedOnError(
+    options.onError ?? ((error: unknown) => console.error('[tenant-public-api] node mount:', error)),
+  )
   return (req, res) => {
     let request: Request
     try {

@@ -28,13 +28,34 @@ describe('onResponse and onError cannot change an answer or end the process', ()
     const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], {
       timeout: 120_000,
     })
-    const answers = stdout
+    const all = stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Answer)
     const lines = stderrLines(stderr)
     expect(lines.has('done'), stderr).toBe(true)
+    const answers = all.filter((answer) => !answer.combination.startsWith('mount/'))
     expect(answers).toHaveLength(4 * 4 * 2 * 2)
+
+    // The Node mount's own onError: the mount still answers its 500, a failing onError is dropped.
+    const mount = all.filter((answer) => answer.combination.startsWith('mount/'))
+    expect(mount.map((answer) => answer.combination.split('/')[1])).toEqual(['ok', 'throws', 'rejects', 'absent'])
+    for (const answer of mount) {
+      const onError = answer.combination.split('/')[1]
+      expect(answer.status, answer.combination).toBe(500)
+      expect(JSON.parse(answer.body), answer.combination).toEqual({
+        error: 'An unexpected error occurred',
+        code: 'INTERNAL_ERROR',
+        requestId: 'req-hooks',
+      })
+      const written = lines.get(answer.combination) ?? []
+      if (onError === 'ok') expect([answer.onErrorCalls, written]).toEqual([1, []])
+      if (onError === 'throws' || onError === 'rejects') {
+        expect(answer.onErrorCalls, answer.combination).toBe(1)
+        expect(written, answer.combination).toHaveLength(1)
+        expect(written[0]).toContain('mount onError failed, its failure dropped: Error: onError broke second line')
+      }
+    }
 
     const reference = new Map<string, Answer>()
     for (const answer of answers) {
