@@ -11,10 +11,11 @@
  * app.listen(3000)
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { errorResponse, jsonResponse, resolveRequestId, type ErrorCode, type PublicApiHandler } from 'tenant-public-api'
+import { errorResponse, resolveRequestId, type ErrorCode, type PublicApiHandler } from 'tenant-public-api'
 import type { NodeBridgeOptions } from './node-bridge/bridge-types.js'
+import { guardedOnError } from './node-bridge/guarded-on-error.js'
 import { createNodeRequest } from './node-bridge/lightweight-request.js'
-import { BadRequestTargetError } from './node-bridge/request-url.js'
+import { BadRequestTargetError, badRequestTargetResponse } from './node-bridge/request-url.js'
 import { respond, writeResponse } from './node-bridge/write-response.js'
 
 export { clientAddress } from './client-address.js'
@@ -49,7 +50,10 @@ export type ExpressErrorHandler = (
 export interface ExpressMiddlewareOptions extends Pick<NodeBridgeOptions, 'defaultHost'> {
   /** Must equal the API's `basePath`: requests outside it go on to the next middleware. Default `/api/public/v1`. */
   basePath?: string
-  /** Receives failures of the mount itself and unexpected errors raised before it. Default: `console.error`. */
+  /**
+   * Receives failures of the mount itself and unexpected errors raised before it. Default: `console.error`.
+   * What it throws or rejects with is dropped with one line on stderr; the mount still answers.
+   */
   onError?: (error: unknown) => void
 }
 
@@ -72,7 +76,9 @@ export function toExpressMiddleware(
   options: ExpressMiddlewareOptions = {},
 ): [ExpressHandler, ExpressErrorHandler] {
   const basePath = (options.basePath ?? '/api/public/v1').replace(/\/+$/, '')
-  const onError = options.onError ?? ((error: unknown) => console.error('[tenant-public-api] express mount:', error))
+  const onError = guardedOnError(
+    options.onError ?? ((error: unknown) => console.error('[tenant-public-api] express mount:', error)),
+  )
   const ours = (req: ExpressRequestLike) => {
     const path = req.originalUrl ?? req.url ?? '/'
     return path.startsWith(basePath) && (path.length === basePath.length || '/?'.includes(path[basePath.length]!))
@@ -89,8 +95,7 @@ export function toExpressMiddleware(
       })
     } catch (error) {
       if (!(error instanceof BadRequestTargetError)) return next(error)
-      const answer = jsonResponse(400, { error: error.message }, { 'cache-control': 'no-store' })
-      return void writeResponse(answer, req, res).catch(onError)
+      return void writeResponse(badRequestTargetResponse(error, req), req, res).catch(onError)
     }
     respond(api, request, req, res).catch((error: unknown) => {
       onError(error)

@@ -10,10 +10,11 @@
  * const api = createPublicApi({ store: createMemoryStore(), keyResolver })
  * createServer(nodeServerOptions, toNodeHandler(api)).listen(3000)
  */
-import { errorResponse, jsonResponse, resolveRequestId, type PublicApiHandler } from 'tenant-public-api'
+import { errorResponse, resolveRequestId, type PublicApiHandler } from 'tenant-public-api'
 import type { NodeBridgeOptions, NodeIncoming, NodeOutgoing } from './node-bridge/bridge-types.js'
+import { guardedOnError } from './node-bridge/guarded-on-error.js'
 import { createNodeRequest } from './node-bridge/lightweight-request.js'
-import { BadRequestTargetError } from './node-bridge/request-url.js'
+import { BadRequestTargetError, badRequestTargetResponse } from './node-bridge/request-url.js'
 import { respond, writeResponse } from './node-bridge/write-response.js'
 
 export { clientAddress } from './client-address.js'
@@ -47,7 +48,10 @@ export const nodeServerOptions = Object.freeze({
 
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions extends NodeBridgeOptions {
-  /** Receives a failure of the mount itself (the API answers its own errors). Default: `console.error`. */
+  /**
+   * Receives a failure of the mount itself (the API answers its own errors). Default: `console.error`.
+   * What it throws or rejects with is dropped with one line on stderr; the mount still answers.
+   */
   onError?: (error: unknown) => void
 }
 
@@ -67,7 +71,9 @@ export function toNodeHandler(
   api: PublicApiHandler,
   options: NodeHandlerOptions = {},
 ): (req: NodeIncoming, res: NodeOutgoing) => void {
-  const onError = options.onError ?? ((error: unknown) => console.error('[tenant-public-api] node mount:', error))
+  const onError = guardedOnError(
+    options.onError ?? ((error: unknown) => console.error('[tenant-public-api] node mount:', error)),
+  )
   return (req, res) => {
     let request: Request
     try {
@@ -85,12 +91,12 @@ export function toNodeHandler(
 }
 
 /**
- * The answer to a failure of the mount itself: a JSON 400 for a target or Host that makes no URL,
- * else (reported to `onError`) the API's 500, with the request id the client sent if it is valid.
+ * The answer to a failure of the mount itself: a 400 for a target or Host that makes no URL, else
+ * (reported to `onError`) the API's 500; both in the Error shape, with the request id the client
+ * sent if it is valid.
  */
 function mountFailure(req: NodeIncoming, error: unknown, onError: (error: unknown) => void): Response {
-  if (error instanceof BadRequestTargetError)
-    return jsonResponse(400, { error: error.message }, { 'cache-control': 'no-store' })
+  if (error instanceof BadRequestTargetError) return badRequestTargetResponse(error, req)
   onError(error)
   const sent = req.headers['x-request-id']
   const requestId = resolveRequestId((Array.isArray(sent) ? sent[0] : sent) ?? null)

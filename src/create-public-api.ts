@@ -3,13 +3,13 @@ import type { KeyResolver, RateLimitRule } from './http/auth.js'
 import type { ResponseListener } from './http/observe.js'
 import { RateLimitRuleSchema } from './http/principal.js'
 import { memoryRateLimiter, type RateLimiter } from './http/rate-limit.js'
-import { reply } from './http/reply.js'
 import { buildRouter, type PublicRoute } from './http/router.js'
+import { serveStatic, staticDocument, type StaticDocument } from './http/static-document.js'
 import { loadTracing } from './http/tracing.js'
 import { renderReferencePage, type ReferenceDocument } from './docs/render.js'
 import { createOpenApiDocument } from './openapi/document.js'
 import { operations } from './operations/index.js'
-import type { Store } from './stores/store.js'
+import { assertStore, type Store } from './stores/store.js'
 
 /** Options of {@link createPublicApi}. */
 export interface PublicApiOptions {
@@ -79,13 +79,14 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1)
     throw new TypeError('maxBodyBytes must be a positive integer')
 
-  let document: string | undefined
+  // Computed once per handler (the document is about 380 KB), then served with a strong ETag.
+  let document: Promise<StaticDocument> | undefined
   const publicRoutes: PublicRoute[] = [
     {
       path: '/openapi.json',
-      handle: () => {
-        document ??= JSON.stringify(createOpenApiDocument({ basePath }))
-        return reply(200, document, {
+      handle: async (request) => {
+        document ??= staticDocument(JSON.stringify(createOpenApiDocument({ basePath })))
+        return serveStatic(request, await document, {
           'content-type': 'application/json; charset=utf-8',
           'cache-control': 'public, max-age=300',
         })
@@ -94,17 +95,17 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
   ]
 
   if (options.docs !== false) {
-    let page: Promise<{ html: string; contentSecurityPolicy: string }> | undefined
+    let page: Promise<StaticDocument & { contentSecurityPolicy: string }> | undefined
     publicRoutes.push({
       path: '/docs',
-      handle: async () => {
+      handle: async (request) => {
         page ??= renderReferencePage(createOpenApiDocument({ basePath }) as unknown as ReferenceDocument, {
           openApiUrl: `${basePath}/openapi.json`,
-        })
-        const { html, contentSecurityPolicy } = await page
-        return reply(200, html, {
+        }).then(async ({ html, contentSecurityPolicy }) => ({ ...(await staticDocument(html)), contentSecurityPolicy }))
+        const rendered = await page
+        return serveStatic(request, rendered, {
           'content-type': 'text/html; charset=utf-8',
-          'content-security-policy': contentSecurityPolicy,
+          'content-security-policy': rendered.contentSecurityPolicy,
           'referrer-policy': 'no-referrer',
           'cache-control': 'public, max-age=300',
         })
@@ -133,8 +134,7 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
 /** Fails at creation, not on the first request, when a required option is missing or of the wrong kind. */
 function checkOptions(options: PublicApiOptions): void {
   if (typeof options !== 'object' || options === null) throw new TypeError('createPublicApi needs an options object')
-  if (typeof options.store !== 'object' || options.store === null)
-    throw new TypeError('store is required: e.g. createMemoryStore()')
+  assertStore(options.store, 'createPublicApi')
   if (typeof options.keyResolver !== 'function')
     throw new TypeError('keyResolver must be a function (token, request) => principal | null')
   if (options.rateLimiter !== undefined && typeof options.rateLimiter?.consume !== 'function')

@@ -2,14 +2,34 @@
  * The request's absolute URL, from its target and `Host` (or `:authority`), without `new URL` for
  * the plain targets nearly every request has.
  */
+import { errorResponse, resolveRequestId } from 'tenant-public-api'
 import { firstValue, type NodeBridgeOptions, type NodeIncoming } from './bridge-types.js'
 
 /** Thrown for a request whose target or Host cannot make a URL; mounts answer it with a 400. */
 export class BadRequestTargetError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** What made no URL: the `Host` header (or `X-Forwarded-Host`, `:authority`) or the request target. */
+    readonly part: 'host' | 'target' = 'target',
+  ) {
     super(message)
     this.name = 'BadRequestTargetError'
   }
+}
+
+/**
+ * The mounts' 400 for a {@link BadRequestTargetError}: the API's Error shape (`VALIDATION_ERROR`,
+ * naming the header, never echoing it) with the request id the client sent if it is valid, as in
+ * the body's `requestId` and the `X-Request-Id` header alike.
+ */
+export function badRequestTargetResponse(error: BadRequestTargetError, incoming: NodeIncoming): Response {
+  const sent = incoming.headers['x-request-id']
+  const requestId = resolveRequestId((Array.isArray(sent) ? sent[0] : sent) ?? null)
+  const details =
+    error.part === 'host'
+      ? [{ in: 'header', path: 'host', message: 'Must be a host name or IP address, with an optional port' }]
+      : undefined
+  return errorResponse(400, 'VALIDATION_ERROR', error.message, requestId, details, { 'cache-control': 'no-store' })
 }
 
 // Targets made only of characters that a URL parser leaves alone (no dot segments, no backslash,
@@ -25,13 +45,13 @@ function originOf(scheme: string, host: string): string {
   const key = `${scheme}://${host}`
   let origin = origins.get(key)
   if (origin === undefined) {
-    if (FORBIDDEN_IN_HOST.test(host)) throw new BadRequestTargetError('Invalid Host header')
+    if (FORBIDDEN_IN_HOST.test(host)) throw new BadRequestTargetError('Invalid Host header', 'host')
     try {
       origin = new URL(key).origin
     } catch {
-      throw new BadRequestTargetError('Invalid Host header')
+      throw new BadRequestTargetError('Invalid Host header', 'host')
     }
-    if (origin === 'null') throw new BadRequestTargetError('Invalid Host header')
+    if (origin === 'null') throw new BadRequestTargetError('Invalid Host header', 'host')
     if (origins.size >= 1000) origins.clear()
     origins.set(key, origin)
   }

@@ -6,10 +6,10 @@ import { createDemoData, DEMO_TENANT_ID, demoAdmin } from 'tenant-public-api/tes
 const store = createMemoryStore()
 // Postgres instead:
 //   import { createPostgresStore } from 'tenant-public-api/postgres'
-//   const store = createPostgresStore({ connectionString: process.env.DATABASE_URL })
+//   const store = await createPostgresStore({ connectionString: process.env.DATABASE_URL })
 // SQLite instead (bun runs better-sqlite3):
 //   import { createSqliteStore } from 'tenant-public-api/sqlite'
-//   const store = createSqliteStore({ filename: 'demo.db' })
+//   const store = await createSqliteStore({ filename: 'demo.db' })
 await store.seed(DEMO_TENANT_ID, createDemoData())
 
 // A demo key with every scope, made on each start and printed once (the store keeps only its hash).

@@ -8,7 +8,7 @@ import { createDemoData, DEMO_TENANT_ID, demoAdmin } from 'tenant-public-api/tes
 const store = createMemoryStore()
 // Postgres instead:
 //   import { createPostgresStore } from 'tenant-public-api/postgres'
-//   const store = createPostgresStore({ connectionString: Deno.env.get('DATABASE_URL') })
+//   const store = await createPostgresStore({ connectionString: Deno.env.get('DATABASE_URL') })
 await store.seed(DEMO_TENANT_ID, createDemoData())
 
 // A demo key with every scope, made on each start and printed once (the store keeps only its hash).

@@ -56,7 +56,53 @@ export interface ObservedState {
   errorCode: ErrorCode | null
 }
 
-/** Tells `listener` about a finished response; its failures go to `report`, never to the client. */
+/** Receives an unexpected error of a request (`createPublicApi`'s `onError`). */
+export type ErrorListener = (error: unknown, context: { request: Request; requestId: string }) => void
+
+/**
+ * `onError` as the pipeline calls it: it never throws, and a promise it returns never rejects
+ * unhandled (Node ends the process on those). What it throws or rejects with is dropped with one
+ * line on stderr: the host's logger is down, and there is nobody else to tell.
+ */
+export function guardErrorListener(listener: ErrorListener): ErrorListener {
+  return (error, context) => {
+    try {
+      settle(listener(error, context) as unknown, dropListenerFailure)
+    } catch (failure) {
+      dropListenerFailure(failure)
+    }
+  }
+}
+
+/** Hands a rejection (or a thenable whose `then` throws) of a listener's result to `report`. */
+function settle(result: unknown, report: (error: unknown) => void): void {
+  // Promise.resolve adopts any thenable and turns a throwing `then` (or getter) into a rejection.
+  if ((typeof result === 'object' && result !== null) || typeof result === 'function')
+    Promise.resolve(result).then(undefined, report)
+}
+
+/** Longest failure text of the one stderr line: a dropped failure may be anything, of any length. */
+const MAX_DROPPED_TEXT = 200
+
+function dropListenerFailure(failure: unknown): void {
+  try {
+    let text: string
+    try {
+      text = failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure)
+    } catch {
+      text = 'a value that cannot be printed'
+    }
+    text = text.replace(/\s+/g, ' ').slice(0, MAX_DROPPED_TEXT)
+    console.error(`[tenant-public-api] onError failed, its failure dropped: ${text}`)
+  } catch {
+    // Not even stderr: dropped without a word.
+  }
+}
+
+/**
+ * Tells `listener` about a finished response; its throws and rejections go to `report` (a guarded
+ * `onError`, which never throws), never to the client.
+ */
 export function notifyResponse(
   listener: ResponseListener,
   method: string,
@@ -76,9 +122,7 @@ export function notifyResponse(
     errorCode: state.errorCode,
   }
   try {
-    const result = listener(event) as unknown
-    if (typeof (result as PromiseLike<void> | undefined)?.then === 'function')
-      (result as PromiseLike<void>).then(undefined, report)
+    settle(listener(event) as unknown, report)
   } catch (error) {
     report(error)
   }

@@ -10,11 +10,11 @@ import { assertSafeJson, parseJson, readBodyText, requireJsonContentType } from 
 import { StoreUnavailableError } from '../stores/store.js'
 import { ApiError, apiErrorOf, isErrorCode, validationError, type ErrorCode } from './errors.js'
 import { withIdempotency } from './idempotency.js'
-import type { ResponseListener } from './observe.js'
+import type { ErrorListener, ResponseListener } from './observe.js'
 import type { AnyOperation, OperationResult } from './operation.js'
 import type { RateLimitRule } from './principal.js'
 import { retryAfterSeconds, type RateLimiter, type RateLimitResult } from './rate-limit.js'
-import { TENANT_BUCKET_PREFIX, writeRateLimitFields } from './rate-limit-fields.js'
+import { shownBucket, TENANT_BUCKET_PREFIX, writeRateLimitFields } from './rate-limit-fields.js'
 import { resolveRequestId } from './request-id.js'
 import { tracedStore, type RequestSpan } from './tracing.js'
 import { errorReply, jsonReply, partsOf, reply, type LightweightResponse } from './reply.js'
@@ -29,7 +29,8 @@ export interface PipelineConfig {
   maxBodyBytes: number
   /** Webhook URL rules (docs/extensions.md section 4). */
   webhooks: { allowInsecureUrls: boolean }
-  onError: (error: unknown, context: { request: Request; requestId: string }) => void
+  /** Guarded by the router (observe.ts): it never throws. */
+  onError: ErrorListener
   /** Called once per response (observe.ts); undefined costs nothing. */
   onResponse?: ResponseListener | undefined
   /** Every request also counts against its tenant's bucket under this rule. */
@@ -43,6 +44,8 @@ export interface RequestState {
   rateLimit?: RateLimitResult
   /** The tenant bucket's count, with `tenantRateLimit`. */
   tenantRateLimit?: RateLimitResult | undefined
+  /** When a 429 was decided: its `Retry-After` and the `RateLimit` field's `t` are both counted from it. */
+  limitedAt?: number | undefined
   /** What `onResponse` reports (observe.ts); filled in as the request gets that far. */
   startedAt: number
   operationId: string | null
@@ -61,6 +64,7 @@ export function startRequest(request: Request, startedAt = 0): RequestState {
     url: new URL(request.url),
     rateLimit: undefined,
     tenantRateLimit: undefined,
+    limitedAt: undefined,
     startedAt,
     operationId: null,
     route: null,
@@ -164,19 +168,21 @@ async function consumeBoth(
   state.tenantRateLimit = tenant
 }
 
-/** 429 when the key's or the tenant's bucket is spent, with the later of their resets as `Retry-After`. */
+/**
+ * 429 when the key's or the tenant's bucket is spent. `Retry-After` is the reset of the bucket that
+ * blocks longest, the one the `RateLimit` fields describe (shownBucket), taken at the same instant.
+ */
 function refuseWhenLimited(state: RequestState): void {
   const key = state.rateLimit!
   const tenant = state.tenantRateLimit
   if (key.allowed && (tenant === undefined || tenant.allowed)) return
-  const waits = [
-    key.allowed ? 0 : retryAfterSeconds(key),
-    tenant === undefined || tenant.allowed ? 0 : retryAfterSeconds(tenant),
-  ]
-  const message = key.allowed
-    ? "Too many requests for this API key's tenant; retry after the window resets"
-    : 'Too many requests for this API key; retry after the window resets'
-  throw new ApiError('RATE_LIMITED', message, undefined, { 'retry-after': String(Math.max(...waits)) })
+  const { name, result } = shownBucket(key, tenant)
+  const now = (state.limitedAt = Date.now())
+  const message =
+    name === 'tenant'
+      ? "Too many requests for this API key's tenant; retry after the window resets"
+      : 'Too many requests for this API key; retry after the window resets'
+  throw new ApiError('RATE_LIMITED', message, undefined, { 'retry-after': String(retryAfterSeconds(result, now)) })
 }
 
 /** The Error-shape response for anything thrown; unexpected errors go to `onError` and say nothing. */
@@ -193,7 +199,7 @@ export function errorToResponse(
     return errorReply(known.status, known.code, known.message, state.requestId, known.details, known.headers)
   }
   // A client that hung up mid-request is not a fault of ours: nobody reads the answer, nothing to log.
-  if (!request.signal?.aborted) report(error, request, state, config)
+  if (!request.signal?.aborted) config.onError(error, { request, requestId: state.requestId })
   if (error instanceof StoreUnavailableError) {
     state.errorCode = 'SERVICE_UNAVAILABLE'
     return errorReply(
@@ -207,14 +213,6 @@ export function errorToResponse(
   }
   state.errorCode = 'INTERNAL_ERROR'
   return errorReply(500, 'INTERNAL_ERROR', 'An unexpected error occurred', state.requestId)
-}
-
-function report(error: unknown, request: Request, state: RequestState, config: PipelineConfig): void {
-  try {
-    config.onError(error, { request, requestId: state.requestId })
-  } catch {
-    // A failing logger must not turn an answer into a crash.
-  }
 }
 
 /**
@@ -232,7 +230,7 @@ export function finishResponse(
   // Bodies echo client input (a 404 names the path): no browser may sniff them into HTML.
   headers['x-content-type-options'] = 'nosniff'
   if (state.rateLimit !== undefined) {
-    writeRateLimitFields(headers, state.rateLimit, state.tenantRateLimit)
+    writeRateLimitFields(headers, state.rateLimit, state.tenantRateLimit, state.limitedAt)
     headers['cache-control'] = 'no-store'
   }
   if (request.method === 'HEAD') parts.body = null

@@ -61,12 +61,27 @@ export class InvalidPrincipalError extends Error {
   }
 }
 
-/** Problems that name a field and never echo its value (it may hold a secret the host put there by mistake). */
+/** What each check of {@link PrincipalSchema} expects, in words: a kind, never a value. */
+const EXPECTED_KINDS: Readonly<Record<string, string>> = {
+  string: 'a string',
+  number: 'a number',
+  array: 'an array',
+  object: 'an object',
+  min_length: 'a non-empty string',
+  safe_integer: 'a whole number',
+  min_value: 'a positive number',
+}
+
+/**
+ * Problems that name a field and the kind it expects, never what was received (valibot's
+ * `received` is the value itself: a key, a token a host put there by mistake).
+ */
 function describe(issues: readonly v.BaseIssue<unknown>[]): string[] {
-  return issues.slice(0, 10).map((issue) => {
+  const problems = issues.map((issue) => {
     const path = (issue.path ?? []).map((item) => String(item.key)).join('.') || '(the principal)'
-    return `${path}: expected ${issue.expected ?? 'a valid value'}, received ${issue.received}`
+    return `${path}: expected ${EXPECTED_KINDS[issue.type] ?? 'another kind of value'}`
   })
+  return [...new Set(problems)].slice(0, 10)
 }
 
 /**

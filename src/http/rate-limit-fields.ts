@@ -4,7 +4,7 @@
  * lists, docs/api-behaviour.md#rate-limits). With a tenant bucket beside the key's, both describe
  * the bucket the client must heed: the one that refused the request, else the one with the least left.
  */
-import { type RateLimitResult, writeRateLimitHeaders } from './rate-limit.js'
+import { retryAfterSeconds, type RateLimitResult, writeRateLimitHeaders } from './rate-limit.js'
 
 /**
  * The tenant bucket is counted on the API's own `rateLimiter` under this prefix and the tenant id,
@@ -19,11 +19,19 @@ export interface ShownBucket {
   result: RateLimitResult
 }
 
-/** The bucket to describe: a refusing one first, then the least remaining; the key's on a tie. */
+/**
+ * The bucket to describe: a refusing one first; when both refuse, the one that blocks longest (its
+ * reset is the `Retry-After`, so a client following `t` does not retry too early); else the least
+ * remaining. The key's on a tie.
+ */
 export function shownBucket(key: RateLimitResult, tenant: RateLimitResult | undefined): ShownBucket {
   if (tenant === undefined) return { name: 'key', result: key }
   if (key.allowed !== tenant.allowed)
     return key.allowed ? { name: 'tenant', result: tenant } : { name: 'key', result: key }
+  if (!key.allowed)
+    return tenant.resetAt.getTime() > key.resetAt.getTime()
+      ? { name: 'tenant', result: tenant }
+      : { name: 'key', result: key }
   return tenant.remaining < key.remaining ? { name: 'tenant', result: tenant } : { name: 'key', result: key }
 }
 
@@ -40,8 +48,11 @@ export function writeRateLimitFields(
   if (tenant !== undefined) ({ name, result } = shownBucket(key, tenant))
   writeRateLimitHeaders(headers, result)
   headers['ratelimit-policy'] = policyField(name, result.limit, result.windowMs)
-  // The draft's `t` is whole seconds, rounded up (as Retry-After is).
-  const reset = Math.max(0, Math.ceil((result.resetAt.getTime() - now) / 1000))
+  // The draft's `t` is whole seconds, rounded up; for a refusing bucket exactly the 429's Retry-After
+  // (the same instant `now`, the same minimum of 1).
+  const reset = result.allowed
+    ? Math.max(0, Math.ceil((result.resetAt.getTime() - now) / 1000))
+    : retryAfterSeconds(result, now)
   headers.ratelimit = `"${name}";r=${Math.max(0, result.remaining)};t=${reset}`
 }
 

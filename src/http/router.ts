@@ -5,7 +5,7 @@
  * rules, on the URL the pipeline parsed once.
  */
 import { Router } from 'itty-router'
-import { notifyResponse } from './observe.js'
+import { guardErrorListener, notifyResponse } from './observe.js'
 import { endRequestSpan, startRequestSpan } from './tracing.js'
 import type { AnyOperation } from './operation.js'
 import {
@@ -46,8 +46,10 @@ interface Routing {
 export function buildRouter(
   operations: readonly AnyOperation[],
   publicRoutes: readonly PublicRoute[],
-  config: PipelineConfig,
+  hostConfig: PipelineConfig,
 ): (request: Request) => Promise<Response> {
+  // Neither hook can change an answer or end the process (docs/observability.md).
+  const config: PipelineConfig = { ...hostConfig, onError: guardErrorListener(hostConfig.onError) }
   const onResponse = config.onResponse
   const router = Router<Request, [RequestState, Routing]>()
   const finish = (response: LightweightResponse, request: Request, state: RequestState): Response => {

@@ -258,16 +258,25 @@ export function checkInput(
 ): Checked {
   if (schema === undefined) return { ok: true, value: undefined }
   const problems = new Problems(where)
+  const value = collectProblems(schema, input, problems)
+  return problems.count === 0 ? { ok: true, value } : problems.failure()
+}
+
+/**
+ * {@link checkInput}'s work, adding to `problems` (one per whole path: two names that differ only
+ * past what a listing shows are two problems); the parsed value when the schema passed.
+ */
+function collectProblems(schema: v.GenericSchema<unknown, unknown>, input: unknown, problems: Problems): unknown {
   scan(schema as unknown as SchemaNode, input, [], problems)
-  if (problems.overCap) return problems.failure()
+  if (problems.overCap) return undefined
   const result = v.safeParse(schema, input, { abortPipeEarly: true })
-  if (result.success && problems.count === 0) return { ok: true, value: result.output }
-  for (const issue of result.issues ?? []) {
+  if (result.success) return result.output
+  for (const issue of result.issues) {
     const unknownKey = issue.type === 'strict_object' && issue.expected === 'never'
     const keys = (issue.path ?? []).map((item) => (typeof item.key === 'number' ? item.key : String(item.key)))
-    problems.add(formatPath(keys), unknownKey ? unknownKeyMessage(where) : issue.message)
+    problems.add(formatPath(keys), unknownKey ? unknownKeyMessage(problems.where) : issue.message)
   }
-  return problems.failure()
+  return undefined
 }
 
 /**
@@ -362,12 +371,7 @@ export function checkQuery(url: URL, schema: v.GenericSchema<unknown, unknown> |
     problems.add(name, message)
     delete record[name]
   }
-  const checked = checkInput(schema ?? EMPTY_QUERY, record, 'query')
-  if (checked.ok && problems.count === 0) return checked
-  if (!checked.ok) {
-    const listed = checked.unlisted > 0 ? checked.issues.slice(0, -1) : checked.issues
-    for (const issue of listed) problems.add(issue.path, issue.message)
-    problems.count += checked.unlisted
-  }
-  return problems.failure()
+  // The same Problems: each distinct name counts once, by the whole name (a listing clips it for display only).
+  const value = collectProblems(schema ?? EMPTY_QUERY, record, problems)
+  return problems.count === 0 ? { ok: true, value } : problems.failure()
 }

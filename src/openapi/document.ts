@@ -455,11 +455,30 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
           tags: ['Meta'],
           summary: 'This document',
           security: [],
+          parameters: [
+            {
+              name: 'If-None-Match',
+              in: 'header',
+              required: false,
+              description: 'The `ETag` of a copy the client has: a 304 without a body when it is current.',
+              schema: { type: 'string' },
+            },
+          ],
           responses: {
             '200': {
               description: 'The OpenAPI 3.1 document.',
-              headers: { 'X-Request-Id': REQUEST_ID },
+              headers: {
+                'X-Request-Id': REQUEST_ID,
+                ETag: HEADER('A strong entity tag of the document (its SHA-256).', { type: 'string' }, true),
+              },
               content: { 'application/json': { schema: { type: 'object' } } },
+            },
+            '304': {
+              description: 'Not modified: `If-None-Match` names the current `ETag`. No body.',
+              headers: {
+                'X-Request-Id': REQUEST_ID,
+                ETag: HEADER('The entity tag the client sent, still current.', { type: 'string' }, true),
+              },
             },
             // The cookie check comes before routing (docs/api-behaviour.md), so even this public route can refuse one.
             '400': {

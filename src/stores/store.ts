@@ -228,6 +228,88 @@ export interface Store extends WebhookStore, WebhookDispatchStore {
 }
 
 /**
+ * Every method of the {@link Store} port, by name. Typed as a record over `keyof Store`, so that a
+ * method added to the port (or removed from it) fails to compile until this table says so: it
+ * cannot drift from the interface.
+ */
+const STORE_METHODS: { readonly [Method in keyof Store]-?: true } = {
+  listTickets: true,
+  getTicket: true,
+  getBudget: true,
+  updateBudget: true,
+  addBudgetLineItem: true,
+  getAutomationRule: true,
+  insertAutomationRule: true,
+  replaceAutomationRule: true,
+  getReport: true,
+  replaceReport: true,
+  getReportType: true,
+  listReportTemplates: true,
+  getReportTemplate: true,
+  listComplianceTemplates: true,
+  getComplianceTemplate: true,
+  getComplianceCheck: true,
+  listTrainingEnrollments: true,
+  deleteTrainingEnrollment: true,
+  getTrainingCourse: true,
+  listUsers: true,
+  listMeetingTypes: true,
+  listCompanies: true,
+  findCompanies: true,
+  getGoal: true,
+  getNpsSurvey: true,
+  getPlannerItemType: true,
+  reserveIdempotencyKey: true,
+  completeIdempotencyKey: true,
+  releaseIdempotencyKey: true,
+  insertApiKey: true,
+  findApiKeyByHash: true,
+  getApiKey: true,
+  listApiKeys: true,
+  updateApiKey: true,
+  seed: true,
+  remove: true,
+  listEvents: true,
+  close: true,
+  insertWebhookEndpoint: true,
+  getWebhookEndpoint: true,
+  listWebhookEndpoints: true,
+  replaceWebhookEndpoint: true,
+  deleteWebhookEndpoint: true,
+  saveWebhookDelivery: true,
+  listWebhookDeliveries: true,
+  claimWebhookFanOuts: true,
+  enqueueWebhookJobs: true,
+  claimWebhookJobs: true,
+  finishWebhookJobs: true,
+}
+
+/**
+ * Throws a `TypeError` unless `store` has every method of the {@link Store} port: a store passed
+ * as the promise its factory returns (`createSqliteStore` and `createPostgresStore` are async) is
+ * told to `await` it; anything else names the methods it lacks.
+ *
+ * @example
+ * assertStore(options.store, 'createPublicApi')
+ */
+export function assertStore(store: unknown, caller: string): asserts store is Store {
+  if (typeof store !== 'object' || store === null)
+    throw new TypeError(`${caller} needs a store: e.g. createMemoryStore() or await createSqliteStore({ filename })`)
+  if (typeof (store as { then?: unknown }).then === 'function')
+    throw new TypeError(
+      `${caller} was given a promise as its store: await the store factory first, ` +
+        'e.g. const store = await createSqliteStore({ filename }) (or await createPostgresStore(...))',
+    )
+  const missing = Object.keys(STORE_METHODS).filter(
+    (method) => typeof (store as Record<string, unknown>)[method] !== 'function',
+  )
+  if (missing.length === 0) return
+  const shown =
+    missing.length > 5 ? `${missing.slice(0, 5).join(', ')} and ${missing.length - 5} more` : missing.join(', ')
+  throw new TypeError(`${caller}'s store lacks methods of the Store port (docs/stores.md): ${shown}`)
+}
+
+/**
  * The API key methods of a store (each store implements them in a file of its own).
  *
  * @example

@@ -1,5 +1,5 @@
 import { once } from 'node:events'
-import type { Server } from 'node:http'
+import { request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express5 from 'express'
 // @ts-expect-error express4 is the npm alias of express@4 and ships no types; it is called as Express 5's are.
@@ -117,6 +117,26 @@ for (const [label, express] of [
       })
       expect(tooLarge.status).toBe(413)
       expect(((await tooLarge.json()) as { code: string }).code).toBe('PAYLOAD_TOO_LARGE')
+    })
+
+    it('answers a bad Host in the Error shape, with the client request id', async () => {
+      const { status, body, requestId } = await new Promise<{ status: number; body: string; requestId: unknown }>(
+        (resolve, reject) => {
+          const headers = { host: 'bad host/x', 'x-request-id': 'req-host-2' }
+          const req = httpRequest(`${origins.unparsed}/api/public/v1/tickets`, { headers }, (res) => {
+            let text = ''
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, body: text, requestId: res.headers['x-request-id'] }),
+            )
+          })
+          req.on('error', reject)
+          req.end()
+        },
+      )
+      expect(status).toBe(400)
+      expect(requestId).toBe('req-host-2')
+      expect(JSON.parse(body)).toMatchObject({ error: 'Invalid Host header', code: 'VALIDATION_ERROR', requestId })
     })
 
     it('passes requests outside the base path on to the host app', async () => {

@@ -80,23 +80,41 @@ describe('node:http mount (toNodeHandler)', () => {
     expect(seen[1]).toEqual({ address: '203.0.113.7', url: 'https://api.example.com/api/public/v1/x' })
   })
 
-  it('normalises targets that need it and answers a bad Host with a JSON 400', async () => {
+  it('normalises targets that need it and answers a bad Host with a 400 in the Error shape', async () => {
     seen.length = 0
     const response = await fetch(`${origin}/api/public/v1/tickets/../tickets?limit=1`, {
       headers: { authorization: `Bearer ${token}` },
     })
     expect(response.status).toBe(200)
-    const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(`${origin}/api/public/v1/tickets`, { headers: { host: 'bad host/x' } }, (res) => {
-        let body = ''
-        res.on('data', (chunk: Buffer) => (body += chunk.toString()))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+    const badHost = (headers: Record<string, string>) =>
+      new Promise<{ status: number; body: string; requestId: unknown }>((resolve, reject) => {
+        const req = httpRequest(
+          `${origin}/api/public/v1/tickets`,
+          { headers: { host: 'bad host/x', ...headers } },
+          (res) => {
+            let body = ''
+            res.on('data', (chunk: Buffer) => (body += chunk.toString()))
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body, requestId: res.headers['x-request-id'] }))
+          },
+        )
+        req.on('error', reject)
+        req.end()
       })
-      req.on('error', reject)
-      req.end()
+    // A valid client request id is kept, as everywhere in the API; a hostile one is replaced.
+    const kept = await badHost({ 'x-request-id': 'req-host-1' })
+    expect(kept.status).toBe(400)
+    expect(kept.requestId).toBe('req-host-1')
+    expect(JSON.parse(kept.body)).toEqual({
+      error: 'Invalid Host header',
+      code: 'VALIDATION_ERROR',
+      requestId: 'req-host-1',
+      details: [{ in: 'header', path: 'host', message: 'Must be a host name or IP address, with an optional port' }],
     })
-    expect(status.status).toBe(400)
-    expect(JSON.parse(status.body)).toEqual({ error: 'Invalid Host header' })
+    const fresh = await badHost({ 'x-request-id': 'no spaces allowed' })
+    expect(fresh.status).toBe(400)
+    expect(fresh.requestId).toMatch(/^[0-9a-f-]{36}$/)
+    expect(JSON.parse(fresh.body)).toMatchObject({ code: 'VALIDATION_ERROR', requestId: fresh.requestId })
+    expect(fresh.body).not.toContain('bad host')
   })
 
   it('is a Request to code that needs a native one: clone, text(), new Request(request)', async () => {

@@ -49,6 +49,22 @@ describe('docs', () => {
     expect(broken).toEqual([])
   })
 
+  it('every doc and example awaits the async store factories (a pending store is refused by createPublicApi)', () => {
+    const examples = readdirSync(join(root, 'examples'), { recursive: true, encoding: 'utf8' })
+      .filter((name) => /\.(ts|mjs|js)$/.test(name) && !name.includes('node_modules'))
+      .map((name) => `examples/${name}`)
+    const calls = /(?<!function |await |typeof )\bcreate(?:Sqlite|Postgres)Store\(/g
+    for (const file of [...markdownFiles(), ...examples]) {
+      const text = readFileSync(join(root, file), 'utf8')
+      // In prose a factory is named as `createSqliteStore()`: only calls that make a store count.
+      const unawaited = [...text.matchAll(calls)].filter((match) => /=\s*$/.test(text.slice(0, match.index)))
+      expect(
+        unawaited.map((match) => text.slice(match.index - 20, match.index + 30)),
+        file,
+      ).toEqual([])
+    }
+  })
+
   it('no doc or source cites the contract files outside the repository', () => {
     for (const file of markdownFiles()) expect(readFileSync(join(root, file), 'utf8'), file).not.toMatch(/\.\.\/shared/)
   })

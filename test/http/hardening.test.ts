@@ -64,6 +64,28 @@ describe('principals are validated at the boundary', () => {
     expect(error.message).not.toContain('sk_live_SECRET')
   })
 
+  it('names each wrong field and the kind it expects, never the value, whatever the value is', async () => {
+    const cases: Array<[unknown, string]> = [
+      ['tpa_4fQk9Zx1SeCrEtKeY', '(the principal): expected an object'],
+      [{ ...good, keyId: 987_654_321 }, 'keyId: expected a string'],
+      [{ ...good, tenantId: '' }, 'tenantId: expected a non-empty string'],
+      [{ ...good, scopes: 'tpa_scope_SeCrEt' }, 'scopes: expected an array'],
+      [{ ...good, scopes: ['tickets.read', 424_242] }, 'scopes.1: expected a string'],
+      [
+        { ...good, rateLimit: { limit: 0.123_456, windowMs: -31_337 } },
+        'rateLimit.limit: expected a whole number; rateLimit.limit: expected a positive number; ' +
+          'rateLimit.windowMs: expected a positive number',
+      ],
+    ]
+    for (const [value, problems] of cases) {
+      const { h, errors } = await setup({ keyResolver: resolving(value) })
+      await h.call<Reply<'listTickets'>>('GET', '/tickets')
+      const { message } = errors[0]!.error as InvalidPrincipalError
+      expect(message).toBe(`keyResolver returned an invalid principal: ${problems}`)
+      for (const echoed of ['SeCrEt', '987654321', '424242', '0.123456', '31337']) expect(message).not.toContain(echoed)
+    }
+  })
+
   it('ignores scopes it does not know and fields beyond the principal (keys shared with other services)', async () => {
     const shared = { ...good, scopes: ['billing.admin', 'tickets.read'], plan: 'gold', createdAt: new Date() }
     const { h } = await setup({ keyResolver: resolving(shared) })

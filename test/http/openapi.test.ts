@@ -43,6 +43,51 @@ describe('GET /openapi.json', () => {
     expect((await h.call('GET', '/openapi.json', { key: 'garbage' })).status).toBe(200)
   })
 
+  it('carries a strong ETag; If-None-Match naming it answers 304 without a body, for GET and HEAD', async () => {
+    const { h } = await setup()
+    const first = await h.call<{ openapi: string }>('GET', '/openapi.json', { key: null })
+    const etag = first.headers.get('etag')!
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/)
+    const again = await h.call('GET', '/openapi.json', { key: null })
+    expect(again.headers.get('etag')).toBe(etag)
+    for (const [method, ifNoneMatch] of [
+      ['GET', etag],
+      ['GET', `W/${etag}`],
+      ['GET', `"other", ${etag}`],
+      ['GET', '*'],
+      ['HEAD', etag],
+    ] as const) {
+      const cached = await h.call(method, '/openapi.json', { key: null, headers: { 'if-none-match': ifNoneMatch } })
+      expect(cached.status, ifNoneMatch).toBe(304)
+      expect(cached.body, ifNoneMatch).toBeUndefined()
+      expect(cached.headers.get('etag')).toBe(etag)
+      expect(cached.headers.get('cache-control')).toBe('public, max-age=300')
+      expect(cached.headers.get('x-request-id')).toBeTruthy()
+    }
+    const stale = await h.call('GET', '/openapi.json', { key: null, headers: { 'if-none-match': '"stale"' } })
+    expect(stale.status).toBe(200)
+    expect(stale.body).toEqual(first.body)
+    const head = await h.call('HEAD', '/openapi.json', { key: null })
+    expect([head.status, head.body, head.headers.get('etag')]).toEqual([200, undefined, etag])
+    // Another base path is another document, with another tag.
+    const { h: other } = await setup({ basePath: '/v2' })
+    expect((await other.call('GET', '/openapi.json', { key: null })).headers.get('etag')).not.toBe(etag)
+  })
+
+  it('the docs page has its own strong ETag and answers If-None-Match with 304 too', async () => {
+    const { api } = await setup()
+    const page = await api(new Request(`http://api.test${BASE}/docs`))
+    expect(page.status).toBe(200)
+    const etag = page.headers.get('etag')!
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/)
+    const cached = await api(new Request(`http://api.test${BASE}/docs`, { headers: { 'if-none-match': etag } }))
+    expect(cached.status).toBe(304)
+    expect(await cached.text()).toBe('')
+    expect(cached.headers.get('etag')).toBe(etag)
+    const head = await api(new Request(`http://api.test${BASE}/docs`, { method: 'HEAD' }))
+    expect([head.status, await head.text(), head.headers.get('etag')]).toEqual([200, '', etag])
+  })
+
   it('is the document createOpenApiDocument builds for the same base path', async () => {
     const { document } = await served()
     expect(document).toEqual(JSON.parse(JSON.stringify(createOpenApiDocument({ basePath: BASE }))))

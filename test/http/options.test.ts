@@ -85,6 +85,34 @@ describe('required options', () => {
     expect(() => createPublicApi({ ...options, onError: 42 as never })).toThrow(/onError/)
     expect(() => createPublicApi(undefined as never)).toThrow(TypeError)
   })
+
+  it("a store must have the Store port's methods: {} and a partial store are TypeErrors naming what is missing", () => {
+    const options = base()
+    expect(() => createPublicApi({ ...options, store: {} as never })).toThrow(TypeError)
+    expect(() => createPublicApi({ ...options, store: {} as never })).toThrow(/listTickets, getTicket, .* more/)
+    const { listEvents: _dropped, ...partial } = createMemoryStore()
+    expect(() => createPublicApi({ ...options, store: partial as never })).toThrow(
+      "createPublicApi's store lacks methods of the Store port (docs/stores.md): listEvents",
+    )
+    // A store whose methods live on its prototype (a class) is a store.
+    class ClassStore {}
+    const memory = createMemoryStore()
+    for (const [name, value] of Object.entries(memory))
+      if (typeof value === 'function') (ClassStore.prototype as Record<string, unknown>)[name] = value
+    expect(() => createPublicApi({ ...options, store: new ClassStore() as never })).not.toThrow()
+  })
+
+  it("a store passed as its factory's promise is a TypeError that says to await the factory", async () => {
+    const { createSqliteStore } = await import('tenant-public-api/sqlite')
+    const pending = createSqliteStore({ filename: ':memory:' })
+    expect(() => createPublicApi({ ...base(), store: pending as never })).toThrow(TypeError)
+    expect(() => createPublicApi({ ...base(), store: pending as never })).toThrow(
+      /await the store factory first, e.g. const store = await createSqliteStore/,
+    )
+    const store = await pending
+    expect(() => createPublicApi({ ...base(), store })).not.toThrow()
+    await store.close()
+  })
 })
 
 describe('the default rate limiter', () => {

@@ -56,6 +56,31 @@ describe('tenantRateLimit: a bucket per tenant beside the one per key', () => {
     expect(limited.headers.get('ratelimit')).toMatch(/^"key";r=0;t=/)
   })
 
+  it('both buckets refusing: the headers describe the one that blocks longest; t is the Retry-After', async () => {
+    for (const [keyWindow, tenantWindow, longest, message] of [
+      [11_000, 20_000, 'tenant', /tenant;/],
+      [20_000, 11_000, 'key', /this API key;/],
+    ] as const) {
+      const { h } = await setup({
+        rateLimiter: memoryRateLimiter({ limit: 2, windowMs: keyWindow }),
+        tenantRateLimit: { limit: 2, windowMs: tenantWindow },
+      })
+      expect((await h.call('GET', '/tickets', { key: readKey })).status).toBe(200)
+      expect((await h.call('GET', '/tickets', { key: readKey })).status).toBe(200)
+      const limited = await h.call<Reply<'listTickets'>>('GET', '/tickets', { key: readKey })
+      expect(limited.status).toBe(429)
+      expect(limited.body.error).toMatch(message)
+      const retryAfter = limited.headers.get('retry-after')
+      expect(Number(retryAfter)).toBeGreaterThan(11)
+      expect(limited.headers.get('ratelimit')).toBe(`"${longest}";r=0;t=${retryAfter}`)
+      expect(limited.headers.get('ratelimit-policy')).toBe(`"${longest}";q=2;w=20`)
+      // X-RateLimit-Reset names the same bucket's reset, about 20 s ahead.
+      const resetIn = Date.parse(limited.headers.get('x-ratelimit-reset')!) - Date.now()
+      expect(resetIn).toBeGreaterThan(15_000)
+      expect(resetIn).toBeLessThanOrEqual(20_000)
+    }
+  })
+
   it('every request counts against both buckets; the tenant bucket shows once it has the least left', async () => {
     const { h } = await setup({
       rateLimiter: memoryRateLimiter({ limit: 5, windowMs: 60_000 }),

@@ -488,6 +488,30 @@ describe('bounded validation', () => {
     })
   })
 
+  it('unknown query parameters that differ only past what a listing shows are each a problem', async () => {
+    const { h } = await setup()
+    const prefix = 'p'.repeat(300)
+    const few = await h.call<ValidationErrorReply>('GET', `/tickets?${prefix}a=1&${prefix}b=1&${prefix}c=1`)
+    expect(few.status).toBe(400)
+    // Each path is clipped for display (the same text), but each name counts.
+    expect(few.body.details).toHaveLength(3)
+    for (const issue of few.body.details) {
+      expect(issue).toEqual({ in: 'query', path: `${'p'.repeat(253)}…`, message: 'Unknown query parameter' })
+    }
+    const many = Array.from({ length: 150 }, (_, i) => `${prefix}${i}=1`).join('&')
+    const capped = await h.call<ValidationErrorReply>('GET', `/tickets?${many}`)
+    expect(capped.status).toBe(400)
+    // Listed up to 100 (and the 30 KiB listing budget), the rest counted: 150 in all.
+    const listed = capped.body.details.length - 1
+    expect(listed).toBeGreaterThan(50)
+    expect(listed).toBeLessThanOrEqual(100)
+    expect(capped.body.details.at(-1)).toEqual({
+      in: 'query',
+      path: '',
+      message: `and ${150 - listed} more problems (at most 100 are listed)`,
+    })
+  })
+
   it('query and body problems of one request are capped together at 100 (then the count of the rest)', async () => {
     const { h } = await setup()
     const query = Array.from({ length: 80 }, (_, i) => `q${i}=1`).join('&')

@@ -5,10 +5,10 @@ import { createDemoData, DEMO_TENANT_ID, demoAdmin } from 'tenant-public-api/tes
 const store = createMemoryStore()
 // Postgres instead:
 //   import { createPostgresStore } from 'tenant-public-api/postgres'
-//   const store = createPostgresStore({ connectionString: process.env.DATABASE_URL })
+//   const store = await createPostgresStore({ connectionString: process.env.DATABASE_URL })
 // SQLite instead (runtime 'nodejs' only):
 //   import { createSqliteStore } from 'tenant-public-api/sqlite'
-//   const store = createSqliteStore({ filename: 'demo.db' })
+//   const store = await createSqliteStore({ filename: 'demo.db' })
 // A demo key with every scope, made when the route first loads and printed once to the server's log
 // (the store keeps only its hash).
 const keys = createApiKeys(store)

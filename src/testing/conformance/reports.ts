@@ -79,6 +79,26 @@ export function reports(ctx: ConformanceContext): void {
       expect(untouched.body.data).toMatchObject({ companyName: null, reportTypeName: null, version: 4 })
     })
 
+    it('takes report dates with years 0000-0099 as the years they are, and orders them', async () => {
+      const { tenantId, h } = await ctx.fresh(writableSeed('a'))
+      const path = `/reports/${ctx.a.ids.report}`
+      const early = await h.call<Reply<'updateReport'>>('PATCH', path, {
+        body: { dateStart: '0050-01-01', dateEnd: '0068-02-15T12:40:58Z' },
+      })
+      expect(early.status).toBe(200)
+      expect(early.body.data).toMatchObject({ dateStart: '0050-01-01', dateEnd: '0068-02-15T12:40:58Z' })
+      expect(await ctx.store.getReport(tenantId, ctx.a.ids.report)).toMatchObject({ dateStart: '0050-01-01' })
+      const zero = await h.call<Reply<'updateReport'>>('PATCH', path, { body: { dateStart: '0000-01-01' } })
+      expect(zero.status).toBe(200)
+      // 0050 is before 1949: not taken as 1950.
+      const reversed = await h.call('PATCH', path, { body: { dateStart: '0050-01-01', dateEnd: '1949-12-31' } })
+      expect(reversed.status).toBe(200)
+      const after = await h.call('PATCH', path, { body: { dateStart: '0050-01-02', dateEnd: '0050-01-01' } })
+      expect(after.status).toBe(400)
+      expect((await h.call('PATCH', path, { body: { dateStart: '0050-02-29' } })).status).toBe(400)
+      expect((await h.call('PATCH', path, { body: { dateStart: '0048-02-29' } })).status).toBe(200)
+    })
+
     it('replaces the content structure', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const content = { sections: [{ id: 's1', blocks: [{ type: 'chart', data: [1, 2, 3] }] }], theme: { dark: true } }

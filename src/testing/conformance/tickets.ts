@@ -131,5 +131,51 @@ export function tickets(ctx: ConformanceContext): void {
       const { body } = await ctx.a.h.call<Reply<'listTickets'>>('GET', '/tickets?limit=100')
       for (const ticket of body.data) expect('notes' in ticket).toBe(false)
     })
+
+    it('filters and sorts by dates with years 0000-0099 as the years they are (not 1900-1999)', async () => {
+      const base = { isClosed: false, provider: 'psa_a' as const }
+      const { h } = await ctx.fresh({
+        tickets: [
+          { ...base, id: 'y-0068-a', ticketNumber: 'N-y-0068-a', title: 'before', createdAt: '0068-02-15T12:40:57Z' },
+          {
+            ...base,
+            id: 'y-0068-b',
+            ticketNumber: 'N-y-0068-b',
+            title: 'after',
+            createdAt: '0068-02-15T12:40:59.000Z',
+          },
+          {
+            ...base,
+            id: 'y-0000',
+            ticketNumber: 'N-y-0000',
+            title: 'year zero',
+            createdAt: '0000-01-01T00:00:00.000Z',
+          },
+          { ...base, id: 'y-1968', ticketNumber: 'N-y-1968', title: 'nineteen', createdAt: '1968-02-15T12:40:58.000Z' },
+          { ...base, id: 'y-2024', ticketNumber: 'N-y-2024', title: 'now', createdAt: '2024-01-01T00:00:00.000Z' },
+        ],
+      })
+      const titles = async (query: string) => {
+        const { status, body } = await h.call<Reply<'listTickets'>>('GET', `/tickets?${query}`)
+        expect(status, query).toBe(200)
+        return body.data.map((ticket) => ticket.title)
+      }
+      expect(await titles('dateFrom=0068-02-15T12:40:58Z&sortColumn=created_date&sortDesc=false')).toEqual([
+        'after',
+        'nineteen',
+        'now',
+      ])
+      expect(await titles('dateTo=0068-02-15T12:40:58Z&sortColumn=created_date&sortDesc=false')).toEqual([
+        'year zero',
+        'before',
+      ])
+      expect(await titles('dateFrom=0068-02-15&dateTo=0068-02-15&sortColumn=created_date&sortDesc=true')).toEqual([
+        'after',
+        'before',
+      ])
+      expect(await titles('dateTo=0000-01-01')).toEqual(['year zero'])
+      const { body } = await h.call<Reply<'getTicket'>>('GET', '/tickets/y-0068-a')
+      expect(body.data.createdAt).toBe('0068-02-15T12:40:57.000Z')
+    })
   })
 }
