@@ -49,6 +49,17 @@ describe('docs', () => {
     expect(broken).toEqual([])
   })
 
+  it('every source or test file a doc cites in backticks exists', () => {
+    const missing: string[] = []
+    for (const file of markdownFiles()) {
+      const text = readFileSync(join(root, file), 'utf8')
+      for (const [, cited] of text.matchAll(/`((?:src|test|scripts|adapters|examples)\/[\w./-]+\.[cm]?[jt]s)`/g)) {
+        if (cited !== undefined && !existsSync(join(root, cited))) missing.push(`${file} -> ${cited}`)
+      }
+    }
+    expect(missing).toEqual([])
+  })
+
   it('no doc or source cites the contract files outside the repository', () => {
     for (const file of markdownFiles()) expect(readFileSync(join(root, file), 'utf8'), file).not.toMatch(/\.\.\/shared/)
   })
