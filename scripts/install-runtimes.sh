@@ -27,7 +27,7 @@ if [ ! -x "$bin/bun" ] || [ ! -x "$bin/deno" ] \
       why="npm failed (exit ${status}; its error is above)"
     fi
     echo "install-runtimes: could not fetch the npm packages bun and deno from ${registry}: ${why}." >&2
-    echo "install-runtimes: the Bun and Deno tests need them; run scripts/install-runtimes.sh once the registry answers." >&2
+    echo "install-runtimes: the Bun and Deno tests need them; run this script again once the registry answers." >&2
     exit 1
   fi
 fi
