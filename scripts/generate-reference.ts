@@ -21,7 +21,7 @@ function ref(schema: Json): string | undefined {
 }
 
 /** A short human description of a JSON Schema: `integer 1..100`, `string ≤ 255`, `one of a, b`. */
-function describe(schema: Json): string {
+export function describe(schema: Json): string {
   if (ref(schema)) return `\`${ref(schema)}\``
   if (schema.anyOf) {
     const parts = (schema.anyOf as Json[]).filter((s) => s.type !== 'null').map(describe)
@@ -52,7 +52,7 @@ function describe(schema: Json): string {
   return [type === 'object' && schema.additionalProperties !== false ? 'object' : type, ...bounds].join(', ')
 }
 
-function cell(text: string): string {
+export function cell(text: string): string {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ')
 }
 

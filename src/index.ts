@@ -41,6 +41,7 @@ export {
   type BudgetRecord,
   type NormalizedSeed,
   type SeedData,
+  type SeedRecord,
   type TrainingCourseRecord,
 } from './stores/seed.js'
 export {

@@ -2,7 +2,8 @@
  * `npm start`: the API on node:http with a demo tenant. The store is a SQLite file
  * (`.data/demo.db`, created and seeded on first run); `STORE=memory npm start` keeps everything in
  * memory instead, `DEMO_DB=path` picks another file, and `DATABASE_URL=postgres://… npm start` uses Postgres.
- * PORT (default 3000, 0 picks a free one) and HOST (default 127.0.0.1) set the address.
+ * PORT (default 3000, 0 picks a free one) and HOST (default 127.0.0.1) set the address; a port in use
+ * ends the start (exit 1) with what to do, before the running server's demo key is touched.
  */
 import { mkdirSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -23,7 +24,37 @@ async function createStore(): Promise<{ store: Store; label: string }> {
   return { store: await createSqliteStore({ filename }), label: `SQLite ${filename}` }
 }
 
+const port = Number(process.env.PORT ?? 3000)
+const host = process.env.HOST ?? '127.0.0.1'
 const { store, label } = await createStore()
+const keys = createApiKeys(store)
+const api = createPublicApi({ store, keyResolver: keys.keyResolver })
+// Bounded header and request times: a slow client cannot hold sockets open for minutes.
+const server = createServer(nodeServerOptions, toNodeHandler(api))
+
+// The port is taken before anything is written: a second `npm start` beside a running one must not
+// revoke that one's key. On a first run the tenant is seeded after this; nobody holds a key to it yet.
+try {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+} catch (error) {
+  const code = (error as NodeJS.ErrnoException).code
+  if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error
+  console.error(
+    code === 'EADDRINUSE'
+      ? `Port ${port} on ${host} is in use (another npm start?). Stop that server, or start on another port: ` +
+          `PORT=${port + 1} npm start (PORT=0 picks a free one).`
+      : `Not allowed to listen on port ${port} on ${host}. Start on a port above 1023: PORT=3000 npm start.`,
+  )
+  await store.close()
+  process.exit(1)
+}
+
 const demo = createDemoData()
 const existing = await store.listCompanies(DEMO_TENANT_ID, { page: 1, limit: 1, sortBy: 'name', sortOrder: 'asc' })
 if (existing.totalCount === 0) {
@@ -36,7 +67,6 @@ if (existing.totalCount === 0) {
 
 // A fresh demo key on every start (shown once, stored as a hash); the previous run's is revoked.
 const DEMO_KEY_NAME = 'Demo key (npm start)'
-const keys = createApiKeys(store)
 for (const old of await keys.list(DEMO_TENANT_ID))
   if (old.name === DEMO_KEY_NAME && old.revokedAt === null) await keys.revoke(old.id)
 const { key } = await keys.create({
@@ -46,29 +76,24 @@ const { key } = await keys.create({
   createdBy: demoAdmin(),
 })
 
-const api = createPublicApi({ store, keyResolver: keys.keyResolver })
-// Bounded header and request times: a slow client cannot hold sockets open for minutes.
-const server = createServer(nodeServerOptions, toNodeHandler(api))
-server.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1', () => {
-  const { address, port } = server.address() as AddressInfo
-  const base = `http://${address}:${port}/api/public/v1`
-  const ticket = demo.tickets.find((t) => t.notes.length > 0) ?? demo.tickets[0]!
-  const budget = demo.budgets![0]!
-  const auth = `-H 'Authorization: Bearer ${key}'`
-  console.log(`tenant-public-api listening on ${base} (store: ${label})`)
-  console.log(`Demo key (every scope): ${key}`)
-  console.log(`Reference: ${base}/docs   OpenAPI: ${base}/openapi.json`)
-  console.log('Try:')
-  console.log(`curl -s ${auth} '${base}/tickets?limit=5&isClosed=false&sortColumn=priority_name'`)
-  console.log(
-    `curl -s ${auth} '${base}/tickets/${encodeURIComponent(ticket.ticketNumber)}?includeNotes=true&notesLimit=3'`,
-  )
-  console.log(
-    `curl -s ${auth} -H 'Content-Type: application/json' -X POST '${base}/budgets/${budget.id}/items' ` +
-      `-d '{"type":"Software","description":"Endpoint protection",` +
-      `"unitPrice":4.5,"quantity":40,"recurrence":"Monthly"}'`,
-  )
-})
+const { address, port: bound } = server.address() as AddressInfo
+const base = `http://${address}:${bound}/api/public/v1`
+const ticket = demo.tickets.find((t) => t.notes.length > 0) ?? demo.tickets[0]!
+const budget = demo.budgets![0]!
+const auth = `-H 'Authorization: Bearer ${key}'`
+console.log(`tenant-public-api listening on ${base} (store: ${label})`)
+console.log(`Demo key (every scope): ${key}`)
+console.log(`Reference: ${base}/docs   OpenAPI: ${base}/openapi.json`)
+console.log('Try:')
+console.log(`curl -s ${auth} '${base}/tickets?limit=5&isClosed=false&sortColumn=priority_name'`)
+console.log(
+  `curl -s ${auth} '${base}/tickets/${encodeURIComponent(ticket.ticketNumber)}?includeNotes=true&notesLimit=3'`,
+)
+console.log(
+  `curl -s ${auth} -H 'Content-Type: application/json' -X POST '${base}/budgets/${budget.id}/items' ` +
+    `-d '{"type":"Software","description":"Endpoint protection",` +
+    `"unitPrice":4.5,"quantity":40,"recurrence":"Monthly"}'`,
+)
 
 function shutdown(): void {
   server.close(() => void store.close().then(() => process.exit(0)))

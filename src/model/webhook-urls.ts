@@ -97,13 +97,19 @@ export function isIpLiteral(host: string): boolean {
 }
 
 /**
+ * What lifts the refusals of local receivers: the option's name only (public in the docs), never a
+ * configured value, so the message says nothing of the server beyond what the package documents.
+ */
+const UNLESS = ' (unless allowInsecureUrls is set)'
+
+/**
  * Why a webhook URL is refused on create and update, or null when it is acceptable: not a URL,
  * over {@link MAX_WEBHOOK_URL_LENGTH} characters, not `https` (`http` too when `allowInsecure`),
  * with credentials or a fragment, or naming a forbidden address or `localhost` literally (unless
  * `allowInsecure`). Names are resolved, and checked again, at every delivery.
  *
  * @example
- * webhookUrlProblem('http://example.com/hook', false) // 'Must be an https URL'
+ * webhookUrlProblem('http://example.com/hook', false) // 'Must be an https URL (unless allowInsecureUrls is set)'
  * webhookUrlProblem('https://example.com/hook', false) // null
  */
 export function webhookUrlProblem(url: string, allowInsecure: boolean): string | null {
@@ -115,14 +121,15 @@ export function webhookUrlProblem(url: string, allowInsecure: boolean): string |
     return 'Must be an absolute URL'
   }
   const schemes = allowInsecure ? ['https:', 'http:'] : ['https:']
-  if (!schemes.includes(parsed.protocol)) return allowInsecure ? 'Must be an http(s) URL' : 'Must be an https URL'
+  if (!schemes.includes(parsed.protocol))
+    return allowInsecure ? 'Must be an http(s) URL' : `Must be an https URL${UNLESS}`
   if (parsed.username !== '' || parsed.password !== '') return 'Must not contain credentials'
   if (parsed.hash !== '' || url.includes('#')) return 'Must not contain a fragment'
   if (parsed.hostname === '') return 'Must name a host'
   if (!allowInsecure) {
     const host = parsed.hostname.toLowerCase()
-    if (host === 'localhost' || host.endsWith('.localhost')) return 'Must not name a local host'
-    if (isIpLiteral(host) && isForbiddenAddress(host)) return 'Must not name a private or reserved address'
+    if (host === 'localhost' || host.endsWith('.localhost')) return `Must not name a local host${UNLESS}`
+    if (isIpLiteral(host) && isForbiddenAddress(host)) return `Must not name a private or reserved address${UNLESS}`
   }
   return null
 }

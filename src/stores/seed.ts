@@ -29,30 +29,49 @@ import { UserSchema, type User } from '../model/users.js'
 
 export type { BudgetRecord, TrainingCourseRecord }
 
-type Loose<T> = { [K in keyof T]?: T[K] | undefined }
+/**
+ * What a record schema made lenient by {@link seedSchemaOf} accepts, as valibot would infer it:
+ * nullable and optional fields may be left out, everything else is required, nested objects and
+ * arrays likewise. The type mirrors the function, so `v.InferInput` of a seed schema is exact.
+ */
+type SeedInput<S> =
+  S extends v.NullableSchema<infer W, infer _D>
+    ? SeedInput<W> | null | undefined
+    : S extends v.OptionalSchema<infer W, infer _D>
+      ? SeedInput<W> | undefined
+      : S extends v.ArraySchema<infer I, infer _M>
+        ? SeedInput<I>[]
+        : S extends v.ObjectSchema<infer E, infer _M> | v.StrictObjectSchema<infer E, infer _M>
+          ? SeedObjectInput<E>
+          : S extends v.GenericSchema
+            ? v.InferInput<S>
+            : never
+
+type Omissible<E extends v.ObjectEntries> = {
+  [K in keyof E]: E[K] extends v.NullableSchema<v.GenericSchema, unknown> | v.OptionalSchema<v.GenericSchema, unknown>
+    ? K
+    : never
+}[keyof E]
+
+type SeedObjectInput<E extends v.ObjectEntries> = {
+  [K in Exclude<keyof E, Omissible<E>>]: SeedInput<E[K]>
+} & { [K in Omissible<E>]?: SeedInput<E[K]> } extends infer O
+  ? { [K in keyof O]: O[K] }
+  : never
+
+/** One record of a seed collection, as `store.seed` accepts it. */
+export type SeedRecord<K extends keyof typeof seedSchemas> = v.InferInput<(typeof seedSchemas)[K]>
+
+type SeedLists = { [K in Exclude<keyof typeof seedSchemas, 'lineItem' | 'budgets'>]?: SeedRecord<K>[] }
 
 /**
  * What `store.seed(tenantId, data)` accepts: every key optional, each a list of records in the
- * response shapes. Nullable fields may be left out; derived fields (budget totals, `annualisedCost`,
- * `enrollmentCount`, NPS statistics, rule `companies`, report names) are ignored and recomputed.
+ * response shapes (docs/seed.md, generated from the same schemas). A record's required fields are
+ * required; nullable fields may be left out; derived fields ({@link SEED_COMPUTED}) are ignored and
+ * recomputed.
  */
-export interface SeedData {
-  tickets?: Array<Loose<Ticket> & { notes?: Loose<TicketNote>[] }>
-  budgets?: Array<Loose<BudgetRecord> & { lineItems?: Loose<BudgetLineItem>[] }>
-  automationRules?: Loose<AutomationRuleRecord>[]
-  reports?: Array<Loose<ReportRecord>>
-  reportTypes?: ReportType[]
-  reportTemplates?: Loose<ReportTemplateRecord>[]
-  complianceTemplates?: Loose<ComplianceTemplate>[]
-  complianceChecks?: Loose<ComplianceCheck>[]
-  trainingCourses?: Loose<TrainingCourseRecord>[]
-  trainingEnrollments?: Loose<TrainingEnrollment>[]
-  users?: Loose<User>[]
-  companies?: Loose<Company>[]
-  meetingTypes?: Loose<MeetingType>[]
-  goals?: Loose<Goal>[]
-  npsSurveys?: Array<Loose<Omit<NpsSurveyRecord, 'responses'>> & { responses?: number[] }>
-  plannerItemTypes?: Loose<PlannerItemType>[]
+export interface SeedData extends SeedLists {
+  budgets?: Array<SeedRecord<'budgets'> & { lineItems?: SeedRecord<'lineItem'>[] }>
 }
 
 /** Every list of a normalised seed, as stores persist it. */
@@ -85,7 +104,11 @@ const toIso = v.pipe(
  * Turns a strict response schema into a lenient seed schema: nullable fields default to null,
  * timestamps are normalised, unknown keys are dropped; nested objects and arrays likewise.
  */
-function seedSchemaOf(schema: v.GenericSchema): v.GenericSchema {
+function seedSchemaOf<S extends v.GenericSchema>(schema: S): v.GenericSchema<SeedInput<S>, unknown> {
+  return lenient(schema) as v.GenericSchema<SeedInput<S>, unknown>
+}
+
+function lenient(schema: v.GenericSchema): v.GenericSchema {
   if (schema === DateTimeSchema) return toIso
   if (schema === NullableDateTimeSchema) return v.optional(v.nullable(toIso), null)
   const s = schema as v.GenericSchema & {
@@ -94,14 +117,14 @@ function seedSchemaOf(schema: v.GenericSchema): v.GenericSchema {
     item?: v.GenericSchema
     wrapped?: v.GenericSchema
   }
-  if (s.type === 'nullable' && s.wrapped) return v.optional(v.nullable(seedSchemaOf(s.wrapped)), null)
+  if (s.type === 'nullable' && s.wrapped) return v.optional(v.nullable(lenient(s.wrapped)), null)
   // Keep the default (`notes`, `responses` default to []): dropping it left them undefined.
   if (s.type === 'optional' && s.wrapped)
-    return v.optional(seedSchemaOf(s.wrapped), (s as { default?: unknown }).default as never)
-  if (s.type === 'array' && s.item) return v.array(seedSchemaOf(s.item))
+    return v.optional(lenient(s.wrapped), (s as { default?: unknown }).default as never)
+  if (s.type === 'array' && s.item) return v.array(lenient(s.item))
   if ((s.type === 'strict_object' || s.type === 'object') && s.entries) {
     const entries: Record<string, v.GenericSchema> = {}
-    for (const [key, entry] of Object.entries(s.entries)) entries[key] = seedSchemaOf(entry)
+    for (const [key, entry] of Object.entries(s.entries)) entries[key] = lenient(entry)
     return v.object(entries)
   }
   return schema
@@ -113,13 +136,32 @@ function omit<T extends v.ObjectEntries, K extends keyof T>(entries: T, ...keys:
   return out
 }
 
-const seedSchemas = {
+/**
+ * The fields of the response shapes that the API computes whatever a seed says (a seed's values are
+ * dropped): budget totals and line item count, a line item's `annualisedCost`, a rule's `companies`
+ * (from `companyIds`), a report's names (from its company and type), a course's enrollment count and
+ * a survey's statistics (from its `responses`).
+ */
+export const SEED_COMPUTED = {
+  budgets: ['totals', 'lineItemCount'],
+  lineItem: ['annualisedCost'],
+  automationRules: ['companies'],
+  reports: ['companyName', 'reportTypeName'],
+  trainingCourses: ['enrollmentCount'],
+  npsSurveys: ['statistics', 'responseCount'],
+} as const
+
+/**
+ * The schema of each seed collection's records (`lineItem`: a budget's `lineItems`), as
+ * `normalizeSeed` validates them; docs/seed.md is generated from them (`npm run reference`).
+ */
+export const seedSchemas = {
   tickets: seedSchemaOf(v.object({ ...TicketSchema.entries, notes: v.optional(v.array(TicketNoteSchema), []) })),
-  lineItem: seedSchemaOf(v.object(omit(BudgetLineItemSchema.entries, 'annualisedCost'))),
-  budgets: seedSchemaOf(v.object(omit(BudgetSchema.entries, 'totals', 'lineItemCount', 'lineItems'))),
-  automationRules: seedSchemaOf(v.object(omit(AutomationRuleSchema.entries, 'companies'))),
+  lineItem: seedSchemaOf(v.object(omit(BudgetLineItemSchema.entries, ...SEED_COMPUTED.lineItem))),
+  budgets: seedSchemaOf(v.object(omit(BudgetSchema.entries, ...SEED_COMPUTED.budgets, 'lineItems'))),
+  automationRules: seedSchemaOf(v.object(omit(AutomationRuleSchema.entries, ...SEED_COMPUTED.automationRules))),
   reports: seedSchemaOf(
-    v.object({ ...omit(ReportSchema.entries, 'companyName', 'reportTypeName'), content: v.nullable(JsonObjectSchema) }),
+    v.object({ ...omit(ReportSchema.entries, ...SEED_COMPUTED.reports), content: v.nullable(JsonObjectSchema) }),
   ),
   reportTypes: ReportTypeSchema,
   reportTemplates: seedSchemaOf(
@@ -127,7 +169,7 @@ const seedSchemas = {
   ),
   complianceTemplates: seedSchemaOf(ComplianceTemplateSchema),
   complianceChecks: seedSchemaOf(ComplianceCheckSchema),
-  trainingCourses: seedSchemaOf(v.object(omit(TrainingCourseSchema.entries, 'enrollmentCount'))),
+  trainingCourses: seedSchemaOf(v.object(omit(TrainingCourseSchema.entries, ...SEED_COMPUTED.trainingCourses))),
   trainingEnrollments: seedSchemaOf(TrainingEnrollmentSchema),
   users: seedSchemaOf(UserSchema),
   companies: seedSchemaOf(CompanySchema),
@@ -135,7 +177,7 @@ const seedSchemas = {
   goals: seedSchemaOf(GoalSchema),
   npsSurveys: seedSchemaOf(
     v.object({
-      ...omit(NpsSurveySchema.entries, 'statistics', 'responseCount'),
+      ...omit(NpsSurveySchema.entries, ...SEED_COMPUTED.npsSurveys),
       responses: v.optional(v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10))), []),
     }),
   ),

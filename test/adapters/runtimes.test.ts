@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { installRuntimes } from './install-runtimes.js'
 import { freePort, printedKey, runMountScenario, startProcess, type ServedProcess } from './support.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -14,9 +15,8 @@ let bun = ''
 let deno = ''
 
 beforeAll(async () => {
-  const [bunPath, denoPath] = execFileSync(join(root, 'scripts/install-runtimes.sh'), { encoding: 'utf8' })
-    .trim()
-    .split('\n')
+  // Asynchronous, so the hook's own limit holds too; the script bounds the install (150 s) and says why it failed.
+  const [bunPath, denoPath] = (await installRuntimes()).split('\n')
   bun = bunPath!
   deno = denoPath!
 }, 180_000)

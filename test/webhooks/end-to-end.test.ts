@@ -62,7 +62,7 @@ it('a ticket synced after POST /webhook-endpoints reaches the example receiver, 
   const id = String(created.body.data.id)
   expect((await call('PATCH', `/webhook-endpoints/${id}`, { url: receiver.url })).status).toBe(200)
 
-  const ticket = fixtureSeed('a').tickets![0] as { id: string }
+  const ticket = fixtureSeed('a').tickets![0]!
   await store.seed(tenantId, { tickets: [ticket] })
   const counts = await createWebhookDispatcher({ store, allowInsecureUrls: true }).runOnce()
   expect(counts).toMatchObject({ enqueued: 1, delivered: 1, failed: 0, retrying: 0 })

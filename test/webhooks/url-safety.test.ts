@@ -54,7 +54,9 @@ describe('webhookUrlProblem (create and update)', () => {
     expect(webhookUrlProblem('https://93.184.216.34:8443/in', false)).toBeNull()
   })
   it('refuses other schemes, credentials, fragments, non-URLs and more than 2048 characters', () => {
-    expect(webhookUrlProblem('http://hooks.example.com/in', false)).toBe('Must be an https URL')
+    expect(webhookUrlProblem('http://hooks.example.com/in', false)).toBe(
+      'Must be an https URL (unless allowInsecureUrls is set)',
+    )
     expect(webhookUrlProblem('ftp://hooks.example.com/in', true)).toBe('Must be an http(s) URL')
     expect(webhookUrlProblem('https://user:pw@hooks.example.com/', false)).toBe('Must not contain credentials')
     expect(webhookUrlProblem('https://user@hooks.example.com/', false)).toBe('Must not contain credentials')
@@ -151,7 +153,10 @@ describe('postWebhook', () => {
   it('refuses a private receiver without connecting unless insecure URLs are allowed', async () => {
     const before = seen.length
     const refused = await postWebhook(`http://127.0.0.1:${port}/ok`, '{}', {})
-    expect(refused).toMatchObject({ responseStatus: null, error: 'Refused URL: Must be an https URL' })
+    expect(refused).toMatchObject({
+      responseStatus: null,
+      error: 'Refused URL: Must be an https URL (unless allowInsecureUrls is set)',
+    })
     const named = await postWebhook(
       `https://receiver.example:${port}/ok`,
       '{}',
