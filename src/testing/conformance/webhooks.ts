@@ -268,6 +268,13 @@ export function webhooks(ctx: ConformanceContext): void {
         ['an IPv4-mapped loopback', { url: 'https://[::ffff:127.0.0.1]/in' }, 'url'],
         ['a unique-local address', { url: 'https://[fd00::1]/in' }, 'url'],
         ['localhost', { url: 'https://localhost/in' }, 'url'],
+        ['localhost with a trailing dot', { url: 'https://LocalHost./in' }, 'url'],
+        ['an IPv4-translated loopback', { url: 'https://[::ffff:0:127.0.0.1]/in' }, 'url'],
+        ['a local-use NAT64 loopback', { url: 'https://[64:ff9b:1::7f00:1]/in' }, 'url'],
+        ['a 6to4 address', { url: 'https://[2002:7f00:1::]/in' }, 'url'],
+        ['a Teredo address', { url: 'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/in' }, 'url'],
+        ['a site-local address', { url: 'https://[fec0::1]/in' }, 'url'],
+        ['a documentation address', { url: 'https://192.0.2.10/in' }, 'url'],
         ['no URL', { url: undefined }, 'url'],
         ['no event types', { events: [] }, 'events'],
         ['51 event types', { events: Array(51).fill('ticket.created') }, 'events'],
@@ -300,6 +307,8 @@ export function webhooks(ctx: ConformanceContext): void {
         expectValidationError(await h.call('PATCH', path, { body: {} }), 'body', null)
         expectValidationError(await h.call('PATCH', path, { body: { url: 'http://x.example' } }), 'body', 'url')
         expectValidationError(await h.call('PATCH', path, { body: { url: 'https://10.0.0.1/' } }), 'body', 'url')
+        expectValidationError(await h.call('PATCH', path, { body: { url: 'https://localhost./' } }), 'body', 'url')
+        expectValidationError(await h.call('PATCH', path, { body: { url: 'https://[2002:7f00:1::]/' } }), 'body', 'url')
         expectValidationError(await h.call('PATCH', path, { body: { events: [] } }), 'body', 'events')
         expectValidationError(await h.call('PATCH', path, { body: { status: 'failing' } }), 'body', 'status')
         expectValidationError(await h.call('PATCH', path, { body: { disabledReason: null } }), 'body', 'disabledReason')
