@@ -4,7 +4,9 @@
  * success) and sets it on the other half (a success, then a failure), the two processes with the
  * halves swapped: rows locked in the order the statements happen to run would cross (Postgres then
  * aborts one with "deadlock detected"); `finishWebhookJobs` locks the rows it changes in key order
- * first, so one waits for the other. A bounded loop of real OS processes, stopped at the first error.
+ * first, so one waits for the other. Likewise an endpoint's deletion (jobs, then its dispatch row,
+ * as a finish locks them) beside a finish of its jobs. Bounded loops of real OS processes, stopped
+ * at the first error.
  */
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
@@ -123,6 +125,63 @@ it('two processes finishing crossed batches in a loop never deadlock', { timeout
       for (const row of rows) expect([null, since]).toContain(row.failing_since)
     }
     expect((await admin.query('SELECT count(*)::int AS n FROM webhook_jobs')).rows[0].n).toBe(0)
+  } finally {
+    for (const w of workers) if (w.child.connected) w.child.send('stop')
+    await Promise.allSettled(workers.map((w) => w.result))
+    await admin.end()
+  }
+})
+
+it('a process deleting endpoints while another finishes their jobs never deadlocks', { timeout: 120_000 }, async () => {
+  expect(await postgresServerAnswers(), `no Postgres at ${DATABASE_URL}: start one or set DATABASE_URL`).toBe(true)
+  const schema = freshSchema('deleted')
+  schemas.push(schema)
+  await (await createPostgresStore({ connectionString: DATABASE_URL, schema })).close() // migrates
+  const admin = new pg.Client({ connectionString: DATABASE_URL })
+  await admin.connect()
+  await admin.query(`SET search_path TO "${schema}"`)
+  const target = { postgres: DATABASE_URL, schema }
+  const workers = ['A', 'B'].map((owner) => forkWorker<{ batches: number }>(worker, { target, owner }))
+  try {
+    await Promise.all(workers.map(answer))
+    const all = Array.from({ length: 2 * HALF }, (_, n) => n)
+    for (let round = 0; round < ROUNDS; round++) {
+      // Failing endpoints whose jobs A holds: A's batch clears (and locks) every one of them.
+      await admin.query('DELETE FROM webhook_dispatch')
+      await admin.query(
+        `INSERT INTO webhook_dispatch (tenant_id, endpoint_id, position, failing_since)
+         SELECT $1, id, 0, $2 FROM unnest($3::text[]) AS e (id)`,
+        [TENANT, FAILING_SINCE, all.map(endpointId)],
+      )
+      const finished = batch('A', round, all, [])
+      await admin.query(
+        `INSERT INTO webhook_jobs (tenant_id, id, endpoint_id, event_id, event_position, event_type, attempt,
+           next_attempt_at, lease_owner, lease_until)
+         SELECT $1, id, endpoint_id, $2, $3, 'company.updated', 1, 0, 'A', $4
+         FROM unnest($5::text[], $6::text[]) AS j (id, endpoint_id)`,
+        [
+          TENANT,
+          `evt_${round}`,
+          round + 1,
+          Date.now() + 60_000,
+          finished.map(({ job }) => job.id),
+          finished.map(({ job }) => job.endpointId),
+        ],
+      )
+      const answers = workers.map(answer)
+      workers[0]!.child.send({ iteration: round, finished })
+      // Deleted the other way round from the order A locks in.
+      workers[1]!.child.send({ iteration: round, deletes: { tenantId: TENANT, ids: all.map(endpointId).reverse() } })
+      const got = await Promise.all(answers)
+      expect(
+        got.filter((one) => 'error' in one),
+        `round ${round}`,
+      ).toEqual([])
+      expect((await admin.query('SELECT count(*)::int AS n FROM webhook_dispatch')).rows[0].n).toBe(0)
+      expect((await admin.query('SELECT count(*)::int AS n FROM webhook_jobs')).rows[0].n).toBe(0)
+      // A's attempts, recorded before or while the endpoints were deleted, went with them.
+      expect((await admin.query('SELECT count(*)::int AS n FROM webhook_deliveries')).rows[0].n).toBe(0)
+    }
   } finally {
     for (const w of workers) if (w.child.connected) w.child.send('stop')
     await Promise.allSettled(workers.map((w) => w.result))
