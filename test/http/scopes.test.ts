@@ -27,12 +27,12 @@ describe('scopes', () => {
     expect(await snapshot(store)).toEqual(before)
   })
 
-  it('every operation succeeds with exactly its own scope', async () => {
+  it('every operation succeeds with exactly its own scope (and those its sample needs besides)', async () => {
     for (const operation of operations) {
       const { h } = await setup()
       const sample = sampleOf(operation)
       const result = await h.call(operation.method, sample.path, {
-        key: testKey(TENANT, [operation.scope]),
+        key: testKey(TENANT, [operation.scope, ...(sample.scopes ?? [])]),
         body: sample.body,
       })
       expect(result.status, operation.id).toBe(operation.successStatus)
