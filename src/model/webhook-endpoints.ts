@@ -128,8 +128,9 @@ export interface WebhookSecret {
 
 /**
  * What a store keeps of an endpoint: the endpoint, its secrets (newest first; an old one until
- * its `expiresAt`), the scopes of the key that last set `events` (an endpoint never receives a
- * type that key could not read), and a version for compare-and-set.
+ * its `expiresAt`), `eventScopes`, the scopes of the key that last created it, changed its `url`,
+ * `events` or `status` or rotated its secret (its binding: an endpoint never receives a type that
+ * key could not read; docs/webhooks.md), and a version for compare-and-set.
  *
  * @example
  * const record = await store.getWebhookEndpoint(tenantId, id) // WebhookEndpointRecord | null

@@ -5,11 +5,12 @@
 import * as v from 'valibot'
 import { ApiError, validationError } from '../http/errors.js'
 import { defineOperation, type OperationContext } from '../http/operation.js'
-import { missingReadScopes, mayReadEventType } from '../model/events.js'
+import { EVENT_TYPES, mayReadEventType, missingReadScopes } from '../model/events.js'
 import { dataEnvelope, listEnvelope, MessageSchema } from '../model/shared.js'
 import { updateVersioned } from '../model/versioning.js'
 import {
   CreateWebhookEndpointSchema,
+  endpointWantsEvent,
   MAX_WEBHOOK_ENDPOINTS,
   newWebhookSecret,
   publicEndpoint,
@@ -40,21 +41,40 @@ function checkUrl(context: AnyContext, url: string): void {
   if (problem !== null) throw validationError([{ in: 'body', path: 'url', message: problem }])
 }
 
-/**
- * 403 unless the key may read every type it names. `["*"]` names none: it means the types this key
- * may read, whichever they are (none, for a key with webhook scopes only), so it is always allowed.
- */
-function checkEvents(context: AnyContext, events: readonly string[]): void {
-  if (events[0] === '*') return
-  const unreadable = events.filter((type) => !mayReadEventType(context.principal.scopes, type))
-  if (unreadable.length === 0) return
-  const requiredScopes = missingReadScopes(context.principal.scopes, unreadable)
-  throw new ApiError(
-    'INSUFFICIENT_SCOPE',
-    `This key may not subscribe to ${unreadable.slice(0, 5).join(', ')}${unreadable.length > 5 ? ', …' : ''}`,
-    { requiredScopes },
-  )
+/** The types an endpoint delivers now: its `events` (`["*"]`: every type) that its bound scopes may read. */
+function deliveredTypes(endpoint: Pick<WebhookEndpointRecord, 'events' | 'eventScopes'>): string[] {
+  return EVENT_TYPES.filter((type) => endpointWantsEvent(endpoint, type))
 }
+
+/** The types `events` of a body name; `["*"]` names none, it means whatever the calling key may read. */
+const namedTypes = (events: readonly string[]) => (events[0] === '*' ? [] : events)
+
+/**
+ * 403 `INSUFFICIENT_SCOPE` naming the read scopes the key lacks unless it may read every type of
+ * `types`: the endpoint binding of docs/webhooks.md (`what` says whose types they are).
+ */
+function requireReadable(context: AnyContext, types: readonly string[], what: string): void {
+  const unreadable = types.filter((type) => !mayReadEventType(context.principal.scopes, type))
+  if (unreadable.length === 0) return
+  const named = `${unreadable.slice(0, 5).join(', ')}${unreadable.length > 5 ? ', …' : ''}`
+  throw new ApiError('INSUFFICIENT_SCOPE', `${what} ${named}, which this key may not read`, {
+    requiredScopes: missingReadScopes(context.principal.scopes, unreadable),
+  })
+}
+
+/** The binding rule for new `events`, before any store call. */
+const checkEvents = (context: AnyContext, events: readonly string[]) =>
+  requireReadable(context, namedTypes(events), 'The endpoint would deliver')
+
+/** The binding rule for a change that keeps `events`: the key must read all the endpoint delivers now. */
+const checkDelivered = (context: AnyContext, current: WebhookEndpointRecord) =>
+  requireReadable(context, deliveredTypes(current), 'This endpoint delivers')
+
+/** What `description` of the operations says of the binding (docs/webhooks.md, endpoint binding). */
+const BINDING =
+  'The endpoint is bound to the scopes of the key that creates it, changes its `url`, `events` or `status` or ' +
+  'rotates its secret; each of those needs a key that may read every event type the endpoint would deliver ' +
+  '(else 403 `INSUFFICIENT_SCOPE`, `details.requiredScopes` naming the scopes it lacks). '
 
 export const createWebhookEndpoint = defineOperation({
   id: 'createWebhookEndpoint',
@@ -64,8 +84,9 @@ export const createWebhookEndpoint = defineOperation({
   summary: 'Create a webhook endpoint',
   description:
     'Subscribes an `https` URL to event types (1..50, or `["*"]` for every type this key may read; ' +
-    'a type the key may not read is a 403). Answers with the signing `secret`, shown only here and by ' +
-    'rotate-secret. At most 20 endpoints per tenant.',
+    'a type the key may not read is a 403). ' +
+    BINDING +
+    'Answers with the signing `secret`, shown only here and by rotate-secret. At most 20 endpoints per tenant.',
   scope: 'webhooks.write',
   body: CreateWebhookEndpointSchema,
   response: dataEnvelope(WebhookEndpointWithSecretSchema),
@@ -168,7 +189,12 @@ export const updateWebhookEndpoint = defineOperation({
   summary: 'Update a webhook endpoint',
   description:
     'Only the supplied fields change; `description: null` clears it. `status: "disabled"` stops deliveries ' +
-    '(`disabledReason: "manual"`), `"enabled"` resumes them. New `events` are checked against this key’s scopes.',
+    '(`disabledReason: "manual"`), `"enabled"` resumes them. ' +
+    BINDING +
+    'A change that keeps `events` (`url`, `status`, even to its current value) needs every type the endpoint ' +
+    'delivers now (`["*"]`: ' +
+    'what its bound scopes read), so no key narrows or takes over what it cannot read; new `events` need ' +
+    'the types they name (`["*"]`: what this key reads). A `description`-only change keeps the binding.',
   scope: 'webhooks.write',
   params: UuidIdParams,
   body: UpdateWebhookEndpointSchema,
@@ -179,20 +205,27 @@ export const updateWebhookEndpoint = defineOperation({
     const { store, tenantId, params, body, now, principal } = context
     if (body.url !== undefined) checkUrl(context, body.url)
     if (body.events !== undefined) checkEvents(context, body.events)
+    // Supplying `url`, `events` or `status` (even its current value) re-binds; `description` alone does not.
+    const rebinds = body.url !== undefined || body.events !== undefined || body.status !== undefined
     const saved = await updateVersioned<WebhookEndpointRecord>({
       what: WHAT,
       ifMatch: null,
       load: () => store.getWebhookEndpoint(tenantId, params.id),
-      change: (current) => ({
-        ...current,
-        ...(body.url === undefined ? {} : { url: body.url }),
-        ...(body.events === undefined ? {} : { events: body.events, eventScopes: [...principal.scopes] }),
-        ...(body.description === undefined ? {} : { description: body.description }),
-        ...(body.status === undefined || body.status === current.status
-          ? {}
-          : { status: body.status, disabledReason: body.status === 'disabled' ? ('manual' as const) : null }),
-        updatedAt: now.toISOString(),
-      }),
+      change: (current) => {
+        // Checked on the record this round read, so a concurrent change cannot slip past it.
+        if (rebinds && body.events === undefined) checkDelivered(context, current)
+        return {
+          ...current,
+          ...(body.url === undefined ? {} : { url: body.url }),
+          ...(body.events === undefined ? {} : { events: body.events }),
+          ...(rebinds ? { eventScopes: [...principal.scopes] } : {}),
+          ...(body.description === undefined ? {} : { description: body.description }),
+          ...(body.status === undefined || body.status === current.status
+            ? {}
+            : { status: body.status, disabledReason: body.status === 'disabled' ? ('manual' as const) : null }),
+          updatedAt: now.toISOString(),
+        }
+      },
       save: (next, expected) => store.replaceWebhookEndpoint(tenantId, next, expected),
     })
     return ok(publicEndpoint(saved))
@@ -225,13 +258,17 @@ export const rotateWebhookEndpointSecret = defineOperation({
   summary: 'Rotate a webhook endpoint’s secret',
   description:
     'Answers with a new `secret`. For 24 hours deliveries are signed with both the new and the old secret ' +
-    '(one `webhook-signature` entry each), so receivers can switch without losing a delivery.',
+    '(one `webhook-signature` entry each), so receivers can switch without losing a delivery. ' +
+    BINDING +
+    'Rotating keeps `events`: the key must read every type the endpoint delivers now (`["*"]`: what its ' +
+    'bound scopes read).',
   scope: 'webhooks.write',
   params: UuidIdParams,
   response: dataEnvelope(WebhookEndpointWithSecretSchema),
   successStatus: 200,
   errors: ['NOT_FOUND'],
-  handle: async ({ store, tenantId, params, now }) => {
+  handle: async (context) => {
+    const { store, tenantId, params, now, principal } = context
     const secret = newWebhookSecret()
     const at = now.toISOString()
     const overlapEnd = new Date(now.getTime() + SECRET_ROTATION_OVERLAP_MS).toISOString()
@@ -239,17 +276,21 @@ export const rotateWebhookEndpointSecret = defineOperation({
       what: WHAT,
       ifMatch: null,
       load: () => store.getWebhookEndpoint(tenantId, params.id),
-      change: (current) => ({
-        ...current,
-        // The current secret signs for 24 h more; older ones keep their own (earlier) end.
-        secrets: [
-          { secret, expiresAt: null },
-          ...current.secrets
-            .map((old) => ({ secret: old.secret, expiresAt: old.expiresAt ?? overlapEnd }))
-            .filter((old) => old.expiresAt > at),
-        ],
-        updatedAt: at,
-      }),
+      change: (current) => {
+        checkDelivered(context, current)
+        return {
+          ...current,
+          eventScopes: [...principal.scopes],
+          // The current secret signs for 24 h more; older ones keep their own (earlier) end.
+          secrets: [
+            { secret, expiresAt: null },
+            ...current.secrets
+              .map((old) => ({ secret: old.secret, expiresAt: old.expiresAt ?? overlapEnd }))
+              .filter((old) => old.expiresAt > at),
+          ],
+          updatedAt: at,
+        }
+      },
       save: (next, expected) => store.replaceWebhookEndpoint(tenantId, next, expected),
     })
     return ok({ ...publicEndpoint(saved), secret })

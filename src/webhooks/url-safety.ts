@@ -180,9 +180,21 @@ export interface WebhookAttemptResult {
 /** At most this much of a receiver's answer is read: 4 KiB. */
 export const MAX_RESPONSE_BYTES = 4096
 
-/** Thrown (inside {@link postWebhook}, reported as its `error`) when a URL or address is refused. */
+/**
+ * Thrown (inside {@link postWebhook}, reported as its `error`) when a URL or address is refused.
+ * Its message is what a tenant sees (`GET /webhook-endpoints/{id}/deliveries`): it names the URL's
+ * host, never an address the host resolved to, nor whether the name exists, so a tenant cannot map
+ * the operator's internal DNS through the dispatcher. `detail` says which, for the operator.
+ *
+ * @example
+ * catch (error) { if (error instanceof UnsafeWebhookUrlError) log(error.message, error.detail) }
+ */
 export class UnsafeWebhookUrlError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The refused address or the resolver's error: for the operator, never shown to tenants. */
+    readonly detail: string | null = null,
+  ) {
     super(message)
     this.name = 'UnsafeWebhookUrlError'
   }
@@ -205,12 +217,19 @@ export async function resolveSafeAddress(
   if (problem !== null) throw new UnsafeWebhookUrlError(`Refused URL: ${problem}`)
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
   const literal = isIP(host)
-  const addresses =
-    literal !== 0 ? [{ address: host, family: literal as 4 | 6 }] : await (options.resolver ?? systemResolver)(host)
-  if (addresses.length === 0) throw new UnsafeWebhookUrlError(`${host} has no address`)
+  // One message for a name that does not resolve and one that resolves to a forbidden address.
+  const refused = (detail: string) => new UnsafeWebhookUrlError(`Refused ${host}: it has no public address`, detail)
+  let addresses: Awaited<ReturnType<WebhookResolver>>
+  try {
+    addresses =
+      literal !== 0 ? [{ address: host, family: literal as 4 | 6 }] : await (options.resolver ?? systemResolver)(host)
+  } catch (error) {
+    throw refused(error instanceof Error ? error.message : String(error))
+  }
+  if (addresses.length === 0) throw refused('no address')
   if (!allowInsecure) {
     const bad = addresses.find((entry) => isForbiddenAddress(entry.address))
-    if (bad !== undefined) throw new UnsafeWebhookUrlError(`Refused address ${bad.address} for ${host}`)
+    if (bad !== undefined) throw refused(`resolves to ${bad.address}`)
   }
   return addresses[0]!
 }
@@ -259,7 +278,9 @@ export async function postWebhook(
     // one (delivery is at least once: receivers deduplicate by webhook-id).
     if (result.staleSocket && performance.now() < deadline)
       result = await send(target, pinned, body, headers, limits(deadline - performance.now()))
-    return finish(result.status, result.text, result.error)
+    // Node's errors name the address (`connect ECONNREFUSED 10.1.2.3:443`); tenants see the host.
+    const error = result.error?.split(pinned.address).join(target.hostname) ?? null
+    return finish(result.status, result.text, error)
   } finally {
     lease?.release()
   }

@@ -18,6 +18,7 @@ import {
   UserListQuerySchema,
   type AnyOperation,
   type PublicApiOptions,
+  type Scope,
   type SeedData,
   type Store,
 } from 'tenant-public-api'
@@ -215,6 +216,8 @@ export function seedData(): SeedData {
 export interface SampleRequest {
   path: string
   body?: unknown
+  /** Scopes the request needs beyond the operation's own (a webhook endpoint's binding, docs/webhooks.md). */
+  scopes?: readonly Scope[]
 }
 
 /** A valid request for every operation id of the registry. */
@@ -256,9 +259,17 @@ export const SAMPLES: Record<string, SampleRequest> = {
   createWebhookEndpoint: { path: '/webhook-endpoints', body: { url: 'https://hooks.example.com/new', events: ['*'] } },
   listWebhookEndpoints: { path: '/webhook-endpoints' },
   getWebhookEndpoint: { path: `/webhook-endpoints/${IDS.webhookEndpoint}` },
-  updateWebhookEndpoint: { path: `/webhook-endpoints/${IDS.webhookEndpoint}`, body: { status: 'disabled' } },
+  // The endpoint delivers ticket.created: changing its status or secret needs tickets.read.
+  updateWebhookEndpoint: {
+    path: `/webhook-endpoints/${IDS.webhookEndpoint}`,
+    body: { status: 'disabled' },
+    scopes: ['tickets.read'],
+  },
   deleteWebhookEndpoint: { path: `/webhook-endpoints/${IDS.webhookEndpoint}` },
-  rotateWebhookEndpointSecret: { path: `/webhook-endpoints/${IDS.webhookEndpoint}/rotate-secret` },
+  rotateWebhookEndpointSecret: {
+    path: `/webhook-endpoints/${IDS.webhookEndpoint}/rotate-secret`,
+    scopes: ['tickets.read'],
+  },
   listWebhookDeliveries: { path: `/webhook-endpoints/${IDS.webhookEndpoint}/deliveries` },
   listEvents: { path: '/events' },
 }

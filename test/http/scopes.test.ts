@@ -46,8 +46,15 @@ describe('scopes', () => {
       const sample = sampleOf(operation)
       const call = (scopes: readonly Scope[]) =>
         h.call<ErrorBody>(operation.method, sample.path, { key: testKey(TENANT, scopes), body: sample.body })
-      const required = grantable(await call([]), operation.id)
-      expect((await call(required)).status, operation.id).not.toBe(403)
+      // Grant what each 403 names until none comes (a webhook endpoint's binding may name more).
+      let granted: Scope[] = []
+      let result = await call(granted)
+      for (let round = 0; result.status === 403 && round < 5; round++) {
+        granted = [...granted, ...grantable(result, operation.id)]
+        result = await call(granted)
+      }
+      expect(granted.length, operation.id).toBeGreaterThan(0)
+      expect(result.status, operation.id).not.toBe(403)
     }
     for (const type of EVENT_TYPES) {
       const feed = (scopes: readonly Scope[]) =>
@@ -68,12 +75,12 @@ describe('scopes', () => {
     }
   })
 
-  it('every operation succeeds with exactly its own scope', async () => {
+  it('every operation succeeds with exactly its own scope (and those its sample needs besides)', async () => {
     for (const operation of operations) {
       const { h } = await setup()
       const sample = sampleOf(operation)
       const result = await h.call(operation.method, sample.path, {
-        key: testKey(TENANT, [operation.scope]),
+        key: testKey(TENANT, [operation.scope, ...(sample.scopes ?? [])]),
         body: sample.body,
       })
       expect(result.status, operation.id).toBe(operation.successStatus)

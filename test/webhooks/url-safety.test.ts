@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isForbiddenAddress, webhookUrlProblem } from '../../src/model/webhook-urls.js'
+import { readFileSync } from 'node:fs'
+import { isForbiddenAddress, SPECIAL_PURPOSE_BLOCKS, webhookUrlProblem } from '../../src/model/webhook-urls.js'
 import {
   createWebhookConnectionPool,
   postWebhook,
   resolveSafeAddress,
+  type UnsafeWebhookUrlError,
   type WebhookConnectionPool,
   type WebhookResolver,
 } from '../../src/webhooks/url-safety.js'
@@ -20,7 +22,24 @@ const FORBIDDEN: Record<string, string[]> = {
   unspecified: ['0.0.0.0', '::', '0.1.2.3'],
   reserved: ['240.0.0.1', '255.255.255.255', '198.18.0.1', '192.0.0.8', '2001:db8::1'],
   'v4-mapped v6': ['::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '::ffff:192.168.0.1', '::10.0.0.1'],
-  NAT64: ['64:ff9b::10.0.0.1', '64:ff9b::7f00:1'],
+  NAT64: ['64:ff9b::10.0.0.1', '64:ff9b::7f00:1', '64:ff9b:1::7f00:1', '64:ff9b:1::8.8.8.8'],
+  // Accepted until every special-purpose block counted (issue 19).
+  'IPv4-translated': ['::ffff:0:127.0.0.1', '::ffff:0:10.0.0.1', '::ffff:0:7f00:1'],
+  '6to4': ['2002:7f00:1::', '2002:808:808::1', '2002::'],
+  Teredo: ['2001::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+  'site-local': ['fec0::1', 'feff:ffff::1'],
+  documentation: ['192.0.2.1', '198.51.100.7', '203.0.113.255', '3fff::1', '2001:db8::1'],
+  'other special-purpose': [
+    '192.31.196.1',
+    '192.52.193.1',
+    '192.88.99.1',
+    '192.175.48.1',
+    '100::1',
+    '2001:1::1',
+    '2001:1ff::1',
+    '2620:4f:8000::1',
+    '5f00::1',
+  ],
   'not an address': ['', 'example.com', '1.2.3', '1.2.3.256', '1::2::3', 'g::1'],
 }
 const ALLOWED = [
@@ -35,6 +54,11 @@ const ALLOWED = [
   '::ffff:8.8.8.8',
   '64:ff9b::8.8.8.8',
   '2a00:1450:4001::200e',
+  '2001:200::1',
+  '2003::1',
+  '192.0.3.1',
+  '192.88.100.1',
+  '2620:4f:8001::1',
 ]
 
 describe('isForbiddenAddress', () => {
@@ -46,7 +70,53 @@ describe('isForbiddenAddress', () => {
   it('allows public addresses, v4 and v6, next to the forbidden networks', () => {
     for (const address of ALLOWED) expect(isForbiddenAddress(address), address).toBe(false)
   })
+  it('refuses the first and last address of every block of the table; IPv4-embedding ones by their IPv4', () => {
+    for (const { block, embedsV4 } of SPECIAL_PURPOSE_BLOCKS) {
+      const [first, last] = ends(block)
+      if (embedsV4 === true) {
+        // The IPv4 address in the last 32 bits decides: 127.0.0.1 is refused, 8.8.8.8 allowed.
+        const prefix = first.split(':').slice(0, 6).join(':')
+        expect(isForbiddenAddress(`${prefix}:7f00:1`), block).toBe(true)
+        expect(isForbiddenAddress(`${prefix}:808:808`), block).toBe(false)
+      } else {
+        expect(isForbiddenAddress(first), `${block}: ${first}`).toBe(true)
+        expect(isForbiddenAddress(last), `${block}: ${last}`).toBe(true)
+      }
+    }
+  })
+  it('docs/webhooks.md lists every block of the table', () => {
+    const doc = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8')
+    for (const { block } of SPECIAL_PURPOSE_BLOCKS) expect(doc, block).toContain(`\`${block}\``)
+  })
 })
+
+/** The first and last address of a block, written out in full. */
+function ends(block: string): [string, string] {
+  const [base, bits] = block.split('/') as [string, string]
+  const v4 = !base.includes(':')
+  const width = v4 ? 32 : 128
+  const value = v4
+    ? base.split('.').reduce((n, part) => n * 256n + BigInt(part), 0n)
+    : BigInt(`0x${fullV6(base).replaceAll(':', '')}`)
+  const hostBits = BigInt(width - Number(bits))
+  const first = (value >> hostBits) << hostBits
+  const last = first | ((1n << hostBits) - 1n)
+  const write = (n: bigint) =>
+    v4
+      ? [24n, 16n, 8n, 0n].map((shift) => String((n >> shift) & 255n)).join('.')
+      : Array.from({ length: 8 }, (_, i) => ((n >> BigInt(112 - 16 * i)) & 0xffffn).toString(16)).join(':')
+  return [write(first), write(last)]
+}
+
+/** An IPv6 address with its `::` expanded, eight groups of four digits. */
+function fullV6(address: string): string {
+  const [head, tail = ''] = address.split('::') as [string, string?]
+  const groups = (text: string) => (text === '' ? [] : text.split(':'))
+  const missing = 8 - groups(head).length - groups(tail).length
+  return [...groups(head), ...Array<string>(missing).fill('0'), ...groups(tail)]
+    .map((group) => group.padStart(4, '0'))
+    .join(':')
+}
 
 describe('webhookUrlProblem (create and update)', () => {
   it('accepts an https URL with a public host', () => {
@@ -77,6 +147,17 @@ describe('webhookUrlProblem (create and update)', () => {
       'https://a.localhost/',
       'https://0x7f000001/',
       'https://2130706433/',
+      // Accepted until every special-purpose block counted, and `localhost.` was localhost (issue 19).
+      'https://[::ffff:0:127.0.0.1]/',
+      'https://[64:ff9b:1::7f00:1]/',
+      'https://[2002:7f00:1::]/',
+      'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+      'https://[fec0::1]/',
+      'https://192.0.2.10/',
+      'https://localhost./',
+      'https://LocalHost./in',
+      'https://a.localhost./',
+      'https://localhost../',
     ]) {
       expect(webhookUrlProblem(url, false), url).toMatch(/^Must not name/)
       expect(webhookUrlProblem(url, true), url).toBeNull()
@@ -97,14 +178,53 @@ describe('resolveSafeAddress (every delivery)', () => {
       'mixed.example': ['93.184.216.34', '169.254.169.254'],
       'v6.example': ['fd00::1'],
       'mapped.example': ['::ffff:127.0.0.1'],
+      'sixtofour.example': ['2606:4700::1111', '2002:7f00:1::'],
+      'teredo.example': ['2001::1'],
+      'translated.example': ['::ffff:0:127.0.0.1'],
+      'docs.example': ['192.0.2.1'],
       'empty.example': [],
     })
-    for (const host of ['internal.example', 'mixed.example', 'v6.example', 'mapped.example']) {
+    for (const host of [
+      'internal.example',
+      'mixed.example',
+      'v6.example',
+      'mapped.example',
+      'sixtofour.example',
+      'teredo.example',
+      'translated.example',
+      'docs.example',
+    ]) {
       await expect(resolveSafeAddress(new URL(`https://${host}/`), { resolver }), host).rejects.toThrow(
-        /Refused address/,
+        `Refused ${host}: it has no public address`,
       )
     }
-    await expect(resolveSafeAddress(new URL('https://empty.example/'), { resolver })).rejects.toThrow(/no address/)
+    await expect(resolveSafeAddress(new URL('https://empty.example/'), { resolver })).rejects.toThrow(
+      'Refused empty.example: it has no public address',
+    )
+  })
+  it('names the host, never the address nor whether the name exists; the error’s detail says which', async () => {
+    const resolver: WebhookResolver = async (host) => {
+      if (host === 'db.internal-corp.test') return [{ address: '10.20.30.40', family: 4 }]
+      throw new Error(`getaddrinfo ENOTFOUND ${host}`)
+    }
+    const refusals = await Promise.all(
+      ['db.internal-corp.test', 'nothing.internal-corp.test'].map((host) =>
+        resolveSafeAddress(new URL(`https://${host}/`), { resolver }).then(
+          () => expect.fail(host),
+          (error: unknown) => error as UnsafeWebhookUrlError,
+        ),
+      ),
+    )
+    expect(refusals.map((error) => error.message)).toEqual([
+      'Refused db.internal-corp.test: it has no public address',
+      'Refused nothing.internal-corp.test: it has no public address',
+    ])
+    expect(refusals.map((error) => error.detail)).toEqual([
+      'resolves to 10.20.30.40',
+      'getaddrinfo ENOTFOUND nothing.internal-corp.test',
+    ])
+    const posted = await postWebhook('https://db.internal-corp.test/in', '{}', {}, { resolver })
+    expect(posted.error).toBe('Refused db.internal-corp.test: it has no public address')
   })
   it('returns the checked address of a public host', async () => {
     const resolver = resolverOf({ 'hooks.example': ['93.184.216.34', '2606:4700::1111'] })
@@ -163,7 +283,7 @@ describe('postWebhook', () => {
       {},
       { resolver: resolverOf({ 'receiver.example': ['127.0.0.1'] }) },
     )
-    expect(named.error).toBe('Refused address 127.0.0.1 for receiver.example')
+    expect(named.error).toBe('Refused receiver.example: it has no public address')
     expect(seen.length).toBe(before)
     const allowed = await postWebhook(
       `http://127.0.0.1:${port}/ok`,
@@ -190,6 +310,20 @@ describe('postWebhook', () => {
     expect(result).toMatchObject({ responseStatus: 204, error: null })
     expect(calls).toBe(1) // the socket's lookup did not ask DNS again
     expect(seen.at(-1)?.headers.host).toBe(`pinned.example:${port}`)
+  })
+
+  it('a connection error names the URL’s host, not the address it resolved to', async () => {
+    const closed = createNetServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const closedPort = (closed.address() as AddressInfo).port
+    await new Promise<void>((resolve) => closed.close(() => resolve()))
+    const result = await postWebhook(
+      `http://db.internal-corp.test:${closedPort}/in`,
+      '{}',
+      {},
+      { allowInsecureUrls: true, resolver: resolverOf({ 'db.internal-corp.test': ['127.0.0.1'] }) },
+    )
+    expect(result.error).toBe(`Request failed: connect ECONNREFUSED db.internal-corp.test:${closedPort}`)
   })
 
   it('does not follow a redirect (to a forbidden address): a 3xx is a failed attempt', async () => {
@@ -312,7 +446,7 @@ describe('postWebhook', () => {
           resolver: resolverOf({ 'hooks.example': ['93.184.216.34', '10.0.0.7'] }),
         },
       )
-      expect(result.error).toBe('Refused address 10.0.0.7 for hooks.example')
+      expect(result.error).toBe('Refused hooks.example: it has no public address')
       expect(acquired, 'pool.acquire calls').toBe(0)
       expect(connections).toBe(before)
     })

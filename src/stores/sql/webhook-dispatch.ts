@@ -154,9 +154,11 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
                         doc = excluded.doc`.execute(trx)
         }
         // failing_since per endpoint, as if the attempts were applied one by one: a success clears it,
-        // a failure sets it unless set. Written only when it changes, in a fixed order (rows are locked
-        // in the same order by every dispatcher): a success on a healthy endpoint (the usual case)
-        // neither writes nor locks its row, which the endpoint's other deliveries finish beside.
+        // a failure sets it unless set. The rows that change are locked first, in one total order, the
+        // key's (chunks of the sorted list, each `ORDER BY` the key `FOR UPDATE`: Postgres locks in the
+        // order it sorts), and only those are then written: two finishes that flip endpoints in opposite
+        // orders wait for each other rather than deadlock (test/webhooks/finish-deadlock.test.ts). A
+        // success on a healthy endpoint (the usual case) neither writes nor locks its row.
         const endpoints = new Map<
           string,
           { tenantId: string; endpointId: string; success: boolean; failure?: string }
@@ -172,25 +174,40 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
             state.failure = undefined
           } else state.failure ??= outcome.delivery.createdAt
         }
-        const sorted = [...endpoints].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, state]) => state)
+        const sorted = [...endpoints].sort(([a], [b]) => compareBytes(a, b)).map(([, state]) => state)
         const endpointIs = (state: { tenantId: string; endpointId: string }) =>
           sql`(tenant_id = ${state.tenantId} AND endpoint_id = ${state.endpointId})`
+        /** Where the row changes: set and cleared by a success, unset and failed, or failed after a success. */
+        const changes = (state: { tenantId: string; endpointId: string; success: boolean; failure?: string }) =>
+          state.failure === undefined
+            ? sql`(${endpointIs(state)} AND failing_since IS NOT NULL)`
+            : state.success
+              ? endpointIs(state)
+              : sql`(${endpointIs(state)} AND failing_since IS NULL)`
         /** failing_since after the batch, by endpoint, where known without reading it. */
         const after = new Map<string, string | null>()
-        const cleared = sorted.filter((state) => state.success && state.failure === undefined)
-        for (const chunk of chunks(cleared)) {
-          await sql`UPDATE ${t('webhook_dispatch')} SET failing_since = NULL
-                    WHERE (${sql.join(chunk.map(endpointIs), sql` OR `)}) AND failing_since IS NOT NULL`.execute(trx)
-          for (const state of chunk) after.set(keyOf(state.tenantId, state.endpointId), null)
-        }
-        for (const state of sorted) {
-          if (state.failure === undefined) continue
-          // After a success in this batch, the first failure since it; else the first failure unless set.
-          await sql`UPDATE ${t('webhook_dispatch')} SET failing_since = ${state.failure}
-                    WHERE ${endpointIs(state)}${sql.raw(state.success ? '' : ' AND failing_since IS NULL')}`.execute(
+        const changing = sorted.filter((state) => state.success || state.failure !== undefined)
+        for (const chunk of chunks(changing)) {
+          const locked = await rows<{ tenant_id: string; endpoint_id: string }>(
+            sql`SELECT tenant_id, endpoint_id FROM ${t('webhook_dispatch')}
+                WHERE ${sql.join(chunk.map(changes), sql` OR `)}
+                ORDER BY tenant_id, endpoint_id${sql.raw(engine.forUpdate)}`,
             trx,
           )
-          if (state.success) after.set(keyOf(state.tenantId, state.endpointId), state.failure)
+          const states = locked.map((row) => endpoints.get(keyOf(row.tenant_id, row.endpoint_id))!)
+          const clearing = states.filter((state) => state.failure === undefined)
+          if (clearing.length > 0)
+            await sql`UPDATE ${t('webhook_dispatch')} SET failing_since = NULL
+                      WHERE ${sql.join(clearing.map(endpointIs), sql` OR `)}`.execute(trx)
+          for (const state of states) {
+            if (state.failure !== undefined)
+              await sql`UPDATE ${t('webhook_dispatch')} SET failing_since = ${state.failure}
+                        WHERE ${endpointIs(state)}`.execute(trx)
+            after.set(keyOf(state.tenantId, state.endpointId), state.failure ?? null)
+          }
+          // A success left unlocked found the row healthy: it stays so.
+          for (const state of chunk)
+            if (state.failure === undefined) after.set(keyOf(state.tenantId, state.endpointId), null)
         }
         const unknown = sorted.filter((state) => !after.has(keyOf(state.tenantId, state.endpointId)))
         for (const chunk of chunks(unknown)) {
@@ -210,6 +227,18 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
     },
   }
 }
+
+/**
+ * Compares two strings by their UTF-8 bytes: the order of Postgres's `COLLATE "C"` keys, which
+ * `<` (UTF-16 code units) differs from past U+FFFF, so that chunks of a sorted list lock in order.
+ */
+function compareBytes(a: string, b: string): number {
+  const x = UTF8.encode(a)
+  const y = UTF8.encode(b)
+  for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!
+  return x.length - y.length
+}
+const UTF8 = new TextEncoder()
 
 /** `list` in chunks of `JOBS_PER_STATEMENT`, so a statement's bound parameters stay few. */
 function chunks<T>(list: readonly T[]): T[][] {

@@ -68,7 +68,9 @@ export function webhookMethods(ctx: SqlContext): WebhookStore {
           sql`DELETE FROM ${t('webhook_endpoints')} WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id`,
           trx,
         )
-        for (const table of ['webhook_deliveries', 'webhook_dispatch', 'webhook_jobs'])
+        // Jobs before the dispatch row, the order a batch finish locks them in (else the two deadlock on
+        // Postgres), and the attempts last: a finish this waited for has recorded its own by then.
+        for (const table of ['webhook_jobs', 'webhook_dispatch', 'webhook_deliveries'])
           await sql`DELETE FROM ${t(table)} WHERE tenant_id = ${tenantId} AND endpoint_id = ${id}`.execute(trx)
         return gone.length > 0
       })

@@ -92,15 +92,16 @@ async function target(ctx: ConformanceContext, operation: AnyOperation, scopes: 
 }
 
 function httpTests(ctx: ConformanceContext, operation: AnyOperation, call: Call): void {
-  it(`succeeds with a key holding only ${operation.scope}`, async () => {
-    const { h, ids } = await target(ctx, operation, [operation.scope])
+  const extra = SAMPLES[operation.id]?.scopes ?? []
+  it(`succeeds with a key holding only ${[operation.scope, ...extra].join(', ')}`, async () => {
+    const { h, ids } = await target(ctx, operation, [operation.scope, ...extra])
     expectSuccess(operation, await call(h, ids))
   })
 
   const sibling = grantingScopes(operation.scope)[1]
   if (sibling !== undefined) {
     it(`accepts ${sibling} in place of ${operation.scope}`, async () => {
-      const { h, ids } = await target(ctx, operation, [sibling])
+      const { h, ids } = await target(ctx, operation, [sibling, ...extra])
       expectSuccess(operation, await call(h, ids))
     })
   }

@@ -3,6 +3,7 @@
  * tests (auth, scopes, 404s) run each of these; an operation added to the registry without a
  * sample fails the suite until it gets one, so every new route is covered.
  */
+import type { Scope } from '../../http/auth.js'
 import type { AnyOperation } from '../../http/operation.js'
 import { UuidIdParams } from '../../operations/results.js'
 import { MINIMAL_LINE_ITEM, MINIMAL_RULE, type FixtureIds } from './fixtures.js'
@@ -16,6 +17,11 @@ export interface OperationSample {
   query?: string
   /** The JSON body. */
   body?: unknown
+  /**
+   * Scopes the call needs beyond the operation's own: rotating a secret needs the read scopes of
+   * what the endpoint delivers (the binding of docs/webhooks.md).
+   */
+  scopes?: readonly Scope[]
 }
 
 /**
@@ -53,7 +59,8 @@ export const SAMPLES: Record<string, OperationSample> = {
   getWebhookEndpoint: { id: webhookEndpointId },
   updateWebhookEndpoint: { id: webhookEndpointId, body: { description: 'Renamed endpoint' } },
   deleteWebhookEndpoint: { id: webhookEndpointId },
-  rotateWebhookEndpointSecret: { id: webhookEndpointId },
+  // The fixture endpoint delivers ticket.created and budget.updated (webhook-fixtures.ts).
+  rotateWebhookEndpointSecret: { id: webhookEndpointId, scopes: ['tickets.read', 'budgets.write'] },
   listWebhookDeliveries: { id: webhookEndpointId, query: 'limit=10' },
   listEvents: { query: 'limit=5' },
 }

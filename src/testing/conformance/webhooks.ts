@@ -5,9 +5,10 @@
  * and tenant isolation.
  */
 import { describe, expect, it } from 'vitest'
-import type { Scope } from '../../http/auth.js'
-import type { ValidationIssue } from '../../http/errors.js'
+import { SCOPES, type Scope } from '../../http/auth.js'
+import type { ErrorBody, ValidationIssue } from '../../http/errors.js'
 import { EVENT_TYPES } from '../../model/events.js'
+import { endpointWantsEvent, type WebhookEndpointRecord } from '../../model/webhook-endpoints.js'
 import type { WebhookDeliveryRecord } from '../../stores/webhook-store.js'
 import type { Harness, Reply } from '../harness.js'
 import type { ConformanceContext } from './context.js'
@@ -267,6 +268,13 @@ export function webhooks(ctx: ConformanceContext): void {
         ['an IPv4-mapped loopback', { url: 'https://[::ffff:127.0.0.1]/in' }, 'url'],
         ['a unique-local address', { url: 'https://[fd00::1]/in' }, 'url'],
         ['localhost', { url: 'https://localhost/in' }, 'url'],
+        ['localhost with a trailing dot', { url: 'https://LocalHost./in' }, 'url'],
+        ['an IPv4-translated loopback', { url: 'https://[::ffff:0:127.0.0.1]/in' }, 'url'],
+        ['a local-use NAT64 loopback', { url: 'https://[64:ff9b:1::7f00:1]/in' }, 'url'],
+        ['a 6to4 address', { url: 'https://[2002:7f00:1::]/in' }, 'url'],
+        ['a Teredo address', { url: 'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/in' }, 'url'],
+        ['a site-local address', { url: 'https://[fec0::1]/in' }, 'url'],
+        ['a documentation address', { url: 'https://192.0.2.10/in' }, 'url'],
         ['no URL', { url: undefined }, 'url'],
         ['no event types', { events: [] }, 'events'],
         ['51 event types', { events: Array(51).fill('ticket.created') }, 'events'],
@@ -299,6 +307,8 @@ export function webhooks(ctx: ConformanceContext): void {
         expectValidationError(await h.call('PATCH', path, { body: {} }), 'body', null)
         expectValidationError(await h.call('PATCH', path, { body: { url: 'http://x.example' } }), 'body', 'url')
         expectValidationError(await h.call('PATCH', path, { body: { url: 'https://10.0.0.1/' } }), 'body', 'url')
+        expectValidationError(await h.call('PATCH', path, { body: { url: 'https://localhost./' } }), 'body', 'url')
+        expectValidationError(await h.call('PATCH', path, { body: { url: 'https://[2002:7f00:1::]/' } }), 'body', 'url')
         expectValidationError(await h.call('PATCH', path, { body: { events: [] } }), 'body', 'events')
         expectValidationError(await h.call('PATCH', path, { body: { status: 'failing' } }), 'body', 'status')
         expectValidationError(await h.call('PATCH', path, { body: { disabledReason: null } }), 'body', 'disabledReason')
@@ -336,6 +346,119 @@ export function webhooks(ctx: ConformanceContext): void {
         const star = (await create(h, { events: ['*'] })).body.data
         const stored = await ctx.store.getWebhookEndpoint(tenantId, star.id)
         expect(stored?.eventScopes).toEqual(['webhooks.write', 'budgets.write'])
+      })
+
+      describe('binding: each change but a description needs a key that reads all the endpoint delivers', () => {
+        const delivered = (record: WebhookEndpointRecord | null) =>
+          EVENT_TYPES.filter((type) => record !== null && endpointWantsEvent(record, type))
+        const EVIL = 'https://receiver.attacker.example/in'
+
+        it('a webhooks.write key may not re-point, re-enable or re-key an admin’s ["*"] endpoint (403)', async () => {
+          const { tenantId, h } = await tenant()
+          const id = (await create(h, { events: ['*'] })).body.data.id
+          const path = `/webhook-endpoints/${id}`
+          const before = await ctx.store.getWebhookEndpoint(tenantId, id)
+          expect(delivered(before)).toContain('user.created')
+          const weak = ctx.client(tenantId, ['webhooks.write'])
+          for (const [method, suffix, body] of [
+            ['PATCH', '', { url: EVIL }],
+            ['PATCH', '', { status: 'disabled' }],
+            ['PATCH', '', { url: EVIL, description: 'mine' }],
+            ['POST', '/rotate-secret', undefined],
+          ] as const) {
+            const refused = await weak.call<ErrorBody>(method, `${path}${suffix}`, body === undefined ? {} : { body })
+            expect(refused.status, `${method} ${suffix} ${JSON.stringify(body)}`).toBe(403)
+            expect(refused.body.code).toBe('INSUFFICIENT_SCOPE')
+            const required = (refused.body.details as { requiredScopes: string[] }).requiredScopes
+            expect(required).toEqual(expect.arrayContaining(['tickets.read', 'users.read', 'companies.read']))
+            expect(new Set(required).size).toBe(required.length)
+            expect(JSON.stringify(refused.body)).not.toContain('whsec_')
+          }
+          expect(await ctx.store.getWebhookEndpoint(tenantId, id)).toEqual(before)
+        })
+
+        it('no silent narrowing: a key reading less than a ["*"] endpoint delivers: 403 naming the rest', async () => {
+          const { tenantId } = await tenant()
+          const maker = ctx.client(tenantId, ['webhooks.write', 'tickets.read', 'users.read', 'companies.read'])
+          const id = (await create(maker, { events: ['*'] })).body.data.id
+          const path = `/webhook-endpoints/${id}`
+          const before = await ctx.store.getWebhookEndpoint(tenantId, id)
+          const narrower = ctx.client(tenantId, ['webhooks.write', 'tickets.read'])
+          for (const call of [
+            () => narrower.call<ErrorBody>('PATCH', path, { body: { url: EVIL } }),
+            () => narrower.call<ErrorBody>('PATCH', path, { body: { status: 'enabled' } }),
+            () => narrower.call<ErrorBody>('POST', `${path}/rotate-secret`),
+          ]) {
+            const refused = await call()
+            expect(refused.status).toBe(403)
+            expect(refused.body.details).toEqual({ requiredScopes: ['users.read', 'companies.read'] })
+          }
+          expect(await ctx.store.getWebhookEndpoint(tenantId, id)).toEqual(before)
+        })
+
+        it('a key reading all it delivers may change url, status and the secret: each re-binds to it', async () => {
+          const { tenantId, h } = await tenant()
+          const id = (await create(h, { events: ['ticket.created', 'user.created'] })).body.data.id
+          const path = `/webhook-endpoints/${id}`
+          const scopesOf = async () => (await ctx.store.getWebhookEndpoint(tenantId, id))?.eventScopes
+          expect(await scopesOf()).toEqual([...SCOPES])
+          const reader = ctx.client(tenantId, ['webhooks.write', 'users.read', 'tickets.read'])
+          expect((await reader.call('PATCH', path, { body: { url: 'https://new.example.com/in' } })).status).toBe(200)
+          expect(await scopesOf()).toEqual(['webhooks.write', 'users.read', 'tickets.read'])
+          const other = ctx.client(tenantId, ['tickets.read', 'users.read', 'webhooks.write', 'goals.read'])
+          expect((await other.call('PATCH', path, { body: { status: 'disabled' } })).status).toBe(200)
+          expect(await scopesOf()).toEqual(['tickets.read', 'users.read', 'webhooks.write', 'goals.read'])
+          expect((await reader.call('POST', `${path}/rotate-secret`)).status).toBe(200)
+          expect(await scopesOf()).toEqual(['webhooks.write', 'users.read', 'tickets.read'])
+          const after = await ctx.store.getWebhookEndpoint(tenantId, id)
+          expect(delivered(after)).toEqual(['ticket.created', 'user.created'])
+        })
+
+        it('a ["*"] endpoint re-bound by a key that reads more delivers what that key reads', async () => {
+          const { tenantId } = await tenant()
+          const maker = ctx.client(tenantId, ['webhooks.write', 'tickets.read'])
+          const id = (await create(maker, { events: ['*'] })).body.data.id
+          const wider = ctx.client(tenantId, ['webhooks.write', 'tickets.read', 'companies.read'])
+          const path = `/webhook-endpoints/${id}`
+          expect((await wider.call('PATCH', path, { body: { url: 'https://new.example.com/in' } })).status).toBe(200)
+          const stored = await ctx.store.getWebhookEndpoint(tenantId, id)
+          expect(stored?.eventScopes).toEqual(['webhooks.write', 'tickets.read', 'companies.read'])
+          expect(delivered(stored)).toEqual(EVENT_TYPES.filter((t) => /^(ticket|company)\./.test(t)))
+        })
+
+        it('new events need only the types they name: a weak key may replace them, and is bound', async () => {
+          const { tenantId, h } = await tenant()
+          const id = (await create(h, { events: ['*'] })).body.data.id
+          const path = `/webhook-endpoints/${id}`
+          const ticketsOnly = ctx.client(tenantId, ['webhooks.write', 'tickets.read'])
+          const named = await ticketsOnly.call<Reply<'updateWebhookEndpoint'>>('PATCH', path, {
+            body: { url: EVIL, events: ['ticket.updated'] },
+          })
+          expect(named.status).toBe(200)
+          let stored = await ctx.store.getWebhookEndpoint(tenantId, id)
+          expect(stored?.eventScopes).toEqual(['webhooks.write', 'tickets.read'])
+          expect(delivered(stored)).toEqual(['ticket.updated'])
+          // ["*"] set by a key with webhook scopes only means what it reads: nothing.
+          const weak = ctx.client(tenantId, ['webhooks.write'])
+          expect((await weak.call('PATCH', path, { body: { events: ['*'] } })).status).toBe(200)
+          stored = await ctx.store.getWebhookEndpoint(tenantId, id)
+          expect(stored?.eventScopes).toEqual(['webhooks.write'])
+          expect(delivered(stored)).toEqual([])
+          const refused = await weak.call<ErrorBody>('PATCH', path, {
+            body: { events: ['user.created', 'company.deleted'] },
+          })
+          expect(refused.body.details).toEqual({ requiredScopes: ['users.read', 'companies.read'] })
+        })
+
+        it('a description-only PATCH needs no read scope and keeps the binding', async () => {
+          const { tenantId, h } = await tenant()
+          const id = (await create(h, { events: ['*'] })).body.data.id
+          const weak = ctx.client(tenantId, ['webhooks.write'])
+          const patched = await weak.call('PATCH', `/webhook-endpoints/${id}`, { body: { description: 'renamed' } })
+          expect(patched.status).toBe(200)
+          const stored = await ctx.store.getWebhookEndpoint(tenantId, id)
+          expect(stored).toMatchObject({ description: 'renamed', eventScopes: [...SCOPES] })
+        })
       })
 
       it('webhooks.read reads but does not write', async () => {
