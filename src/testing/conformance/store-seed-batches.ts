@@ -103,7 +103,7 @@ export function storeSeedBatches(ctx: ConformanceContext): void {
       expect(type?.name, `getReportType after ${label}`).toBe(all.reportTypes.original.name)
     })
 
-    it('seed of [original, changed] over the original stores the changed copy, with one updated event each', async () => {
+    it('seed of [original, changed] over the original stores the changed copy, one updated event each', async () => {
       const all = versions()
       const tenantId = newTenantId('seed-twice')
       await ctx.store.seed(
