@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
+import { createServer } from 'node:net'
 import { promisify } from 'node:util'
-import Redis from 'ioredis'
+import { Redis } from 'ioredis'
 import { createClient } from 'redis'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createMemoryStore, createPublicApi, StoreUnavailableError, type RateLimiter } from 'tenant-public-api'
 import { redisRateLimiter, type RedisRateLimiterOptions } from 'tenant-public-api/redis'
 import { testKey, testKeyResolver } from 'tenant-public-api/testing'
@@ -22,6 +23,8 @@ type Client = RedisRateLimiterOptions['client']
 interface ClientKind {
   name: 'ioredis' | 'node-redis'
   open(port: number): Promise<{ client: Client; close(): Promise<void> }>
+  /** A client still connecting, as `new Redis(url)` is when used at once. */
+  connecting(port: number): { client: Client; ready(): boolean; close(): Promise<void> }
 }
 
 const kinds: ClientKind[] = [
@@ -34,6 +37,11 @@ const kinds: ClientKind[] = [
       client.on('error', () => {})
       return { client, close: async () => void client.disconnect() }
     },
+    connecting(port) {
+      const client = new Redis(`redis://127.0.0.1:${port}`, { maxRetriesPerRequest: null, retryStrategy: () => 50 })
+      client.on('error', () => {})
+      return { client, ready: () => client.status === 'ready', close: async () => void client.disconnect() }
+    },
   },
   {
     name: 'node-redis',
@@ -43,8 +51,30 @@ const kinds: ClientKind[] = [
       await client.connect()
       return { client, close: async () => void client.destroy() }
     },
+    connecting(port) {
+      const client = createClient({ url: `redis://127.0.0.1:${port}`, socket: { reconnectStrategy: () => 50 } })
+      client.on('error', () => {})
+      const connected = client.connect().catch(() => undefined)
+      return {
+        client,
+        ready: () => client.isReady,
+        close: async () => {
+          client.destroy()
+          await connected
+        },
+      }
+    },
   },
 ]
+
+/** A loopback port nothing listens on (until something is started on it). */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
 
 const key = () => `test-${randomUUID()}`
 
@@ -56,12 +86,12 @@ async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<v
   }
 }
 
-function apiWith(rateLimiter: RateLimiter) {
+function apiWith(rateLimiter: RateLimiter, errors: unknown[] = []) {
   const api = createPublicApi({
     store: createMemoryStore(),
     keyResolver: testKeyResolver(),
     rateLimiter,
-    onError: () => {},
+    onError: (error) => errors.push(error),
   })
   const token = testKey('tenant-a', ['tickets.read'])
   return () =>
@@ -109,6 +139,48 @@ describe.each(kinds)('redisRateLimiter with $name', (kind) => {
       expect((await limiter.consume(id)).allowed).toBe(true)
     } finally {
       await close()
+    }
+  })
+
+  it('used at once while its client connects: requests wait for the connection and are answered 200', async () => {
+    const { client, ready, close } = kind.connecting(redis.port)
+    try {
+      const errors: unknown[] = []
+      const call = apiWith(redisRateLimiter({ client, prefix: `t-${randomUUID()}` }), errors)
+      expect(ready(), 'the client is still connecting').toBe(false)
+      const answers = await Promise.all(Array.from({ length: 5 }, () => call()))
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200])
+      expect(answers.map((r) => r.headers.get('x-ratelimit-remaining')).sort()).toEqual([
+        '115',
+        '116',
+        '117',
+        '118',
+        '119',
+      ])
+      expect(errors).toEqual([])
+    } finally {
+      await close()
+    }
+  })
+
+  it('a client that cannot connect: 503 after connectTimeoutMs, then at once; 200 once it connects', async () => {
+    const proxy = new TcpProxy({ host: redis.host, port: redis.port })
+    proxy.port = await freePort()
+    const { client, close } = kind.connecting(proxy.port)
+    try {
+      const call = apiWith(redisRateLimiter({ client, connectTimeoutMs: 300, prefix: `t-${randomUUID()}` }))
+      const started = performance.now()
+      const first = await Promise.all([call(), call()])
+      expect(first.map((r) => r.status)).toEqual([503, 503])
+      expect(performance.now() - started, 'the first requests waited for the connection').toBeGreaterThanOrEqual(290)
+      const again = performance.now()
+      expect((await call()).status).toBe(503)
+      expect(performance.now() - again, 'a later request does not wait again').toBeLessThan(290)
+      await proxy.start()
+      await until(async () => (await call()).status === 200)
+    } finally {
+      await close()
+      await proxy.stop()
     }
   })
 
@@ -217,6 +289,33 @@ describe('redisRateLimiter options', () => {
     expect(() => redisRateLimiter({ client, limit: 0 })).toThrow(TypeError)
     expect(() => redisRateLimiter({ client, windowMs: 1.5 })).toThrow(TypeError)
     expect(() => redisRateLimiter({ client, onUnavailable: 'maybe' as never })).toThrow(TypeError)
+    expect(() => redisRateLimiter({ client, connectTimeoutMs: -1 })).toThrow(TypeError)
+  })
+
+  it('a request Redis cannot count is logged by the default onError in one line, without a stack', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const client = { isReady: false, eval: () => new Promise<unknown>(() => {}) }
+      const api = createPublicApi({
+        store: createMemoryStore(),
+        keyResolver: testKeyResolver(),
+        rateLimiter: redisRateLimiter({ client }),
+      })
+      const token = testKey('tenant-a', ['tickets.read'])
+      const headers = { authorization: `Bearer ${token}` }
+      for (let i = 0; i < 3; i++)
+        expect((await api(new Request('http://api.test/api/public/v1/tickets', { headers }))).status).toBe(503)
+      expect(logged.mock.calls).toHaveLength(3)
+      for (const args of logged.mock.calls) {
+        expect(args).toHaveLength(1)
+        expect(String(args[0])).toMatch(
+          /^\[tenant-public-api\] request \S+ answered 503: The data store is unavailable/,
+        )
+        expect(String(args[0])).not.toContain('\n')
+      }
+    } finally {
+      logged.mockRestore()
+    }
   })
 
   it('a node-redis client that is not ready fails at once with StoreUnavailableError', async () => {
