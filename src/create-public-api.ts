@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import type { KeyResolver, RateLimitRule } from './http/auth.js'
+import { logError } from './http/log-error.js'
 import type { ResponseListener } from './http/observe.js'
 import { RateLimitRuleSchema } from './http/principal.js'
 import { memoryRateLimiter, type RateLimiter } from './http/rate-limit.js'
@@ -124,9 +125,7 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
     onResponse: options.onResponse,
     tenantRateLimit: options.tenantRateLimit,
     webhooks: { allowInsecureUrls: options.webhooks?.allowInsecureUrls === true },
-    onError:
-      options.onError ??
-      ((error, { requestId }) => console.error(`[tenant-public-api] request ${requestId} failed:`, error)),
+    onError: options.onError ?? logError,
   })
   return answer
 }

@@ -68,7 +68,7 @@ type SeedLists = { [K in Exclude<keyof typeof seedSchemas, 'lineItem' | 'budgets
  * What `store.seed(tenantId, data)` accepts: every key optional, each a list of records in the
  * response shapes (docs/seed.md, generated from the same schemas). A record's required fields are
  * required; nullable fields may be left out; derived fields ({@link SEED_COMPUTED}) are ignored and
- * recomputed.
+ * recomputed. An id given twice in one list (or in one record's {@link SEED_PARTS}) keeps its last copy.
  */
 export interface SeedData extends SeedLists {
   budgets?: Array<SeedRecord<'budgets'> & { lineItems?: SeedRecord<'lineItem'>[] }>
@@ -93,6 +93,19 @@ export interface NormalizedSeed {
   npsSurveys: NpsSurveyRecord[]
   plannerItemTypes: PlannerItemType[]
 }
+
+/**
+ * The lists inside a seeded record whose items a seed keys by id: like the records themselves, an
+ * id given twice keeps its last copy.
+ *
+ * @example
+ * SEED_PARTS.goals // ['tasks', 'updates']
+ */
+export const SEED_PARTS = {
+  tickets: ['notes'],
+  budgets: ['lineItems'],
+  goals: ['tasks', 'updates'],
+} as const satisfies { [K in keyof NormalizedSeed]?: readonly (keyof NormalizedSeed[K][number])[] }
 
 const toIso = v.pipe(
   v.string(),
@@ -185,6 +198,7 @@ export const seedSchemas = {
 }
 
 function parseAll<T>(kind: string, schema: v.GenericSchema, records: readonly unknown[] | undefined): T[] {
+  // Every record is checked (errors name its index in `records`) before copies are dropped.
   return (records ?? []).map((record, index) => {
     const result = v.safeParse(schema, record)
     if (!result.success) {
@@ -200,30 +214,39 @@ const byCreatedAt = (a: { createdAt: string; id: string }, b: { createdAt: strin
   a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 
 /**
- * Validates and normalises seed data; throws a `TypeError` naming the first bad record. Every
- * store calls this in `seed`, so all stores hold exactly the same records.
+ * The last copy of each id, in the order of those copies: a sync may send a record again later in
+ * the same batch, and the later copy is the newer one. Without this Postgres refused the batch (an
+ * upsert cannot change one row twice) while the other stores kept the last copy.
+ */
+function lastCopies<T extends { id: string }>(records: T[]): T[] {
+  if (records.length < 2) return records
+  const ids = new Set<string>()
+  for (const record of records) ids.add(record.id)
+  if (ids.size === records.length) return records
+  const kept: T[] = []
+  for (let i = records.length - 1; i >= 0; i--) if (ids.delete(records[i]!.id)) kept.push(records[i]!)
+  return kept.reverse()
+}
+
+/**
+ * Validates and normalises seed data; throws a `TypeError` naming the first bad record. An id given
+ * twice keeps its last copy, so no store meets a row twice in one batch (a Postgres upsert refuses
+ * that). Every store calls this in `seed`, so all stores hold exactly the same records.
  *
  * @example
  * const records = normalizeSeed({ companies: [{ id, name: 'Acme', status: 'active', createdAt, updatedAt }] })
  */
 export function normalizeSeed(data: SeedData): NormalizedSeed {
-  const budgets = parseAll<BudgetRecord>('budgets', seedSchemas.budgets, data.budgets).map((budget, index) => {
-    const items = parseAll<Omit<BudgetLineItem, 'annualisedCost'>>(
-      `budgets[${index}].lineItems`,
-      seedSchemas.lineItem,
-      data.budgets?.[index]?.lineItems,
-    )
-    const lineItems = items.map((item) => ({ ...item, annualisedCost: annualisedCost(item) })).sort(byCreatedAt)
-    return { ...budget, lineItems }
-  })
-  const goals = parseAll<Goal>('goals', seedSchemas.goals, data.goals).map((goal) => ({
-    ...goal,
-    tasks: [...goal.tasks].sort(byCreatedAt),
-    updates: [...goal.updates].sort((a, b) => byCreatedAt(b, a)),
-  }))
-  return {
+  const seed: NormalizedSeed = {
     tickets: parseAll('tickets', seedSchemas.tickets, data.tickets),
-    budgets,
+    budgets: parseAll<BudgetRecord>('budgets', seedSchemas.budgets, data.budgets).map((budget, index) => {
+      const items = parseAll<Omit<BudgetLineItem, 'annualisedCost'>>(
+        `budgets[${index}].lineItems`,
+        seedSchemas.lineItem,
+        data.budgets?.[index]?.lineItems,
+      )
+      return { ...budget, lineItems: items.map((item) => ({ ...item, annualisedCost: annualisedCost(item) })) }
+    }),
     automationRules: parseAll('automationRules', seedSchemas.automationRules, data.automationRules),
     reports: parseAll('reports', seedSchemas.reports, data.reports),
     reportTypes: parseAll('reportTypes', seedSchemas.reportTypes, data.reportTypes),
@@ -235,8 +258,28 @@ export function normalizeSeed(data: SeedData): NormalizedSeed {
     users: parseAll('users', seedSchemas.users, data.users),
     companies: parseAll('companies', seedSchemas.companies, data.companies),
     meetingTypes: parseAll('meetingTypes', seedSchemas.meetingTypes, data.meetingTypes),
-    goals,
+    goals: parseAll('goals', seedSchemas.goals, data.goals),
     npsSurveys: parseAll('npsSurveys', seedSchemas.npsSurveys, data.npsSurveys),
     plannerItemTypes: parseAll('plannerItemTypes', seedSchemas.plannerItemTypes, data.plannerItemTypes),
+  }
+  keepLastCopies(seed)
+  // Ordered after copies are dropped: "last" is the order the host sent. The parsed lists are ours to sort.
+  for (const budget of seed.budgets) budget.lineItems.sort(byCreatedAt)
+  for (const goal of seed.goals) {
+    goal.tasks.sort(byCreatedAt)
+    goal.updates.sort((a, b) => byCreatedAt(b, a))
+  }
+  return seed
+}
+
+/** Keeps the last copy of each id in every list of `seed` and in the {@link SEED_PARTS} of its records. */
+function keepLastCopies(seed: NormalizedSeed): void {
+  const lists = seed as unknown as Record<string, Array<Record<string, unknown> & { id: string }>>
+  for (const [key, records] of Object.entries(lists)) {
+    const kept = (lists[key] = lastCopies(records))
+    const parts: readonly string[] = SEED_PARTS[key as keyof typeof SEED_PARTS] ?? []
+    if (parts.length > 0)
+      for (const record of kept)
+        for (const part of parts) record[part] = lastCopies(record[part] as Array<{ id: string }>)
   }
 }

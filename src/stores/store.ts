@@ -205,7 +205,8 @@ export interface Store extends WebhookStore, WebhookDispatchStore {
 
   /**
    * Loads records of one tenant, in the response shapes of the contract (see {@link SeedData}).
-   * Derived fields are recomputed whatever the seed says; seeding an id again replaces the record.
+   * Derived fields are recomputed whatever the seed says; seeding an id again replaces the record, and
+   * an id given twice in one batch keeps its last copy (`normalizeSeed` drops the others).
    */
   seed(tenantId: string, data: SeedData, options?: SeedOptions): Promise<void>
   /**

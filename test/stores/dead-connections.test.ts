@@ -4,12 +4,16 @@
  * and the pool moves on to new connections; a network that holds every packet, new connections
  * included, gives 503s within the connection and query timeouts instead of hanging, and the store
  * recovers once packets flow. The same for `sqlRateLimiter`'s statements and for a pool passed in.
+ * With no option set, a request is answered within 10 s, while a seed, a removal or a migration that
+ * waits longer than a request may is not cut.
  */
+import { sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createMemoryStore, createPublicApi, StoreUnavailableError, type Store } from 'tenant-public-api'
 import { createPostgresStore, sqlRateLimiter, type SqlStore } from 'tenant-public-api/postgres'
 import { createHarness, testKey, testKeyResolver, type Harness, type Reply } from 'tenant-public-api/testing'
+import { sqlStoreInternals } from '../../src/stores/sql/sql-store.js'
 import { DATABASE_URL, dropSchemas, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
 import { TcpProxy } from './support.js'
 
@@ -63,6 +67,11 @@ async function freshSeededSchema(): Promise<string> {
   await direct.close()
   return schema
 }
+
+/** A request answered within this with no option set (a 503, or a 200 on a fresh connection). */
+const DEFAULT_REQUEST_BOUND_MS = 10_000
+/** Longer than a request's default bounds (5 s on the server, 6 s on the client). */
+const BULK_WAIT_MS = 7000
 
 async function proxiedStore(proxy: TcpProxy): Promise<SqlStore> {
   return createPostgresStore(
@@ -237,5 +246,120 @@ describe('Postgres connections that die without a word (server)', () => {
     )
     await store.close() // ends the pool too
     await proxy.stop()
+  })
+
+  it('with no option set: gone silent, every request answers within 10 s and 200 comes back within 10 s', {
+    timeout: 60_000,
+  }, async () => {
+    const proxy = await startProxy()
+    const store = await createPostgresStore(
+      { connectionString: url(proxy.port), schema: await freshSeededSchema() },
+      { migrate: false },
+    )
+    const { h, errors } = harness(store, sqlRateLimiter(store))
+    expect((await batch(h, 4)).map((r) => r.status)).toEqual([200, 200, 200, 200])
+    const silenced = proxy.silence()
+    expect(silenced).toBeGreaterThan(1)
+
+    const { recoveredMs, results } = await untilRecovered(h, 4)
+    expect(results.some((r) => r.status === 503)).toBe(true)
+    expectBounded503s(results, DEFAULT_REQUEST_BOUND_MS)
+    expect(recoveredMs).toBeLessThan(DEFAULT_REQUEST_BOUND_MS)
+    expect(errors.every((e) => e instanceof StoreUnavailableError)).toBe(true)
+    console.log(
+      `default options, silenced ${silenced} connections: slowest 503 ${slowest(results)} ms, 200 again after ` +
+        `${Math.round(recoveredMs)} ms`,
+    )
+    await store.close()
+    await proxy.stop()
+  })
+})
+
+describe('Postgres bulk work under the default bounds (server)', () => {
+  it('a seed and a removal that wait past a request’s bound finish; a request waiting on the same lock is a 503', {
+    timeout: 60_000,
+  }, async () => {
+    expect(server, NO_SERVER).toBe(true)
+    const schema = freshSchema('bulk')
+    schemas.push(schema)
+    const store = await createPostgresStore({ connectionString: DATABASE_URL, schema })
+    await store.seed('tenant-d', { companies: [company] })
+    await store.seed('tenant-r', { companies: [company] })
+    const { h } = harness(store)
+    const holder = new pg.Client({ connectionString: DATABASE_URL })
+    await holder.connect()
+    try {
+      await holder.query('BEGIN')
+      await holder.query(`LOCK TABLE "${schema}".companies IN ACCESS EXCLUSIVE MODE`)
+      const start = performance.now()
+      const seeded = store
+        .seed('tenant-d', { companies: [{ ...company, name: 'Renamed' }] })
+        .then(() => performance.now())
+      const removed = store.remove('tenant-r', { companies: [company.id] }).then(() => performance.now())
+      const request = await timed(h)
+      expect([request.status, request.code]).toEqual([503, 'SERVICE_UNAVAILABLE'])
+      expect(request.ms).toBeLessThan(DEFAULT_REQUEST_BOUND_MS)
+      await new Promise((resolve) => setTimeout(resolve, BULK_WAIT_MS - (performance.now() - start)))
+      await holder.query('COMMIT')
+      const [seededAt, removedAt] = await Promise.all([seeded, removed])
+      expect(seededAt - start).toBeGreaterThan(BULK_WAIT_MS - 100)
+      expect(removedAt - start).toBeGreaterThan(BULK_WAIT_MS - 100)
+      expect(await store.findCompanies('tenant-d', [company.id])).toEqual([{ id: company.id, name: 'Renamed' }])
+      expect(await store.findCompanies('tenant-r', [company.id])).toEqual([])
+      console.log(
+        `table locked ${BULK_WAIT_MS} ms: a request answered 503 after ${Math.round(request.ms)} ms; the seed ` +
+          `finished after ${Math.round(seededAt - start)} ms, the removal after ${Math.round(removedAt - start)} ms`,
+      )
+    } finally {
+      await holder.end()
+      await store.close()
+    }
+  })
+
+  it('a migration is bounded as bulk work, not by the request bounds it is given', { timeout: 60_000 }, async () => {
+    expect(server, NO_SERVER).toBe(true)
+    // A database of its own: the migration lock is one advisory lock per database.
+    const name = `bulk_${crypto.randomUUID().replaceAll('-', '')}`
+    const admin = new pg.Client({ connectionString: DATABASE_URL })
+    await admin.connect()
+    await admin.query(`CREATE DATABASE ${name}`)
+    const own = new URL(DATABASE_URL)
+    own.pathname = `/${name}`
+    const holder = new pg.Client({ connectionString: own.toString() })
+    await holder.connect()
+    // Request bounds of 1 s: a migration run under them would give up twice (it retries once) before the lock is free.
+    const store = await createPostgresStore(
+      { connectionString: own.toString(), statementTimeoutMs: 1000, queryTimeoutMs: 1500 },
+      { migrate: false },
+    )
+    try {
+      // Kysely's Migrator takes this advisory lock (LOCK_ID in kysely's postgres-adapter.js).
+      await holder.query('SELECT pg_advisory_lock(3853314791062309107)')
+      const start = performance.now()
+      const migrated = store.migrate().then(() => performance.now())
+      await new Promise((resolve) => setTimeout(resolve, 3500))
+      await holder.query('SELECT pg_advisory_unlock(3853314791062309107)')
+      expect((await migrated) - start).toBeGreaterThan(3400)
+      await store.seed('tenant-d', { companies: [company] })
+      expect(await store.findCompanies('tenant-d', [company.id])).toEqual([{ id: company.id, name: 'Acme' }])
+    } finally {
+      await store.close()
+      await holder.end()
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await admin.end()
+    }
+  })
+
+  it('a bulk operation hands its connection back with the request bound', async () => {
+    expect(server, NO_SERVER).toBe(true)
+    const schema = freshSchema('bulk')
+    schemas.push(schema)
+    // One connection: the seed's, then the request's.
+    const store = await createPostgresStore({ connectionString: DATABASE_URL, schema, max: 1 })
+    await store.seed('tenant-d', { companies: [company] })
+    const { db } = sqlStoreInternals(store)
+    const shown = await sql<{ statement_timeout: string }>`SHOW statement_timeout`.execute(db)
+    expect(shown.rows[0]?.statement_timeout).toBe('5s')
+    await store.close()
   })
 })

@@ -1,13 +1,14 @@
 import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
+import { createServer } from 'node:net'
 import { promisify } from 'node:util'
-import Redis from 'ioredis'
+import { Redis } from 'ioredis'
 import { createClient } from 'redis'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createMemoryStore, createPublicApi, StoreUnavailableError, type RateLimiter } from 'tenant-public-api'
 import { redisRateLimiter, type RedisRateLimiterOptions } from 'tenant-public-api/redis'
 import { testKey, testKeyResolver } from 'tenant-public-api/testing'
-import { startTestRedis, type TestRedis } from '../support/redis.js'
+import { redisTarget, startTestRedis, type TestRedis } from '../support/redis.js'
 import { TcpProxy } from './support.js'
 
 let redis: TestRedis
@@ -19,32 +20,79 @@ afterAll(async () => {
 })
 
 type Client = RedisRateLimiterOptions['client']
+/** Where a client connects: a URL, and the TLS server name when it goes through a proxy. */
+interface Target {
+  url: string
+  tls: { servername: string } | undefined
+}
+/** The test Redis itself: its whole URL (database, password, TLS). */
+const direct = (): Target => ({ url: redis.url, tls: undefined })
+/** The test Redis through `proxy`: the same URL but for the proxy's address. */
+const through = (proxy: TcpProxy): Target => ({ url: redis.via(proxy.port), tls: redis.tlsVia })
+
 interface ClientKind {
   name: 'ioredis' | 'node-redis'
-  open(port: number): Promise<{ client: Client; close(): Promise<void> }>
+  open(target: Target): Promise<{ client: Client; close(): Promise<void> }>
+  /** A client still connecting, as `new Redis(url)` is when used at once. */
+  connecting(target: Target): { client: Client; ready(): boolean; close(): Promise<void> }
+}
+
+/** An ioredis client of `target` that retries forever: a cut connection must come back by itself. */
+const ioredisOf = ({ url, tls }: Target) => {
+  const client = new Redis(url, { maxRetriesPerRequest: null, retryStrategy: () => 50, ...(tls ? { tls } : {}) })
+  client.on('error', () => {})
+  return client
+}
+const nodeRedisOf = ({ url, tls }: Target) => {
+  const socket = { reconnectStrategy: () => 50, ...(tls ? { tls: true as const, servername: tls.servername } : {}) }
+  const client = createClient({ url, socket })
+  client.on('error', () => {})
+  return client
 }
 
 const kinds: ClientKind[] = [
   {
     name: 'ioredis',
-    async open(port) {
-      // No retry limit: a cut connection must come back by itself once Redis answers again.
-      const client = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: null, retryStrategy: () => 50 })
+    async open(target) {
+      const client = ioredisOf(target)
       await new Promise<void>((resolve, reject) => client.once('ready', resolve).once('error', reject))
-      client.on('error', () => {})
       return { client, close: async () => void client.disconnect() }
+    },
+    connecting(target) {
+      const client = ioredisOf(target)
+      return { client, ready: () => client.status === 'ready', close: async () => void client.disconnect() }
     },
   },
   {
     name: 'node-redis',
-    async open(port) {
-      const client = createClient({ url: `redis://127.0.0.1:${port}`, socket: { reconnectStrategy: () => 50 } })
-      client.on('error', () => {})
+    async open(target) {
+      const client = nodeRedisOf(target)
       await client.connect()
       return { client, close: async () => void client.destroy() }
     },
+    connecting(target) {
+      const client = nodeRedisOf(target)
+      const connected = client.connect().catch(() => undefined)
+      return {
+        client,
+        ready: () => client.isReady,
+        close: async () => {
+          client.destroy()
+          await connected
+        },
+      }
+    },
   },
 ]
+
+/** A loopback port nothing listens on (until something is started on it). */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
 
 const key = () => `test-${randomUUID()}`
 
@@ -56,12 +104,12 @@ async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<v
   }
 }
 
-function apiWith(rateLimiter: RateLimiter) {
+function apiWith(rateLimiter: RateLimiter, errors: unknown[] = []) {
   const api = createPublicApi({
     store: createMemoryStore(),
     keyResolver: testKeyResolver(),
     rateLimiter,
-    onError: () => {},
+    onError: (error) => errors.push(error),
   })
   const token = testKey('tenant-a', ['tickets.read'])
   return () =>
@@ -70,7 +118,7 @@ function apiWith(rateLimiter: RateLimiter) {
 
 describe.each(kinds)('redisRateLimiter with $name', (kind) => {
   it('allows exactly limit of 200 concurrent requests, counting remaining down, timed by Redis', async () => {
-    const { client, close } = await kind.open(redis.port)
+    const { client, close } = await kind.open(direct())
     try {
       // A generous timeout: this is about exactness, and the stand-in runs Lua slowly (fengari).
       const limiter = redisRateLimiter({ client, limit: 50, windowMs: 30_000, timeoutMs: 10_000 })
@@ -98,7 +146,7 @@ describe.each(kinds)('redisRateLimiter with $name', (kind) => {
   })
 
   it('a new window starts once the old one expires in Redis', async () => {
-    const { client, close } = await kind.open(redis.port)
+    const { client, close } = await kind.open(direct())
     try {
       const limiter = redisRateLimiter({ client, limit: 1, windowMs: 1000 })
       const id = key()
@@ -109,6 +157,48 @@ describe.each(kinds)('redisRateLimiter with $name', (kind) => {
       expect((await limiter.consume(id)).allowed).toBe(true)
     } finally {
       await close()
+    }
+  })
+
+  it('used at once while its client connects: requests wait for the connection and are answered 200', async () => {
+    const { client, ready, close } = kind.connecting(direct())
+    try {
+      const errors: unknown[] = []
+      const call = apiWith(redisRateLimiter({ client, prefix: `t-${randomUUID()}` }), errors)
+      expect(ready(), 'the client is still connecting').toBe(false)
+      const answers = await Promise.all(Array.from({ length: 5 }, () => call()))
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200])
+      expect(answers.map((r) => r.headers.get('x-ratelimit-remaining')).sort()).toEqual([
+        '115',
+        '116',
+        '117',
+        '118',
+        '119',
+      ])
+      expect(errors).toEqual([])
+    } finally {
+      await close()
+    }
+  })
+
+  it('a client that cannot connect: 503 after connectTimeoutMs, then at once; 200 once it connects', async () => {
+    const proxy = new TcpProxy({ host: redis.host, port: redis.port })
+    proxy.port = await freePort()
+    const { client, close } = kind.connecting(through(proxy))
+    try {
+      const call = apiWith(redisRateLimiter({ client, connectTimeoutMs: 300, prefix: `t-${randomUUID()}` }))
+      const started = performance.now()
+      const first = await Promise.all([call(), call()])
+      expect(first.map((r) => r.status)).toEqual([503, 503])
+      expect(performance.now() - started, 'the first requests waited for the connection').toBeGreaterThanOrEqual(290)
+      const again = performance.now()
+      expect((await call()).status).toBe(503)
+      expect(performance.now() - again, 'a later request does not wait again').toBeLessThan(290)
+      await proxy.start()
+      await until(async () => (await call()).status === 200)
+    } finally {
+      await close()
+      await proxy.stop()
     }
   })
 
@@ -128,7 +218,7 @@ describe.each(kinds)('redisRateLimiter with $name', (kind) => {
   it('Redis unreachable mid-run: 503 SERVICE_UNAVAILABLE, then 200 again once it is back', async () => {
     const proxy = new TcpProxy({ host: redis.host, port: redis.port })
     await proxy.start()
-    const { client, close } = await kind.open(proxy.port)
+    const { client, close } = await kind.open(through(proxy))
     try {
       const call = apiWith(redisRateLimiter({ client, limit: 100, windowMs: 60_000, prefix: `t-${randomUUID()}` }))
       const before = await call()
@@ -158,7 +248,7 @@ describe.each(kinds)('redisRateLimiter with $name', (kind) => {
   it('onUnavailable "allow": counts in memory while Redis is unreachable, and in Redis again after', async () => {
     const proxy = new TcpProxy({ host: redis.host, port: redis.port })
     await proxy.start()
-    const { client, close } = await kind.open(proxy.port)
+    const { client, close } = await kind.open(through(proxy))
     const prefix = `t-${randomUUID()}`
     try {
       const limiter = redisRateLimiter({ client, limit: 3, windowMs: 60_000, onUnavailable: 'allow', prefix })
@@ -171,16 +261,16 @@ describe.each(kinds)('redisRateLimiter with $name', (kind) => {
       expect(fallback).toEqual([true, true, true, false])
       await proxy.start()
       // Back on Redis, whose window had counted one before the cut.
-      const direct = kind.name === 'ioredis' ? new Redis({ host: redis.host, port: redis.port }) : undefined
-      const node = direct === undefined ? await createClient({ url: redis.url }).connect() : undefined
+      const io = kind.name === 'ioredis' ? new Redis(redis.url) : undefined
+      const node = io === undefined ? await createClient({ url: redis.url }).connect() : undefined
       try {
         const redisKey = `${prefix}:3/60:${id}`
         // The fallback's window is spent, so an allowed request is one Redis counted.
         await until(async () => (await limiter.consume(id)).allowed)
-        const counted = Number(direct ? await direct.get(redisKey) : await node!.get(redisKey))
+        const counted = Number(io ? await io.get(redisKey) : await node!.get(redisKey))
         expect(counted).toBeGreaterThanOrEqual(2)
       } finally {
-        direct?.disconnect()
+        io?.disconnect()
         await node?.quit()
       }
     } finally {
@@ -192,7 +282,7 @@ describe.each(kinds)('redisRateLimiter with $name', (kind) => {
   it('a Redis that does not answer within timeoutMs: StoreUnavailableError, or the fallback with "allow"', async () => {
     const proxy = new TcpProxy({ host: redis.host, port: redis.port })
     await proxy.start()
-    const { client, close } = await kind.open(proxy.port)
+    const { client, close } = await kind.open(through(proxy))
     try {
       const failing = redisRateLimiter({ client, timeoutMs: 200, prefix: `t-${randomUUID()}` })
       const allowing = redisRateLimiter({ client, timeoutMs: 200, onUnavailable: 'allow', prefix: `t-${randomUUID()}` })
@@ -217,6 +307,33 @@ describe('redisRateLimiter options', () => {
     expect(() => redisRateLimiter({ client, limit: 0 })).toThrow(TypeError)
     expect(() => redisRateLimiter({ client, windowMs: 1.5 })).toThrow(TypeError)
     expect(() => redisRateLimiter({ client, onUnavailable: 'maybe' as never })).toThrow(TypeError)
+    expect(() => redisRateLimiter({ client, connectTimeoutMs: -1 })).toThrow(TypeError)
+  })
+
+  it('a request Redis cannot count is logged by the default onError in one line, without a stack', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const client = { isReady: false, eval: () => new Promise<unknown>(() => {}) }
+      const api = createPublicApi({
+        store: createMemoryStore(),
+        keyResolver: testKeyResolver(),
+        rateLimiter: redisRateLimiter({ client }),
+      })
+      const token = testKey('tenant-a', ['tickets.read'])
+      const headers = { authorization: `Bearer ${token}` }
+      for (let i = 0; i < 3; i++)
+        expect((await api(new Request('http://api.test/api/public/v1/tickets', { headers }))).status).toBe(503)
+      expect(logged.mock.calls).toHaveLength(3)
+      for (const args of logged.mock.calls) {
+        expect(args).toHaveLength(1)
+        expect(String(args[0])).toMatch(
+          /^\[tenant-public-api\] request \S+ answered 503: The data store is unavailable/,
+        )
+        expect(String(args[0])).not.toContain('\n')
+      }
+    } finally {
+      logged.mockRestore()
+    }
   })
 
   it('a node-redis client that is not ready fails at once with StoreUnavailableError', async () => {
@@ -224,5 +341,66 @@ describe('redisRateLimiter options', () => {
     await expect(Promise.resolve(redisRateLimiter({ client }).consume('k'))).rejects.toBeInstanceOf(
       StoreUnavailableError,
     )
+  })
+})
+
+describe('the tests’ Redis, from the whole REDIS_URL', () => {
+  it('a URL with /3 uses database 3, says so, and the limiter counts there, directly and through a proxy', async () => {
+    const url = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
+    url.pathname = '/3'
+    const logged = vi.spyOn(console, 'info').mockImplementation(() => {})
+    let three: TestRedis
+    try {
+      three = await startTestRedis(url.toString())
+      expect(logged.mock.calls.flat().join('\n')).toMatch(/^\[redis\] .*, database 3\b/)
+    } finally {
+      logged.mockRestore()
+    }
+    const zeroUrl = new URL(three.url)
+    zeroUrl.pathname = '/0'
+    const [inThree, inZero] = [new Redis(three.url), new Redis(zeroUrl.toString())]
+    const proxy = new TcpProxy({ host: three.host, port: three.port })
+    await proxy.start()
+    try {
+      expect(three.db).toBe(3)
+      expect(new URL(three.via(proxy.port)).pathname).toBe('/3')
+      for (const kind of kinds)
+        for (const target of [
+          { url: three.url, tls: undefined },
+          { url: three.via(proxy.port), tls: three.tlsVia },
+        ]) {
+          const { client, close } = await kind.open(target)
+          const prefix = `t-${randomUUID()}`
+          try {
+            await redisRateLimiter({ client, prefix, limit: 5, windowMs: 60_000 }).consume('k')
+          } finally {
+            await close()
+          }
+          const label = `${kind.name} at ${target.url}`
+          expect(await inThree.get(`${prefix}:5/60:k`), `${label}: counted in database 3`).toBe('1')
+          expect(await inZero.exists(`${prefix}:5/60:k`), `${label}: nothing in database 0`).toBe(0)
+        }
+    } finally {
+      inThree.disconnect()
+      inZero.disconnect()
+      await proxy.stop()
+      await three.stop()
+    }
+  })
+
+  it('reads the database, the password and TLS from the URL, and keeps them for a proxy', () => {
+    const plain = redisTarget('redis://127.0.0.1:6379')
+    expect([plain.db, plain.tls, plain.tlsVia, plain.via(4000)]).toEqual([
+      0,
+      false,
+      undefined,
+      'redis://127.0.0.1:4000',
+    ])
+    const full = redisTarget('rediss://user:s3cret@cache.example:6380/7')
+    expect([full.host, full.port, full.db, full.tls]).toEqual(['cache.example', 6380, 7, true])
+    expect(full.via(4000)).toBe('rediss://user:s3cret@127.0.0.1:4000/7')
+    expect(full.tlsVia).toEqual({ servername: 'cache.example' })
+    expect(() => redisTarget('redis://127.0.0.1:6379/x')).toThrow(/not a database index/)
+    expect(() => redisTarget('http://127.0.0.1:6379')).toThrow(/is not redis/)
   })
 })

@@ -3,7 +3,7 @@
  * `key` under `limit` per minute, 16 at a time, and prints how many were allowed as JSON.
  * argv: redisUrl clientKind(ioredis|node-redis) key limit count
  */
-import Redis from 'ioredis'
+import { Redis } from 'ioredis'
 import { createClient } from 'redis'
 import { redisRateLimiter } from 'tenant-public-api/redis'
 

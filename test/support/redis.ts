@@ -1,47 +1,104 @@
 /**
  * The Redis the tests use: the server at REDIS_URL (default redis://127.0.0.1:6379) when one
  * answers PING, else a stand-in started here: a RESP2 server over ioredis-mock (which runs Lua
- * through fengari), enough for the rate limiter (EVAL/EVALSHA, SCRIPT, INFO, PING, FLUSHDB...).
- * Which one ran is printed, never skipped silently. REDIS_STANDIN=1 forces the stand-in.
+ * through fengari), enough for the rate limiter (EVAL/EVALSHA, SCRIPT, INFO, PING, SELECT...).
+ * The whole URL counts: its database index (`/3`), user and password, and `rediss:` for TLS; the
+ * stand-in keeps the database index (one mock per database). Which Redis and which database ran is
+ * printed, never skipped silently. REDIS_STANDIN=1 forces the stand-in.
  */
-import { createServer, connect, type Server, type Socket } from 'node:net'
+import { createServer, type Server, type Socket } from 'node:net'
+import { Redis } from 'ioredis'
 import RedisMock from 'ioredis-mock'
 
 export interface TestRedis {
+  /** The URL to connect with: REDIS_URL as given (database, user, password, TLS), or the stand-in's. */
   url: string
   host: string
   port: number
+  /** The database index of the URL's path; 0 without one. */
+  db: number
+  /** The URL's scheme is `rediss:`. */
+  tls: boolean
   kind: 'server' | 'stand-in'
+  /** The URL of a proxy of this Redis on 127.0.0.1 at `port`: the same scheme, user, password and database. */
+  via(port: number): string
+  /**
+   * TLS options for a client that connects through a proxy (`via`): the certificate is the server's,
+   * so its name is the URL's host, not 127.0.0.1. Undefined without TLS.
+   */
+  tlsVia: { servername: string } | undefined
   stop(): Promise<void>
 }
 
-export async function startTestRedis(): Promise<TestRedis> {
-  const url = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
-  const host = url.hostname
-  const port = Number(url.port || 6379)
-  if (process.env.REDIS_STANDIN !== '1' && (await answersPing(host, port))) {
-    console.info(`[redis] using the Redis server at ${url.host}`)
-    return { url: url.toString(), host, port, kind: 'server', stop: async () => {} }
+/** What a Redis URL says of where and how to connect. */
+export type RedisTarget = Pick<TestRedis, 'url' | 'host' | 'port' | 'db' | 'tls' | 'via' | 'tlsVia'>
+
+/**
+ * Reads a Redis URL whole: `redis[s]://[user:password@]host[:port][/db]`.
+ *
+ * @example
+ * redisTarget('rediss://:secret@cache.example:6380/3').via(4000) // 'rediss://:secret@127.0.0.1:4000/3'
+ */
+export function redisTarget(given: string): RedisTarget {
+  const url = new URL(given)
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw new Error(`REDIS_URL: ${url.protocol} is not redis:`)
+  const path = url.pathname.replace(/^\//, '')
+  const db = path === '' ? 0 : Number(path)
+  if (!Number.isSafeInteger(db) || db < 0) throw new Error(`REDIS_URL: "${path}" is not a database index`)
+  const tls = url.protocol === 'rediss:'
+  const via = (at: number) => {
+    const proxied = new URL(url)
+    proxied.hostname = '127.0.0.1'
+    proxied.port = String(at)
+    return proxied.toString()
   }
-  const standIn = await startStandIn()
-  console.info(
-    `[redis] no Redis at ${url.host} (or REDIS_STANDIN=1): using the ioredis-mock stand-in on ${standIn.port}`,
-  )
+  const port = Number(url.port || 6379)
+  return {
+    url: url.toString(),
+    host: url.hostname,
+    port,
+    db,
+    tls,
+    via,
+    tlsVia: tls ? { servername: url.hostname } : undefined,
+  }
+}
+
+export async function startTestRedis(
+  given: string = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+): Promise<TestRedis> {
+  const target = redisTarget(given)
+  const where = `${target.host}:${target.port}`
+  const answer = process.env.REDIS_STANDIN === '1' ? 'REDIS_STANDIN=1' : await answersPing(target.url)
+  if (answer === true) {
+    console.info(`[redis] using the Redis server at ${where}, database ${target.db}${target.tls ? ', over TLS' : ''}`)
+    return { ...target, kind: 'server', stop: async () => {} }
+  }
+  const standIn = await startStandIn(target.db)
+  const used = `the ioredis-mock stand-in on ${standIn.port}, database ${target.db}`
+  console.info(`[redis] no Redis at ${where} (${answer}): using ${used}`)
   return standIn
 }
 
-function answersPing(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host, port })
-    const done = (ok: boolean) => {
-      socket.destroy()
-      resolve(ok)
-    }
-    socket.setTimeout(500, () => done(false))
-    socket.on('error', () => done(false))
-    socket.on('connect', () => socket.write('*1\r\n$4\r\nPING\r\n'))
-    socket.on('data', (data) => done(data.toString().startsWith('+PONG')))
+/** True when the Redis at `url` answers PING as a client of that URL (TLS, AUTH, SELECT); else why not. */
+async function answersPing(url: string): Promise<true | string> {
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
   })
+  client.on('error', () => {})
+  try {
+    await client.connect()
+    return (await client.ping()) === 'PONG' ? true : 'no PONG'
+  } catch (error) {
+    return (error as Error).message
+  } finally {
+    client.disconnect()
+  }
 }
 
 type Reply = string | number | null | Error | Reply[] | { status: string }
@@ -92,15 +149,29 @@ function parseCommands(buffer: Buffer): { commands: string[][]; rest: Buffer } {
   return { commands, rest: buffer.subarray(offset) }
 }
 
-async function startStandIn(): Promise<TestRedis> {
-  const mock = new RedisMock() as unknown as Record<string, (...args: string[]) => Promise<Reply>>
+async function startStandIn(db: number): Promise<TestRedis> {
+  type Mock = Record<string, (...args: string[]) => Promise<Reply>>
+  // One mock per database: ioredis-mock keeps a database's data apart by its `db` option, and has no SELECT.
+  const databases = new Map<number, Mock>()
+  const database = (index: number) => {
+    let mock = databases.get(index)
+    if (mock === undefined) databases.set(index, (mock = new RedisMock({ db: index }) as unknown as Mock))
+    return mock
+  }
   const sockets = new Set<Socket>()
-  const run = async ([name = '', ...args]: string[]): Promise<Reply> => {
+  const run = async (selected: { db: number }, [name = '', ...args]: string[]): Promise<Reply> => {
     const command = name.toLowerCase()
     if (command === 'ping') return 'PONG'
     if (command === 'info') return '# Server\r\nredis_version:7.2.0\r\nloading:0\r\n'
-    if (command === 'select' || command === 'client' || command === 'quit') return 'OK'
+    if (command === 'select') {
+      const index = Number(args[0])
+      if (!Number.isSafeInteger(index) || index < 0 || index > 15) return new Error('ERR DB index is out of range')
+      selected.db = index
+      return 'OK'
+    }
+    if (command === 'auth' || command === 'client' || command === 'quit') return 'OK'
     if (command === 'hello') return new Error('NOPROTO this stand-in speaks RESP2 only')
+    const mock = database(selected.db)
     const method = mock[command]
     if (typeof method !== 'function') return new Error(`ERR unknown command '${name}'`)
     try {
@@ -116,20 +187,28 @@ async function startStandIn(): Promise<TestRedis> {
     socket.on('error', () => {})
     let pending: Buffer = Buffer.alloc(0)
     let chain = Promise.resolve()
+    // Each connection starts on database 0, as with Redis, until it sends SELECT.
+    const selected = { db: 0 }
     socket.on('data', (data) => {
       const { commands, rest } = parseCommands(Buffer.concat([pending, data]))
       pending = rest
       // Answers go out in the order the commands came, as Redis's do.
-      for (const command of commands) chain = chain.then(async () => void socket.write(encode(await run(command))))
+      for (const command of commands)
+        chain = chain.then(async () => void socket.write(encode(await run(selected, command))))
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as { port: number }).port
+  const via = (at: number) => `redis://127.0.0.1:${at}/${db}`
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: via(port),
     host: '127.0.0.1',
     port,
+    db,
+    tls: false,
     kind: 'stand-in',
+    via,
+    tlsVia: undefined,
     stop: async () => {
       for (const socket of sockets) socket.destroy()
       await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -22,17 +22,24 @@ export type PostgresStoreSource =
       /** Longest wait for a connection, be it a free pool slot or a new connection (→ 503). Default 5,000 ms. */
       connectionTimeoutMs?: number
       /**
-       * The server cancels a statement after this long (→ 503; the connection is kept). Default 30,000 ms,
-       * or `queryTimeoutMs` if that is smaller; 0 leaves the server's setting.
+       * The server cancels a request's statement after this long (→ 503; the connection is kept). Default
+       * 5,000 ms, or `queryTimeoutMs` if that is smaller; 0 leaves the server's setting.
        */
       statementTimeoutMs?: number
       /**
-       * The client gives up on a statement after this long (→ 503) and closes its connection, which may
-       * be silently dead; the pool opens a new one. Unlike the statement timeout, this bounds a request
-       * when nothing comes back at all. Default `statementTimeoutMs` + 1,000 ms (none when that is 0); 0 turns
-       * it off.
+       * The client gives up on a request's statement after this long (→ 503) and closes its connection,
+       * which may be silently dead; the pool opens a new one. Unlike the statement timeout, this bounds a
+       * request when nothing comes back at all. Default `statementTimeoutMs` + 1,000 ms (none when that is
+       * 0); 0 turns it off.
        */
       queryTimeoutMs?: number
+      /**
+       * As `statementTimeoutMs`, for the statements of `seed`, `remove` and migrations (set on their
+       * connection while they hold it). Default 30,000 ms, or `bulkQueryTimeoutMs` if smaller; 0: none.
+       */
+      bulkStatementTimeoutMs?: number
+      /** As `queryTimeoutMs`, for `seed`, `remove` and migrations. Default `bulkStatementTimeoutMs` + 1,000 ms. */
+      bulkQueryTimeoutMs?: number
       /**
        * Idle time before a connection's TCP keep-alive probes start (Node then probes every second, 10
        * times), so an idle connection whose peer is gone is dropped after about this + 10 s. Default 10,000 ms.
@@ -49,8 +56,12 @@ export type PostgresStoreSource =
       /** Your pool: keep-alive, the statement timeout and the pool's own connect timeout are its settings. */
       pool: Pool
       schema?: string
-      /** As for a connection string; default 31,000 ms. */
+      /** As for a connection string; default 6,000 ms. */
       queryTimeoutMs?: number
+      /** As for a connection string (set on the connection while a seed, remove or migration holds it). */
+      bulkStatementTimeoutMs?: number
+      /** As for a connection string; default 31,000 ms. */
+      bulkQueryTimeoutMs?: number
       /** Longest wait for `pool.connect()` (→ 503). Default 5,000 ms. */
       connectionTimeoutMs?: number
       /** As for a connection string; default true. */
@@ -69,7 +80,13 @@ export interface PostgresStoreOptions {
 }
 
 const DEFAULT_CONNECTION_TIMEOUT_MS = 5000
-const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000
+/**
+ * A request's statements: a silent pooled connection (a failover, a NAT that forgot it) costs a request
+ * at most this + {@link CLIENT_TIMEOUT_MARGIN_MS}, so the store recovers within 10 s with no option set.
+ */
+const DEFAULT_STATEMENT_TIMEOUT_MS = 5000
+/** Seeds, removals and migrations: bulk loads and lock waits that a request's bound would cut. */
+const DEFAULT_BULK_STATEMENT_TIMEOUT_MS = 30_000
 /**
  * How long the client waits past the server's statement timeout: a slow statement on a live server is
  * cancelled by the server first (the connection is kept), and only a silent connection is cut.
@@ -135,6 +152,14 @@ class PreparedNames {
   }
 }
 
+/** How a checkout's statements are bounded. */
+interface StatementBounds {
+  /** The client gives up on a statement after this long (0: never). */
+  queryTimeoutMs: number
+  /** Set as the server's `statement_timeout` for the checkout (undefined: the session's, as connected). */
+  statementTimeoutMs?: number
+}
+
 /**
  * A pooled client as Kysely sees it. A statement with no answer after `queryTimeoutMs` is given up
  * (→ 503) together with its connection: silence may mean a dead peer (a failover, a NAT that forgot
@@ -142,33 +167,55 @@ class PreparedNames {
  * behind the lost one. Any failure that is not the server's own answer is treated the same. An
  * abandoned client refuses further statements at once (Kysely's ROLLBACK after a failed
  * transaction would wait again) and is released as broken, so the pool destroys it and connects anew.
+ * A checkout with its own `statementTimeoutMs` (a bulk operation) sets it before its first statement
+ * and resets it on release, so the next request finds the connection's own bound again.
  */
 class GuardedClient {
   #abandoned = false
   #reason: unknown
+  #bounds: StatementBounds = { queryTimeoutMs: 0 }
+  /** The SET still owed before the checkout's first statement. */
+  #setFirst: string | undefined
+  /** Whether the checkout changed `statement_timeout`. */
+  #reset = false
 
   constructor(
     private readonly client: PoolClient,
-    private readonly queryTimeoutMs: number,
     private readonly prepared: PreparedNames | undefined,
   ) {}
 
+  /** Starts a checkout under `bounds`. */
+  checkout(bounds: StatementBounds): this {
+    this.#bounds = bounds
+    this.#setFirst =
+      bounds.statementTimeoutMs === undefined ? undefined : `SET statement_timeout = ${bounds.statementTimeoutMs}`
+    return this
+  }
+
   query(text: string, parameters: readonly unknown[]): Promise<QueryResult> {
+    const set = this.#setFirst
+    if (set === undefined) return this.#run(text, parameters, this.prepared?.of(text))
+    this.#setFirst = undefined
+    this.#reset = true
+    return this.#run(set, [], undefined).then(() => this.#run(text, parameters, this.prepared?.of(text)))
+  }
+
+  #run(text: string, parameters: readonly unknown[], name: string | undefined): Promise<QueryResult> {
     if (this.#abandoned) {
       return Promise.reject(
         connectionError('Connection abandoned after an earlier failure', 'ECONNABORTED', this.#reason),
       )
     }
-    const name = this.prepared?.of(text)
     const values = parameters as unknown[]
     const pending = name === undefined ? this.client.query(text, values) : this.client.query({ name, text, values })
+    const { queryTimeoutMs } = this.#bounds
     return new Promise((resolve, reject) => {
       const timer =
-        this.queryTimeoutMs > 0
+        queryTimeoutMs > 0
           ? setTimeout(() => {
-              this.#abandon(connectionError(`No answer to a statement within ${this.queryTimeoutMs} ms`, 'ETIMEDOUT'))
+              this.#abandon(connectionError(`No answer to a statement within ${queryTimeoutMs} ms`, 'ETIMEDOUT'))
               reject(this.#reason)
-            }, this.queryTimeoutMs)
+            }, queryTimeoutMs)
           : undefined
       // After a timeout these settle nothing; they still catch the rejection that ending the connection causes.
       pending.then(
@@ -187,8 +234,12 @@ class GuardedClient {
 
   release(): void {
     const broken = this.#abandoned
+    // Queued on the connection before anything of its next checkout; a failure shows there, not here.
+    if (this.#reset && !broken) this.client.query('RESET statement_timeout').catch(() => undefined)
     this.#abandoned = false
     this.#reason = undefined
+    this.#setFirst = undefined
+    this.#reset = false
     // `true`: the pool ends this connection (destroying the socket if a statement is still out) and forgets it.
     this.client.release(broken)
   }
@@ -223,29 +274,31 @@ function connectWithin(pool: Pool, ms: number): Promise<PoolClient> {
 }
 
 /**
- * The pool as Kysely sees it: every checkout guarded, `connect()` bounded when `acquireTimeoutMs` is
- * given, and marked statements prepared when `prepare` is set.
+ * The pool as Kysely sees it, twice: `request` for the API's statements and `bulk` for seeds, removals
+ * and migrations, each checkout guarded under its bounds; `connect()` bounded when `acquireTimeoutMs`
+ * is given, and marked statements prepared when `prepare` is set. Only `request` ends the pool.
  */
-function guardedPool(
+function guardedPools(
   pool: Pool,
-  limits: { queryTimeoutMs: number; acquireTimeoutMs?: number; prepare: boolean },
-): PostgresPool {
+  limits: { request: StatementBounds; bulk: StatementBounds; acquireTimeoutMs?: number; prepare: boolean },
+): { request: PostgresPool; bulk: PostgresPool } {
   // One guard per client (Kysely keeps one connection object per client it is handed), with its
-  // client's prepared statements: they live as long as its connection.
+  // client's prepared statements: they live as long as its connection, whichever side uses it.
   const guards = new WeakMap<PoolClient, GuardedClient>()
   const { acquireTimeoutMs } = limits
+  const connect = async (bounds: StatementBounds) => {
+    const client = await (acquireTimeoutMs === undefined ? pool.connect() : connectWithin(pool, acquireTimeoutMs))
+    let guard = guards.get(client)
+    if (guard === undefined) {
+      const prepared = limits.prepare ? new PreparedNames() : undefined
+      guards.set(client, (guard = new GuardedClient(client, prepared)))
+    }
+    // Kysely's other `query` overload takes a cursor, used only by a dialect given `cursor`: this one is not.
+    return guard.checkout(bounds) as unknown as PostgresPoolClient
+  }
   return {
-    async connect() {
-      const client = await (acquireTimeoutMs === undefined ? pool.connect() : connectWithin(pool, acquireTimeoutMs))
-      let guard = guards.get(client)
-      if (guard === undefined) {
-        const prepared = limits.prepare ? new PreparedNames() : undefined
-        guards.set(client, (guard = new GuardedClient(client, limits.queryTimeoutMs, prepared)))
-      }
-      // Kysely's other `query` overload takes a cursor, used only by a dialect given `cursor`: this one is not.
-      return guard as unknown as PostgresPoolClient
-    },
-    end: () => pool.end(),
+    request: { connect: () => connect(limits.request), end: () => pool.end() },
+    bulk: { connect: () => connect(limits.bulk), end: async () => undefined },
   }
 }
 
@@ -253,6 +306,24 @@ function guardedPool(
 function ms(value: number | undefined, fallback: number): number {
   const n = value === undefined || !Number.isFinite(value) ? fallback : Math.floor(value)
   return Math.min(Math.max(0, n), MAX_TIMER_MS)
+}
+
+/**
+ * The server's and the client's timeouts from the options: the server's defaults to `fallbackMs`, or
+ * the client's when that is smaller (a server timeout past the client's would leave an abandoned
+ * statement running on the server); the client's to the server's + {@link CLIENT_TIMEOUT_MARGIN_MS}, so
+ * a slow statement on a live server is cancelled by the server first and keeps its connection.
+ */
+function timeouts(
+  statementOption: number | undefined,
+  queryOption: number | undefined,
+  fallbackMs: number,
+): { statementTimeoutMs: number; queryTimeoutMs: number } {
+  const query = queryOption === undefined ? undefined : ms(queryOption, 0)
+  const statementTimeoutMs = ms(statementOption, query ? Math.min(fallbackMs, query) : fallbackMs)
+  // No statement timeout (0): none on the client either, unless one is asked for.
+  const queryTimeoutMs = query ?? (statementTimeoutMs > 0 ? ms(statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS, 0) : 0)
+  return { statementTimeoutMs, queryTimeoutMs }
 }
 
 /**
@@ -269,49 +340,46 @@ export async function createPostgresStore(
   options: PostgresStoreOptions = {},
 ): Promise<SqlStore> {
   const onError = options.onConnectionError ?? (() => undefined)
-  let dialect: Dialect
-  if ('dialect' in source) {
-    dialect = source.dialect
-  } else if ('pool' in source) {
+  const kysely = (dialect: Dialect) => new Kysely<unknown>({ dialect, plugins: [...postgresEngine.plugins] })
+  const storeOptions = {
+    migrate: options.migrate ?? true,
+    ...(options.eventRetentionMs !== undefined ? { eventRetentionMs: options.eventRetentionMs } : {}),
+    ...(source.schema !== undefined ? { schema: source.schema } : {}),
+  }
+  if ('dialect' in source) return createSqlStore(kysely(source.dialect), postgresEngine, storeOptions)
+
+  const prepare = source.preparedStatements ?? true
+  const bulk = timeouts(source.bulkStatementTimeoutMs, source.bulkQueryTimeoutMs, DEFAULT_BULK_STATEMENT_TIMEOUT_MS)
+  let pools: { request: PostgresPool; bulk: PostgresPool }
+  if ('pool' in source) {
     guardPool(source.pool, onError)
-    const pool = guardedPool(source.pool, {
-      queryTimeoutMs: ms(source.queryTimeoutMs, DEFAULT_STATEMENT_TIMEOUT_MS + CLIENT_TIMEOUT_MARGIN_MS),
+    pools = guardedPools(source.pool, {
+      request: { queryTimeoutMs: ms(source.queryTimeoutMs, DEFAULT_STATEMENT_TIMEOUT_MS + CLIENT_TIMEOUT_MARGIN_MS) },
+      bulk,
       acquireTimeoutMs: ms(source.connectionTimeoutMs, DEFAULT_CONNECTION_TIMEOUT_MS),
-      prepare: source.preparedStatements ?? true,
+      prepare,
     })
-    dialect = new PostgresDialect({ pool })
   } else {
     const pg = await import('pg')
     const PoolClass = (pg.default?.Pool ?? pg.Pool) as typeof Pool
-    const queryTimeoutOption = source.queryTimeoutMs === undefined ? undefined : ms(source.queryTimeoutMs, 0)
-    // A server timeout past the client's would leave an abandoned statement running on the server.
-    const statementTimeoutMs = ms(
-      source.statementTimeoutMs,
-      queryTimeoutOption ? Math.min(DEFAULT_STATEMENT_TIMEOUT_MS, queryTimeoutOption) : DEFAULT_STATEMENT_TIMEOUT_MS,
-    )
-    // No statement timeout (0): none on the client either, unless one is asked for.
-    const queryTimeoutMs =
-      queryTimeoutOption ?? (statementTimeoutMs > 0 ? ms(statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS, 0) : 0)
+    const request = timeouts(source.statementTimeoutMs, source.queryTimeoutMs, DEFAULT_STATEMENT_TIMEOUT_MS)
     const pool = new PoolClass({
       connectionString: source.connectionString,
       max: source.max ?? 10,
       // pg-pool bounds both the wait for a free slot and a new connection's handshake with it.
       connectionTimeoutMillis: ms(source.connectionTimeoutMs, DEFAULT_CONNECTION_TIMEOUT_MS),
-      statement_timeout: statementTimeoutMs,
+      // The session's own bound is a request's; a bulk checkout sets its own and resets it on release.
+      statement_timeout: request.statementTimeoutMs,
       idle_in_transaction_session_timeout: 60_000,
       keepAlive: true,
       // Without a delay the OS default applies (often 2 hours), far too late to notice a dead peer.
       keepAliveInitialDelayMillis: ms(source.keepAliveDelayMs, DEFAULT_KEEP_ALIVE_DELAY_MS),
     })
     guardPool(pool, onError)
-    dialect = new PostgresDialect({
-      pool: guardedPool(pool, { queryTimeoutMs, prepare: source.preparedStatements ?? true }),
-    })
+    pools = guardedPools(pool, { request: { queryTimeoutMs: request.queryTimeoutMs }, bulk, prepare })
   }
-  const db = new Kysely<unknown>({ dialect, plugins: [...postgresEngine.plugins] })
-  return createSqlStore(db, postgresEngine, {
-    migrate: options.migrate ?? true,
-    ...(options.eventRetentionMs !== undefined ? { eventRetentionMs: options.eventRetentionMs } : {}),
-    ...(source.schema !== undefined ? { schema: source.schema } : {}),
+  return createSqlStore(kysely(new PostgresDialect({ pool: pools.request })), postgresEngine, {
+    ...storeOptions,
+    bulkDb: kysely(new PostgresDialect({ pool: pools.bulk })),
   })
 }

@@ -10,7 +10,8 @@ import { StoreUnavailableError } from '../store.js'
 
 /**
  * The part of an ioredis client (`new Redis(url)`, ioredis 5) the limiter uses: it defines its
- * Lua script as a command and reads `status` to refuse at once while disconnected.
+ * Lua script as a command and reads `status` to wait while it first connects and to refuse at once
+ * while disconnected after that.
  */
 export interface IoRedisLikeClient {
   status: string
@@ -18,11 +19,13 @@ export interface IoRedisLikeClient {
 }
 
 /**
- * The part of a node-redis client (`createClient({ url })`, redis 4 and 5, connected) the limiter
- * uses: `EVAL` with keys and arguments, and `isReady` to refuse at once while disconnected.
+ * The part of a node-redis client (`createClient({ url })`, redis 4 and 5, connected or connecting)
+ * the limiter uses: `EVAL` with keys and arguments, `isReady` to refuse at once while disconnected,
+ * and `isOpen` (a socket open or opening) to wait while it first connects.
  */
 export interface NodeRedisLikeClient {
   isReady: boolean
+  isOpen?: boolean
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
 }
 
@@ -48,13 +51,25 @@ export interface RedisRateLimiterOptions {
    * held by the client until it reconnects). Default 500 ms.
    */
   timeoutMs?: number
+  /**
+   * How long requests wait for a client that is still connecting when the limiter first needs it
+   * (`new Redis(url)` used at once, a node-redis `connect()` not yet done); they then go on, or fail
+   * as for a disconnected client. After the client has been ready, or this wait ran out, a
+   * disconnected client fails at once. Default 5,000 ms.
+   */
+  connectTimeoutMs?: number
 }
+
+/** ioredis's states while it opens a connection (before its first `ready`, `reconnecting` is a retry of that). */
+const IOREDIS_CONNECTING = new Set(['connecting', 'connect', 'reconnecting'])
+/** How often a first connection's readiness is looked at while requests wait for it. */
+const READY_POLL_MS = 10
 
 /**
  * A rate limiter on Redis, shared exactly by every process using the same Redis and prefix.
  *
  * @example
- * import Redis from 'ioredis'
+ * import { Redis } from 'ioredis'
  * import { redisRateLimiter } from 'tenant-public-api/redis'
  * const rateLimiter = redisRateLimiter({ client: new Redis(process.env.REDIS_URL!), limit: 600 })
  * const api = createPublicApi({ store, keyResolver, rateLimiter })
@@ -76,6 +91,36 @@ export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter 
 
   const timeoutMs = options.timeoutMs ?? 500
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new TypeError('timeoutMs must be a positive integer')
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5000
+  if (!Number.isSafeInteger(connectTimeoutMs) || connectTimeoutMs < 0)
+    throw new TypeError('connectTimeoutMs must be a non-negative integer')
+
+  const isReady = () => (ioredis ? client.status === 'ready' : client.isReady === true)
+  const isConnecting = () => (ioredis ? IOREDIS_CONNECTING.has(client.status) : client.isOpen === true)
+  // A client made just before the limiter is still connecting: the first requests wait for it (once,
+  // bounded) rather than each answering 503. Later, a disconnected client fails at once, as documented.
+  let firstConnection: 'pending' | 'over' = isReady() ? 'over' : 'pending'
+  let waiting: Promise<void> | undefined
+  /** A promise to wait on while the client first connects, or undefined to go on now. */
+  const whenConnected = (): Promise<void> | undefined => {
+    if (firstConnection === 'over') return undefined
+    if (isReady()) {
+      firstConnection = 'over'
+      return undefined
+    }
+    if (waiting === undefined && !isConnecting()) return undefined
+    waiting ??= new Promise<void>((resolve) => {
+      const deadline = Date.now() + connectTimeoutMs
+      const look = () => {
+        if (isReady() || Date.now() >= deadline || !isConnecting()) {
+          firstConnection = 'over'
+          resolve()
+        } else (setTimeout(look, READY_POLL_MS) as { unref?: () => void }).unref?.()
+      }
+      look()
+    })
+    return waiting
+  }
 
   /** A rule's Redis limiter and, with onUnavailable "allow", its in-process fallback. */
   interface RuleLimiters {
@@ -136,40 +181,45 @@ export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter 
     for (const expire of expired) expire()
   }
 
+  const consume = (key: string, rule: RateLimitRule): Promise<RateLimitResult> => {
+    const { redis, fallback } = limitersFor(rule)
+    if (sweeper === undefined) {
+      sweeper = setInterval(sweep, Math.max(1, Math.floor(timeoutMs / 2)))
+      // The sweeper must not keep a process alive that has nothing else to do.
+      ;(sweeper as { unref?: () => void }).unref?.()
+    }
+    return new Promise<RateLimitResult>((resolve, reject) => {
+      let settled = false
+      const settle = (res: RateLimiterRes | undefined, reason?: unknown) => {
+        if (settled) return
+        settled = true
+        try {
+          resolve(res === undefined ? failure(reason, rule) : resultOf(res, rule, true))
+        } catch (error) {
+          reject(error)
+        }
+      }
+      // A command on a connection cut mid-flight waits for the client's reconnect: bounded here.
+      generations[0]!.push(() => {
+        if (settled) return
+        if (fallback === undefined) settle(undefined, new Error(`Redis did not answer within ${timeoutMs} ms`))
+        else
+          fallback.consume(key).then(
+            (res) => settle(res),
+            (reason: unknown) => settle(undefined, reason),
+          )
+      })
+      redis.consume(key).then(
+        (res) => settle(res),
+        (reason: unknown) => settle(undefined, reason),
+      )
+    })
+  }
+
   return {
     consume(key, rule = defaults) {
-      const { redis, fallback } = limitersFor(rule)
-      if (sweeper === undefined) {
-        sweeper = setInterval(sweep, Math.max(1, Math.floor(timeoutMs / 2)))
-        // The sweeper must not keep a process alive that has nothing else to do.
-        ;(sweeper as { unref?: () => void }).unref?.()
-      }
-      return new Promise<RateLimitResult>((resolve, reject) => {
-        let settled = false
-        const settle = (res: RateLimiterRes | undefined, reason?: unknown) => {
-          if (settled) return
-          settled = true
-          try {
-            resolve(res === undefined ? failure(reason, rule) : resultOf(res, rule, true))
-          } catch (error) {
-            reject(error)
-          }
-        }
-        // A command on a connection cut mid-flight waits for the client's reconnect: bounded here.
-        generations[0]!.push(() => {
-          if (settled) return
-          if (fallback === undefined) settle(undefined, new Error(`Redis did not answer within ${timeoutMs} ms`))
-          else
-            fallback.consume(key).then(
-              (res) => settle(res),
-              (reason: unknown) => settle(undefined, reason),
-            )
-        })
-        redis.consume(key).then(
-          (res) => settle(res),
-          (reason: unknown) => settle(undefined, reason),
-        )
-      })
+      const connected = whenConnected()
+      return connected === undefined ? consume(key, rule) : connected.then(() => consume(key, rule))
     },
   }
 }

@@ -13,6 +13,11 @@ export type Exec = Kysely<unknown>
 /** The shared state of one SQL store. */
 export interface SqlContext {
   readonly db: Exec
+  /**
+   * The database of the host's bulk operations (seed, remove, migrations): `db` itself, or on
+   * Postgres the same pool with the longer bounds that bulk work needs (docs/stores.md).
+   */
+  readonly bulk: Exec
   readonly engine: Engine
   /** A table's name in SQL text, schema-qualified on Postgres when a schema is set. */
   readonly tableName: TableNamer
@@ -44,19 +49,21 @@ const MAX_CACHED_DOCS = 2_000
 const DOC_KEY_LENGTH = 64
 
 /**
- * The context of a store on `db`, its tables in `schema` (Postgres) when one is given.
+ * The context of a store on `db`, its tables in `schema` (Postgres) when one is given; bulk
+ * operations run on `bulk` (default `db`).
  *
  * @example
  * const ctx = createSqlContext(db, sqliteEngine, undefined)
  * const row = await ctx.one(sql`SELECT doc FROM ${ctx.table('goals')} WHERE tenant_id = ${tenantId} AND id = ${id}`)
  */
-export function createSqlContext(db: Exec, engine: Engine, schema: string | undefined): SqlContext {
+export function createSqlContext(db: Exec, engine: Engine, schema: string | undefined, bulk: Exec = db): SqlContext {
   const tableName = (name: string) => (schema === undefined ? quote(name) : `${quote(schema)}.${quote(name)}`)
   const rows = async <R>(query: RawBuilder<unknown>, ex: Exec = db): Promise<R[]> =>
     (await query.execute(ex)).rows as R[]
   const docCache = new Map<string, { text: string; value: unknown }>()
   return {
     db,
+    bulk,
     engine,
     tableName,
     table: (name) => sql.raw(tableName(name)),

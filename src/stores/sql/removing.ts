@@ -43,7 +43,7 @@ export function createRemover(ctx: SqlContext, events: SqlEvents): (tenantId: st
   return async (tenantId, ids) => {
     const removal = normalizeRemoval(ids)
     if (Object.values(removal).every((list) => list.length === 0)) return
-    await ctx.engine.writeTransaction(ctx.db, async (ex) => {
+    await ctx.engine.writeTransaction(ctx.bulk, async (ex) => {
       const drafts: EventDraft[] = []
       for (const [key, table] of Object.entries(SYNC_TABLES) as [SyncCollection, string][]) {
         const type = EVENT_RESOURCE_OF[key]

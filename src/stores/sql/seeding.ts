@@ -149,7 +149,7 @@ export function createSeeder(
   return async (tenantId, data, options) => {
     const r = normalizeSeed(data)
     const recordEvents = options?.events ?? true
-    await engine.writeTransaction(ctx.db, async (ex) => {
+    await engine.writeTransaction(ctx.bulk, async (ex) => {
       // With events, what each seeded record was before (none of this with events: false, a bulk load's choice).
       const before = new Map<SyncCollection, Map<string, StoredState>>()
       const idsOf = (key: SyncCollection) => r[key].map((record) => record.id)

@@ -32,6 +32,11 @@ export interface SqlStoreOptions {
   schema?: string
   /** How long events are kept (default 30 days); writes prune older ones, at most once a minute per tenant. */
   eventRetentionMs?: number
+  /**
+   * The database for seed, remove and migrations, when they need other bounds than requests (Postgres:
+   * the same pool, longer timeouts); default the store's. `close()` destroys it before the store's.
+   */
+  bulkDb?: Kysely<unknown>
   /** Called by `close()` after the Kysely instance is destroyed. */
   onClose?: () => Promise<void> | void
 }
@@ -80,8 +85,8 @@ export async function createSqlStore(
   options: SqlStoreOptions = {},
 ): Promise<SqlStore> {
   const schema = engine.name === 'postgres' ? options.schema : undefined
-  const ctx = createSqlContext(db, engine, schema)
-  const migrate = () => migrateToLatest(db, { engine, table: ctx.tableName, schema })
+  const ctx = createSqlContext(db, engine, schema, options.bulkDb)
+  const migrate = () => migrateToLatest(ctx.bulk, { engine, table: ctx.tableName, schema })
   const unavailable = (error: unknown) =>
     error instanceof StoreUnavailableError
       ? error
@@ -110,6 +115,7 @@ export async function createSqlStore(
     remove: createRemover(ctx, events),
     listEvents: events.listEvents,
     async close() {
+      if (ctx.bulk !== db) await ctx.bulk.destroy()
       await db.destroy()
       await options.onClose?.()
     },

@@ -26,6 +26,7 @@ import { reports } from './reports.js'
 import { storeIdempotencyAndIsolation } from './store-idempotency.js'
 import { storeLists } from './store-lists.js'
 import { storeRecords } from './store-records.js'
+import { storeSeedBatches } from './store-seed-batches.js'
 import { storeWebhookDispatch } from './store-webhook-dispatch.js'
 import { tickets } from './tickets.js'
 import { validation, validationAgainstStore } from './validation.js'
@@ -38,7 +39,13 @@ export { fixtureIds, fixtureSeed, writableSeed, type FixtureIds, type FixtureTen
 export type ConformanceGroup = (ctx: ConformanceContext) => void
 
 /** The store-level groups: each calls the Store's methods directly. */
-const STORE_GROUPS: ConformanceGroup[] = [storeLists, storeRecords, storeIdempotencyAndIsolation, storeWebhookDispatch]
+const STORE_GROUPS: ConformanceGroup[] = [
+  storeLists,
+  storeRecords,
+  storeSeedBatches,
+  storeIdempotencyAndIsolation,
+  storeWebhookDispatch,
+]
 
 /** The HTTP groups that reach the store: they run on every store. */
 const HTTP_GROUPS: ConformanceGroup[] = [
