@@ -11,9 +11,14 @@
  * app.listen(3000)
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { errorResponse, resolveRequestId, type ErrorCode, type PublicApiHandler } from 'tenant-public-api'
+import {
+  errorResponse,
+  guardErrorListener,
+  resolveRequestId,
+  type ErrorCode,
+  type PublicApiHandler,
+} from 'tenant-public-api'
 import type { NodeBridgeOptions } from './node-bridge/bridge-types.js'
-import { guardedOnError } from './node-bridge/guarded-on-error.js'
 import { createNodeRequest } from './node-bridge/lightweight-request.js'
 import { BadRequestTargetError, badRequestTargetResponse } from './node-bridge/request-url.js'
 import { respond, writeResponse } from './node-bridge/write-response.js'
@@ -76,8 +81,9 @@ export function toExpressMiddleware(
   options: ExpressMiddlewareOptions = {},
 ): [ExpressHandler, ExpressErrorHandler] {
   const basePath = (options.basePath ?? '/api/public/v1').replace(/\/+$/, '')
-  const onError = guardedOnError(
+  const onError = guardErrorListener(
     options.onError ?? ((error: unknown) => console.error('[tenant-public-api] express mount:', error)),
+    'express mount onError',
   )
   const ours = (req: ExpressRequestLike) => {
     const path = req.originalUrl ?? req.url ?? '/'

@@ -10,9 +10,8 @@
  * const api = createPublicApi({ store: createMemoryStore(), keyResolver })
  * createServer(nodeServerOptions, toNodeHandler(api)).listen(3000)
  */
-import { errorResponse, resolveRequestId, type PublicApiHandler } from 'tenant-public-api'
+import { errorResponse, guardErrorListener, resolveRequestId, type PublicApiHandler } from 'tenant-public-api'
 import type { NodeBridgeOptions, NodeIncoming, NodeOutgoing } from './node-bridge/bridge-types.js'
-import { guardedOnError } from './node-bridge/guarded-on-error.js'
 import { createNodeRequest } from './node-bridge/lightweight-request.js'
 import { BadRequestTargetError, badRequestTargetResponse } from './node-bridge/request-url.js'
 import { respond, writeResponse } from './node-bridge/write-response.js'
@@ -71,8 +70,9 @@ export function toNodeHandler(
   api: PublicApiHandler,
   options: NodeHandlerOptions = {},
 ): (req: NodeIncoming, res: NodeOutgoing) => void {
-  const onError = guardedOnError(
+  const onError = guardErrorListener(
     options.onError ?? ((error: unknown) => console.error('[tenant-public-api] node mount:', error)),
+    'node mount onError',
   )
   return (req, res) => {
     let request: Request

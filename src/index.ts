@@ -123,7 +123,7 @@ export {
 // Answers: every one is a Response; on Node the API's own are lightweight (see replyParts)
 export { errorResponse, jsonResponse, replyParts, toNativeResponse, type ReplyParts } from './http/reply.js'
 export { resolveRequestId } from './http/request-id.js'
-export type { ResponseEvent, ResponseListener } from './http/observe.js'
+export { guardErrorListener, type ResponseEvent, type ResponseListener } from './http/observe.js'
 
 // The registry and the document generated from it
 export { operations } from './operations/index.js'

@@ -60,16 +60,24 @@ export interface ObservedState {
 export type ErrorListener = (error: unknown, context: { request: Request; requestId: string }) => void
 
 /**
- * `onError` as the pipeline calls it: it never throws, and a promise it returns never rejects
- * unhandled (Node ends the process on those). What it throws or rejects with is dropped with one
- * line on stderr: the host's logger is down, and there is nobody else to tell.
+ * `onError` as the pipeline (and each mount) calls it: it never throws, and a promise it returns
+ * never rejects unhandled (Node ends the process on those). What it throws or rejects with is
+ * dropped with one line on stderr naming `name`: the host's logger is down, and there is nobody
+ * else to tell.
+ *
+ * @example
+ * const onError = guardErrorListener(options.onError ?? console.error, 'node mount onError')
  */
-export function guardErrorListener(listener: ErrorListener): ErrorListener {
-  return (error, context) => {
+export function guardErrorListener<A extends unknown[]>(
+  listener: (...args: A) => unknown,
+  name = 'onError',
+): (...args: A) => void {
+  const drop = (failure: unknown) => dropListenerFailure(name, failure)
+  return (...args) => {
     try {
-      settle(listener(error, context) as unknown, dropListenerFailure)
+      settle(listener(...args), drop)
     } catch (failure) {
-      dropListenerFailure(failure)
+      drop(failure)
     }
   }
 }
@@ -84,7 +92,7 @@ function settle(result: unknown, report: (error: unknown) => void): void {
 /** Longest failure text of the one stderr line: a dropped failure may be anything, of any length. */
 const MAX_DROPPED_TEXT = 200
 
-function dropListenerFailure(failure: unknown): void {
+function dropListenerFailure(name: string, failure: unknown): void {
   try {
     let text: string
     try {
@@ -93,7 +101,7 @@ function dropListenerFailure(failure: unknown): void {
       text = 'a value that cannot be printed'
     }
     text = text.replace(/\s+/g, ' ').slice(0, MAX_DROPPED_TEXT)
-    console.error(`[tenant-public-api] onError failed, its failure dropped: ${text}`)
+    console.error(`[tenant-public-api] ${name} failed, its failure dropped: ${text}`)
   } catch {
     // Not even stderr: dropped without a word.
   }
