@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { type AnyOperation, operations } from '../src/index.js'
+import { type AnyOperation, operations, takesIfMatch } from '../src/index.js'
 
 export const CLIENT_ROUTES_PATH = fileURLToPath(new URL('../src/client/routes.ts', import.meta.url))
 
@@ -20,7 +20,7 @@ function entriesOf(schema: unknown): Record<string, unknown> | undefined {
  * An operation's client flags, each read from its declaration: a list answers `pagination` with a
  * `page` (walked page by page or by cursor); a feed answers `pagination` without one and takes `after`
  * (the events feed); `idempotent` is declared as such; an operation takes `If-Match` when it can
- * answer 412 `PRECONDITION_FAILED` (the rule the OpenAPI document applies, src/openapi/document.ts).
+ * answer 412 `PRECONDITION_FAILED` (`takesIfMatch`, the rule the OpenAPI document applies too).
  */
 export function clientFlags(operation: AnyOperation): string[] {
   const pagination = entriesOf(entriesOf(operation.response)?.pagination)
@@ -31,7 +31,7 @@ export function clientFlags(operation: AnyOperation): string[] {
     else throw new Error(`${operation.id}: a paginated answer that is neither a list (page) nor a feed (after)`)
   }
   if (operation.idempotent === true) flags.push('idempotent')
-  if (operation.errors.includes('PRECONDITION_FAILED')) flags.push('ifMatch')
+  if (takesIfMatch(operation)) flags.push('ifMatch')
   return flags
 }
 

@@ -129,6 +129,7 @@ export { guardErrorListener, type ResponseEvent, type ResponseListener } from '.
 export { operations } from './operations/index.js'
 export {
   defineOperation,
+  takesIfMatch,
   type AnyOperation,
   type HttpMethod,
   type Operation,

@@ -108,3 +108,14 @@ export function defineOperation<
 >(operation: Operation<PS, QS, BS, RS>): DefinedOperation<PS, QS, BS, RS> {
   return operation as unknown as DefinedOperation<PS, QS, BS, RS>
 }
+
+/**
+ * Whether an operation takes `If-Match`: exactly those that can answer 412 `PRECONDITION_FAILED`
+ * (the OpenAPI document declares the header and the client sends it by this one rule).
+ *
+ * @example
+ * takesIfMatch(updateReport) // true
+ */
+export function takesIfMatch(operation: Pick<AnyOperation, 'errors'>): boolean {
+  return operation.errors.includes('PRECONDITION_FAILED')
+}

@@ -6,7 +6,7 @@ import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema 
 import type * as v from 'valibot'
 import { ERROR_STATUS, type ErrorCode } from '../http/errors.js'
 import { IDEMPOTENCY_KEY } from '../http/idempotency.js'
-import type { AnyOperation } from '../http/operation.js'
+import { takesIfMatch, type AnyOperation } from '../http/operation.js'
 import { FORBIDDEN_KEYS, SAFE_TEXT_PATTERN } from '../http/validation.js'
 import {
   ActionSchema,
@@ -394,7 +394,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
         schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY.source },
       })
     }
-    if (operation.errors.includes('PRECONDITION_FAILED')) {
+    if (takesIfMatch(operation)) {
       headerParameters.push({
         name: 'If-Match',
         in: 'header',
