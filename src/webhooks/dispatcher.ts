@@ -321,7 +321,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       byTenant.set(job.tenantId, positions.add(job.eventPosition))
     }
     const share = Math.max(1, Math.floor(maxBytes / byTenant.size))
-    /** Reads events from position `first` up to `count`, within `budget`; the last position read, or null when `first` was pruned. */
+    /**
+     * Reads events from position `first`, at most `count` within `budget`, keeping those of `wanted`: the
+     * last position read, or null when `first` was pruned.
+     */
     const read = async (tenantId: string, wanted: Set<number>, first: number, count: number, budget: number) => {
       const query = { after: first - 1, order: 'asc', types: null, limit: count, maxBytes: budget } as const
       const page = await store.listEvents(tenantId, query)

@@ -31,7 +31,14 @@ import {
   trainingEnrollments,
   users,
 } from '../../model/index.js'
-import { authorOf, DEFAULT_EVENTS_PAGE_BYTES, type EventPage, type EventQuery, eventOf, isExpired } from '../event-feed.js'
+import {
+  authorOf,
+  DEFAULT_EVENTS_PAGE_BYTES,
+  type EventPage,
+  type EventQuery,
+  eventOf,
+  isExpired,
+} from '../event-feed.js'
 import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange } from '../event-views.js'
 import type { SyncCollection } from '../removal.js'
 import { type Exec, json, parse, type SqlContext } from './context.js'

@@ -313,7 +313,10 @@ export function events(
       // Events of about 2 MB, 600 KB, 300 KB and less, some of three-byte characters, between companies.
       const { tenantId, h } = await ctx.fresh({})
       const company = writableSeed('a').companies![0]!
-      const companies = [0, 1].map((n) => ({ ...company, id: `00000000-0000-4000-8000-c0${String(n).padStart(10, '0')}` }))
+      const companies = [0, 1].map((n) => ({
+        ...company,
+        id: `00000000-0000-4000-8000-c0${String(n).padStart(10, '0')}`,
+      }))
       const seeds = [
         { tickets: [bigTicket(1, '€', 700_000), bigTicket(2, 'x', 300_000), bigTicket(3, 'x', 300_000)] },
         { companies: [companies[0]!] },
