@@ -38,6 +38,7 @@ import {
   type EventQuery,
   eventOf,
   isExpired,
+  utf8Length,
 } from '../event-feed.js'
 import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange } from '../event-views.js'
 import type { SyncCollection } from '../removal.js'
@@ -480,7 +481,7 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
           continue
         }
         const inline = doc.startsWith('{')
-        bytes += inline ? Buffer.byteLength(doc) : Number(doc.slice(doc.indexOf(':') + 1))
+        bytes += inline ? utf8Length(doc) : Number(doc.slice(doc.indexOf(':') + 1))
         if (taken > 0 && bytes > budget) break
         if (!inline) large.push(Number(doc.slice(0, doc.indexOf(':'))))
         taken += 1
