@@ -357,6 +357,39 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
     }
   }
 
+  /**
+   * The events of a page's rows (`listEvents`) with at least one large document: rows while their sizes
+   * fit `budget` (the first always), at most `limit`; the large documents among them read by position.
+   */
+  async function withinBudget(tenantId: string, docs: readonly { doc: string }[], limit: number, budget: number) {
+    let bytes = 0
+    let taken = 0
+    const large: number[] = []
+    for (const { doc } of docs) {
+      const inline = doc.startsWith('{')
+      bytes += inline ? utf8Length(doc) : Number(doc.slice(doc.indexOf(':') + 1))
+      if (taken === limit || (taken > 0 && bytes > budget)) break
+      if (!inline) large.push(Number(doc.slice(0, doc.indexOf(':'))))
+      taken += 1
+    }
+    const texts = new Map<number, string>()
+    if (large.length > 0) {
+      const fetched = await rows<{ position: unknown; doc: string }>(
+        sql`SELECT position, doc FROM ${t('events')}
+            WHERE tenant_id = ${tenantId} AND position IN (${sql.join(large)})`,
+      )
+      for (const row of fetched) texts.set(Number(row.position), row.doc)
+    }
+    const list: Event[] = []
+    for (const { doc } of docs.slice(0, taken)) {
+      const text = doc.startsWith('{') ? doc : texts.get(Number(doc.slice(0, doc.indexOf(':'))))
+      // Pruned between the two statements: the page ends before it, and the next one carries on.
+      if (text === undefined) break
+      list.push(ctx.parseDoc<Event>(text))
+    }
+    return list
+  }
+
   return {
     states,
     describe,
@@ -469,37 +502,10 @@ export function sqlEvents(ctx: SqlContext, retentionMs: number): SqlEvents {
         if (docs.length < to - from + 1) docs = await page(open)
       }
       // The page: rows while they fit the budget (the first always), at most `limit`. Small documents alone
-      // cannot pass it, so they are measured only beside a large one.
-      const sized = docs.some(({ doc }) => !doc.startsWith('{'))
-      let bytes = 0
-      let taken = 0
-      const large: number[] = []
-      for (const { doc } of docs) {
-        if (taken === n) break
-        if (!sized) {
-          taken += 1
-          continue
-        }
-        const inline = doc.startsWith('{')
-        bytes += inline ? utf8Length(doc) : Number(doc.slice(doc.indexOf(':') + 1))
-        if (taken > 0 && bytes > budget) break
-        if (!inline) large.push(Number(doc.slice(0, doc.indexOf(':'))))
-        taken += 1
-      }
-      const texts = new Map<number, string>()
-      if (large.length > 0) {
-        const fetched = await rows<{ position: unknown; doc: string }>(
-          sql`SELECT position, doc FROM ${events} WHERE tenant_id = ${tenantId} AND position IN (${sql.join(large)})`,
-        )
-        for (const row of fetched) texts.set(Number(row.position), row.doc)
-      }
-      const list: Event[] = []
-      for (const { doc } of docs.slice(0, taken)) {
-        const text = doc.startsWith('{') ? doc : texts.get(Number(doc.slice(0, doc.indexOf(':'))))
-        // Pruned between the two statements: the page ends before it, and the next one carries on.
-        if (text === undefined) break
-        list.push(ctx.parseDoc<Event>(text))
-      }
+      // cannot pass it, so a page of them is the first `limit` rows, as before the budget.
+      const list = docs.every(({ doc }) => doc.startsWith('{'))
+        ? docs.slice(0, n).map(({ doc }) => ctx.parseDoc<Event>(doc))
+        : await withinBudget(tenantId, docs, n, budget)
       return { state: 'ok', events: list, hasNextPage: docs.length > list.length, lastPosition } as const
     },
   }
