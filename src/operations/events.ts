@@ -62,11 +62,16 @@ export const listEvents = defineOperation({
     }
     const types = query.types ?? (readable.length === EVENT_TYPES.length ? null : readable)
     const after = query.after === undefined ? null : eventPosition(query.after)
-    const maxBytes = maxEventsPageBytes
     const page =
       types !== null && types.length === 0
         ? null
-        : await store.listEvents(tenantId, { after, order: query.order, types, limit: query.limit, maxBytes })
+        : await store.listEvents(tenantId, {
+            after,
+            order: query.order,
+            types,
+            limit: query.limit,
+            maxBytes: maxEventsPageBytes,
+          })
     if (page?.state === 'expired')
       throw new ApiError('CURSOR_EXPIRED', 'Events after this cursor have been pruned: resynchronise from the lists')
     if (page !== null && after !== null && after > page.lastPosition)
