@@ -10,6 +10,7 @@ import { loadTracing } from './http/tracing.js'
 import { renderReferencePage, type ReferenceDocument } from './docs/render.js'
 import { createOpenApiDocument } from './openapi/document.js'
 import { operations } from './operations/index.js'
+import { DEFAULT_EVENTS_PAGE_BYTES } from './stores/event-feed.js'
 import { assertStore, type Store } from './stores/store.js'
 
 /** Options of {@link createPublicApi}. */
@@ -27,6 +28,11 @@ export interface PublicApiOptions {
   basePath?: string
   /** Largest accepted request body. Default 1 MiB (1,048,576 bytes). */
   maxBodyBytes?: number
+  /**
+   * The byte budget of a page of `GET /events`: a page stops before its events' JSON passes it (always
+   * holding one event). Default 1 MiB (1,048,576 bytes; docs/extensions.md section 3).
+   */
+  maxEventsPageBytes?: number
   /** Receives every unexpected error (the response says only `INTERNAL_ERROR`). Default `console.error`. */
   onError?: (error: unknown, context: { request: Request; requestId: string }) => void
   /**
@@ -79,6 +85,9 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1)
     throw new TypeError('maxBodyBytes must be a positive integer')
+  const maxEventsPageBytes = options.maxEventsPageBytes ?? DEFAULT_EVENTS_PAGE_BYTES
+  if (!Number.isSafeInteger(maxEventsPageBytes) || maxEventsPageBytes < 1)
+    throw new TypeError('maxEventsPageBytes must be a positive integer')
 
   // Computed once per handler (the document is about 380 KB), then served with a strong ETag.
   let document: Promise<StaticDocument> | undefined
@@ -122,6 +131,7 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
     rateLimiter: options.rateLimiter ?? memoryRateLimiter(),
     basePath,
     maxBodyBytes,
+    maxEventsPageBytes,
     onResponse: options.onResponse,
     tenantRateLimit: options.tenantRateLimit,
     webhooks: { allowInsecureUrls: options.webhooks?.allowInsecureUrls === true },

@@ -28,6 +28,8 @@ export interface OperationContext<P, Q, B> {
   basePath: string
   /** `createPublicApi({ webhooks })`: whether webhook URLs may be `http` or private (development). */
   webhooks: { allowInsecureUrls: boolean }
+  /** `createPublicApi({ maxEventsPageBytes })`: the byte budget of a page of `GET /events`. */
+  maxEventsPageBytes: number
 }
 
 /** What a handler returns: the success status, the body and any extra headers. */

@@ -29,6 +29,8 @@ export interface PipelineConfig {
   maxBodyBytes: number
   /** Webhook URL rules (docs/extensions.md section 4). */
   webhooks: { allowInsecureUrls: boolean }
+  /** The byte budget of a page of the events feed (docs/extensions.md section 3). */
+  maxEventsPageBytes: number
   /** Guarded by the router (observe.ts): it never throws. */
   onError: ErrorListener
   /** Called once per response (observe.ts); undefined costs nothing. */
@@ -144,6 +146,7 @@ export async function runOperation(
       now,
       basePath: config.basePath,
       webhooks: config.webhooks,
+      maxEventsPageBytes: config.maxEventsPageBytes,
     } as Parameters<AnyOperation['handle']>[0])
   const result: OperationResult = operation.idempotent
     ? await withIdempotency(request, state.url, json, principal.tenantId, store, now, execute)

@@ -304,7 +304,7 @@ export const EventListQuerySchema = v.strictObject({
       v.minValue(1, 'Must be at least 1'),
       v.maxValue(100, 'Must be at most 100'),
       v.metadata({ param: { type: 'integer', minimum: 1, maximum: 100 } }),
-      v.description('Events per page, 1..100.'),
+      v.description('Events per page at most, 1..100: a page also stops at its byte budget.'),
     ),
     '25',
   ),

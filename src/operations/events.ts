@@ -52,13 +52,15 @@ export const listEvents = defineOperation({
     'The tenant’s changes in commit order, from API writes and from the host’s sync. Follow the feed with ' +
     '`after=nextCursor`: every event is seen exactly once. Only events of resources the key may read are shown; ' +
     '`types` naming another is a 403. An `after` whose following events were pruned (kept 30 days by default) ' +
-    'is a 410 `CURSOR_EXPIRED`: resynchronise from the lists.',
+    'is a 410 `CURSOR_EXPIRED`: resynchronise from the lists. A page holds at most `limit` events and stops ' +
+    'before their JSON passes the API’s byte budget (`maxEventsPageBytes`, default 1 MiB), always holding at ' +
+    'least one event: a short page is not the end of the feed, only an empty one is.',
   scope: 'events.read',
   query: EventListQuerySchema,
   response: EventListSchema,
   successStatus: 200,
   errors: ['CURSOR_EXPIRED'],
-  handle: async ({ store, tenantId, query, principal }) => {
+  handle: async ({ store, tenantId, query, principal, maxEventsPageBytes }) => {
     const readable = readableEventTypes(principal.scopes)
     if (query.types !== undefined) {
       const denied = query.types.filter((type) => !readable.includes(type))
@@ -72,7 +74,13 @@ export const listEvents = defineOperation({
     const page =
       types !== null && types.length === 0
         ? null
-        : await store.listEvents(tenantId, { after, order: query.order, types, limit: query.limit })
+        : await store.listEvents(tenantId, {
+            after,
+            order: query.order,
+            types,
+            limit: query.limit,
+            maxBytes: maxEventsPageBytes,
+          })
     if (page?.state === 'expired')
       throw new ApiError('CURSOR_EXPIRED', 'Events after this cursor have been pruned: resynchronise from the lists')
     if (page !== null && after !== null && after > page.lastPosition)

@@ -21,6 +21,14 @@ import {
  */
 export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000
 
+/**
+ * The default byte budget of a page of the feed: 1 MiB of event JSON (docs/extensions.md, section 3).
+ *
+ * @example
+ * createPublicApi({ store, keyResolver, maxEventsPageBytes: DEFAULT_EVENTS_PAGE_BYTES })
+ */
+export const DEFAULT_EVENTS_PAGE_BYTES = 1024 * 1024
+
 /** What `store.listEvents` is asked for (validated by the operation). */
 export interface EventQuery {
   /** The position of the event named by `after`, or null from the start (asc) or the end (desc). */
@@ -29,12 +37,23 @@ export interface EventQuery {
   order: 'asc' | 'desc'
   /** Only these types; null for every type. */
   types: readonly EventType[] | null
+  /** At most this many events. */
   limit: number
+  /**
+   * The page's byte budget: it stops before the UTF-8 bytes of its events' JSON (as `JSON.stringify`
+   * writes each) would pass this, and always holds at least one event. A store stops reading there:
+   * it never reads `limit` events to cut the page afterwards (bounded memory, whatever their size).
+   * Default {@link DEFAULT_EVENTS_PAGE_BYTES}.
+   */
+  maxBytes?: number
 }
 
 /** What `store.listEvents` found. */
 export type EventPage =
-  /** The events (at most `limit`), whether more match, and the tenant's last position (0 before any event). */
+  /**
+   * The events (at most `limit`, within `maxBytes`), whether more match (true for a page cut short by
+   * the budget), and the tenant's last position (0 before any event).
+   */
   | { state: 'ok'; events: Event[]; hasNextPage: boolean; lastPosition: number }
   /** Events the walk from `after` needs were pruned (answered 410 `CURSOR_EXPIRED`). */
   | { state: 'expired' }
@@ -49,6 +68,38 @@ export type EventPage =
 export function isExpired(query: Pick<EventQuery, 'after' | 'order'>, prunedBefore: number): boolean {
   if (query.after === null) return false
   return query.order === 'asc' ? query.after + 1 < prunedBefore : query.after >= 2 && query.after - 1 < prunedBefore
+}
+
+/**
+ * The UTF-8 length of `text` in bytes, without encoding it (the feed's events can be megabytes).
+ * `JSON.stringify` writes no lone surrogate, so a surrogate here is always half of a pair.
+ *
+ * @example
+ * utf8Length('é€') // 5
+ */
+export function utf8Length(text: string): number {
+  let bytes = text.length
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    // Two bytes up to U+07FF, three to U+FFFF; a pair (two UTF-16 units) is four.
+    if (code >= 0x80) bytes += code < 0x800 || (code >= 0xd800 && code <= 0xdfff) ? 1 : 2
+  }
+  return bytes
+}
+
+/** Each event's UTF-8 JSON size, computed once, when a page first needs it. */
+const eventSizes = new WeakMap<Event, number>()
+
+/**
+ * The bytes of `event`'s JSON as a page sends it.
+ *
+ * @example
+ * eventBytes(event) // 312
+ */
+export function eventBytes(event: Event): number {
+  let size = eventSizes.get(event)
+  if (size === undefined) eventSizes.set(event, (size = utf8Length(JSON.stringify(event))))
+  return size
 }
 
 /**
@@ -130,6 +181,8 @@ export class EventLog {
     if (isExpired(query, this.prunedBefore)) return { state: 'expired' }
     const types = query.types === null ? null : new Set<string>(query.types)
     const out: Event[] = []
+    const budget = query.maxBytes ?? DEFAULT_EVENTS_PAGE_BYTES
+    let bytes = 0
     let hasNextPage = false
     const step = query.order === 'asc' ? 1 : -1
     const from = query.order === 'asc' ? (query.after ?? 0) + 1 : (query.after ?? this.position + 1) - 1
@@ -137,10 +190,12 @@ export class EventLog {
     for (let p = start; p >= this.prunedBefore && p <= this.position; p += step) {
       const event = this.events[p - this.prunedBefore]!
       if (types !== null && !types.has(event.type)) continue
-      if (out.length === query.limit) {
+      // Sized only while the page may still take it: a page reads at most one event past its budget.
+      if (out.length === query.limit || (out.length > 0 && (bytes += eventBytes(event)) > budget)) {
         hasNextPage = true
         break
       }
+      if (out.length === 0) bytes = eventBytes(event)
       out.push(event)
     }
     return { state: 'ok', events: out, hasNextPage, lastPosition: this.position }

@@ -221,6 +221,8 @@ export interface Store extends WebhookStore, WebhookDispatchStore {
    * `events: false`) and `remove` record their events in the same transaction as the change, with
    * the actor and request of `write` (the host's sync when omitted), at the tenant's next positions
    * in commit order. Events older than the store's `eventRetentionMs` are pruned by the store.
+   * A page holds at most `query.limit` events and stops before their JSON passes `query.maxBytes`
+   * (always at least one event), reading no further than that: events can be megabytes each.
    */
   listEvents(tenantId: string, query: EventQuery): Promise<EventPage>
 

@@ -64,6 +64,14 @@ const FAN_OUT_ROUNDS = 50
 /** How long an endpoint read for delivery serves later deliveries of the same pass. */
 const ENDPOINT_CACHE_MS = 1_000
 
+/**
+ * The default byte budget of one read of the feed by the dispatcher: 4 MiB of event JSON.
+ *
+ * @example
+ * createWebhookDispatcher({ store, maxEventsReadBytes: DEFAULT_EVENTS_READ_BYTES / 4 })
+ */
+export const DEFAULT_EVENTS_READ_BYTES = 4 * 1024 * 1024
+
 /** Options of {@link createWebhookDispatcher}. */
 export interface WebhookDispatcherOptions {
   /** Any store: memory (one process), SQLite or Postgres (several processes on one database). */
@@ -79,6 +87,13 @@ export interface WebhookDispatcherOptions {
   retryScheduleMs?: readonly number[]
   /** Deliveries in flight at once in this process. Default 10. */
   concurrency?: number
+  /**
+   * The byte budget of each read of the feed (fan-out, and the events of a claimed batch): a read
+   * stops before its events' JSON passes it, holding one event at least. The events a process holds
+   * are then about this plus `concurrency` events being delivered, whatever their size. Default
+   * {@link DEFAULT_EVENTS_READ_BYTES} (4 MiB).
+   */
+  maxEventsReadBytes?: number
   /**
    * How long a claim holds a job or an endpoint's fan-out; another process takes it over after.
    * Must exceed `timeoutMs`. Default `timeoutMs + 30,000`.
@@ -166,6 +181,9 @@ function checkOptions(options: WebhookDispatcherOptions): void {
   positive('pollIntervalMs', options.pollIntervalMs)
   if (options.concurrency !== undefined && !(Number.isInteger(options.concurrency) && options.concurrency > 0))
     throw new TypeError('concurrency must be a positive integer')
+  const budget = options.maxEventsReadBytes
+  if (budget !== undefined && !(Number.isSafeInteger(budget) && budget > 0))
+    throw new TypeError('maxEventsReadBytes must be a positive integer')
   const schedule = options.retryScheduleMs
   if (schedule !== undefined && !(Array.isArray(schedule) && schedule.every((ms) => Number.isFinite(ms) && ms >= 0)))
     throw new TypeError('retryScheduleMs must be an array of non-negative numbers')
@@ -188,6 +206,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   if (leaseMs <= timeoutMs) throw new TypeError('leaseMs must exceed timeoutMs, or two processes could run one attempt')
   const schedule = [...(options.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS)]
   const concurrency = options.concurrency ?? 10
+  const maxBytes = options.maxEventsReadBytes ?? DEFAULT_EVENTS_READ_BYTES
   const pollIntervalMs = options.pollIntervalMs ?? 1_000
   const now = options.now ?? (() => new Date())
   const onError =
@@ -243,9 +262,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     recording = false
   }
 
-  /** The events of one claimed endpoint after its position, and the position they end at. */
+  /**
+   * The events of one claimed endpoint after its position (at most FAN_OUT_EVENTS, within the byte
+   * budget), and the position they end at: an endpoint with more left is claimed again.
+   */
   async function newEvents(claim: WebhookFanOutClaim): Promise<{ events: Event[]; position: number }> {
-    const query = { order: 'asc', types: null, limit: FAN_OUT_EVENTS } as const
+    const query = { order: 'asc', types: null, limit: FAN_OUT_EVENTS, maxBytes } as const
     let page = await store.listEvents(claim.tenantId, { ...query, after: claim.position })
     if (page.state === 'expired') {
       onError(new WebhookFeedGapError(claim.tenantId, claim.endpointId, claim.position))
@@ -287,26 +309,41 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
 
   /**
    * The events `jobs` deliver, by tenant and id (pruned ones missing): one page per tenant when its
-   * positions are close together (a claimed batch mostly is), else one read per job.
+   * positions are close together (a claimed batch mostly is), else one read per job. The tenants'
+   * pages share the byte budget, and keep only the events of `jobs`; the jobs a page did not reach
+   * (it stopped at its budget) are read one by one.
    */
   async function eventsOf(jobs: readonly WebhookJob[]): Promise<Map<string, Event>> {
     const found = new Map<string, Event>()
-    const byTenant = new Map<string, number[]>()
-    for (const job of jobs) byTenant.set(job.tenantId, [...(byTenant.get(job.tenantId) ?? []), job.eventPosition])
-    /** Reads `count` events from position `first`; false when the first of them was pruned. */
-    const read = async (tenantId: string, first: number, count: number) => {
-      const page = await store.listEvents(tenantId, { after: first - 1, order: 'asc', types: null, limit: count })
-      if (page.state === 'ok') for (const event of page.events) found.set(`${tenantId}\u0000${event.id}`, event)
-      return page.state === 'ok'
+    const byTenant = new Map<string, Set<number>>()
+    for (const job of jobs) {
+      const positions = byTenant.get(job.tenantId) ?? new Set<number>()
+      byTenant.set(job.tenantId, positions.add(job.eventPosition))
     }
-    const each = (tenantId: string, positions: number[]) =>
-      Promise.all([...new Set(positions)].map((position) => read(tenantId, position, 1)))
+    const share = Math.max(1, Math.floor(maxBytes / byTenant.size))
+    /**
+     * Reads events from position `first`, at most `count` within `budget`, keeping those of `wanted`: the
+     * last position read, or null when `first` was pruned.
+     */
+    const read = async (tenantId: string, wanted: Set<number>, first: number, count: number, budget: number) => {
+      const query = { after: first - 1, order: 'asc', types: null, limit: count, maxBytes: budget } as const
+      const page = await store.listEvents(tenantId, query)
+      if (page.state !== 'ok') return null
+      for (const event of page.events)
+        if (wanted.has(eventPosition(event.id)!)) found.set(`${tenantId}\u0000${event.id}`, event)
+      const last = page.events.at(-1)
+      return last === undefined ? first + count - 1 : eventPosition(last.id)!
+    }
+    const each = (tenantId: string, positions: Set<number>) =>
+      Promise.all([...positions].map((position) => read(tenantId, positions, position, 1, 1)))
     await Promise.all(
       [...byTenant].map(async ([tenantId, positions]) => {
         const low = Math.min(...positions)
         const span = Math.max(...positions) - low + 1
         // A range whose start was pruned is read job by job: the later events may still be kept.
-        if (span > FAN_OUT_EVENTS || !(await read(tenantId, low, span))) await each(tenantId, positions)
+        const reached = span > FAN_OUT_EVENTS ? null : await read(tenantId, positions, low, span, share)
+        const left = reached === null ? positions : new Set([...positions].filter((position) => position > reached))
+        if (left.size > 0) await each(tenantId, left)
       }),
     )
     return found

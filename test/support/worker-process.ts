@@ -12,14 +12,14 @@ export interface WorkerProcess<T> {
 
 /**
  * Runs the TypeScript file `script` (through tsx) with `args` as its one JSON argument, with an IPC
- * channel for messages both ways.
+ * channel for messages both ways; `nodeOptions` go to node (e.g. `--expose-gc`).
  *
  * @example
  * const { result } = forkWorker<{ statuses: number[] }>(workerPath, { store: 'sqlite' })
  */
-export function forkWorker<T>(script: string, args: object): WorkerProcess<T> {
+export function forkWorker<T>(script: string, args: object, nodeOptions: readonly string[] = []): WorkerProcess<T> {
   const child = fork(script, [JSON.stringify(args)], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...nodeOptions],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })
   let out = ''

@@ -76,6 +76,16 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     expect(errors).toEqual([])
   })
 
+  it('reads the feed within maxEventsReadBytes: with a budget below every event, each is delivered once', async () => {
+    const { tenantId, h } = await tenantWithEndpoint()
+    await store.seed(tenantId, { companies: [1, 2, 3, 4, 5].map((n) => company(n)) })
+    const counts = await dispatcher({ maxEventsReadBytes: 1 }).runOnce()
+    expect(counts).toEqual({ enqueued: 5, delivered: 5, retrying: 0, failed: 0, dropped: 0 })
+    const feed = await h.call<Reply<'listEvents'>>('GET', '/events?limit=10')
+    expect(receiver.received.map((r) => r.body).sort()).toEqual(feed.body.data.map((e) => JSON.stringify(e)).sort())
+    expect(errors).toEqual([])
+  })
+
   it('signs with both secrets during a rotation: either verifies with standardwebhooks', async () => {
     const { tenantId, h, id, secret: old } = await tenantWithEndpoint()
     const rotated = await h.call<Reply<'rotateWebhookEndpointSecret'>>('POST', `/webhook-endpoints/${id}/rotate-secret`)
@@ -377,6 +387,10 @@ describe('createWebhookDispatcher options', () => {
       new TypeError('leaseMs must exceed timeoutMs, or two processes could run one attempt'),
     )
     expect(() => createWebhookDispatcher({ store, concurrency: 0 })).toThrow(TypeError)
+    for (const maxEventsReadBytes of [0, 1.5, Number.NaN, 2 ** 60])
+      expect(() => createWebhookDispatcher({ store, maxEventsReadBytes })).toThrow(
+        new TypeError('maxEventsReadBytes must be a positive integer'),
+      )
     expect(() => createWebhookDispatcher({ store, retryScheduleMs: [-1] })).toThrow(TypeError)
     expect(() => createWebhookDispatcher({ store, pollIntervalMs: Number.NaN })).toThrow(TypeError)
     expect(() => createWebhookDispatcher({ store: {} as Store })).toThrow(TypeError)

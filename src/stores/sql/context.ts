@@ -41,10 +41,15 @@ export interface SqlContext {
  * Parsed list/ticket docs are kept with the text they were parsed from and reused only while the
  * stored text is identical (JSON.parse of a 25-row page is the largest part of a steady-state
  * read; the text itself is reused as the reply's JSON). Like the memory store, reads then share
- * one frozen object per unchanged record. At most 2,000 docs (a few MB): hot pages stay parsed,
- * the rest is parsed per read.
+ * one frozen object per unchanged record. At most 2,000 docs and 4 M characters of their text (a
+ * few MB): hot pages stay parsed, the rest is parsed per read. A doc of more than 64 K characters
+ * (an event of a large record, say) is never kept: a few of them would hold the process's memory.
  */
 const MAX_CACHED_DOCS = 2_000
+/** The cache's text, at most, in UTF-16 code units. */
+const MAX_CACHED_CHARS = 4 * 1024 * 1024
+/** The longest text the cache keeps. */
+const MAX_CACHED_DOC_CHARS = 64 * 1024
 /** How much of a document's text keys the cache: enough for `{"id":"<uuid>",`. */
 const DOC_KEY_LENGTH = 64
 
@@ -61,6 +66,7 @@ export function createSqlContext(db: Exec, engine: Engine, schema: string | unde
   const rows = async <R>(query: RawBuilder<unknown>, ex: Exec = db): Promise<R[]> =>
     (await query.execute(ex)).rows as R[]
   const docCache = new Map<string, { text: string; value: unknown }>()
+  let cachedChars = 0
   return {
     db,
     bulk,
@@ -81,7 +87,13 @@ export function createSqlContext(db: Exec, engine: Engine, schema: string | unde
       const hit = docCache.get(key)
       if (hit !== undefined && hit.text === source) return hit.value as T
       const value = frozenFromJson<T>(source)
-      if (docCache.size >= MAX_CACHED_DOCS) docCache.clear()
+      if (source.length > MAX_CACHED_DOC_CHARS) return value
+      if (docCache.size >= MAX_CACHED_DOCS || cachedChars + source.length > MAX_CACHED_CHARS) {
+        docCache.clear()
+        cachedChars = 0
+      }
+      // A doc replaced under the same key stays counted until the next clear: an upper bound.
+      cachedChars += source.length
       docCache.set(key, { text: source, value })
       return value
     },

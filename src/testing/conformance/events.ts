@@ -33,6 +33,70 @@ async function last(h: Harness): Promise<string | undefined> {
 
 const SYNC = { type: 'sync' }
 
+/** The default byte budget of an events page (docs/extensions.md, section 3). */
+const PAGE_BYTES = 1024 * 1024
+const utf8 = new TextEncoder()
+/** The UTF-8 bytes of `value`'s JSON, as the API sends it. */
+const bytesOf = (value: unknown) => utf8.encode(JSON.stringify(value)).length
+
+/**
+ * A ticket whose event is about `size` bytes of JSON: its description `chars` characters, each of
+ * `unit` (`€` is three bytes in UTF-8: a store that counted characters would take one char for one byte).
+ */
+function bigTicket(n: number, unit: 'x' | '€', chars: number) {
+  return {
+    id: `00000000-0000-4000-8000-b16${String(n).padStart(9, '0')}`,
+    ticketNumber: `BIG-${n}`,
+    title: `Big ticket ${n}`,
+    status: 'Open',
+    priority: 'Low',
+    isClosed: false,
+    provider: 'psa_a' as const,
+    createdAt: at(40, 0, n),
+    description: unit.repeat(chars),
+  }
+}
+
+/**
+ * Walks the feed from its start to an empty page with `query`, checking every page against the byte
+ * budget: at least one event, events within the budget unless one alone passes it, and no page cut
+ * short while its next event would still have fit. Every non-empty page but the last says
+ * `hasNextPage`; the empty page ends the walk.
+ */
+async function walkWithinBudget(h: Harness, query: string, limit: number): Promise<Event[]> {
+  const pages: Event[][] = []
+  let cursor: string | undefined
+  for (;;) {
+    const { status, body } = await h.call<Reply<'listEvents'>>(
+      'GET',
+      `/events?limit=${limit}&${query}${cursor === undefined ? '' : `&after=${cursor}`}`,
+    )
+    expect(status).toBe(200)
+    const sizes = body.data.map(bytesOf)
+    const total = sizes.reduce((sum, size) => sum + size, 0)
+    const label = `${query} page ${pages.length}: ${sizes.join(' + ')} bytes`
+    expect(body.data.length, label).toBeLessThanOrEqual(limit)
+    expect(bytesOf(body), label).toBeLessThanOrEqual(PAGE_BYTES + Math.max(0, ...sizes) + 200)
+    if (body.data.length > 1) expect(total, label).toBeLessThanOrEqual(PAGE_BYTES)
+    const previous = pages.at(-1)
+    if (previous !== undefined && previous.length < limit && body.data.length > 0) {
+      // The previous page stopped for the budget: this page's first event would have passed it.
+      expect(previous.map(bytesOf).reduce((sum, size) => sum + size, 0) + sizes[0]!, label).toBeGreaterThan(PAGE_BYTES)
+    }
+    if (body.data.length === 0) {
+      expect(body.pagination).toEqual({ limit, hasNextPage: false, nextCursor: null })
+      return pages.flat()
+    }
+    pages.push(body.data)
+    expect(body.pagination.nextCursor).toBe(body.data.at(-1)!.id)
+    cursor = body.pagination.nextCursor!
+    if (!body.pagination.hasNextPage) {
+      const after = await h.call<Reply<'listEvents'>>('GET', `/events?limit=${limit}&${query}&after=${cursor}`)
+      expect(after.body.data, `${label}: hasNextPage false, yet more events`).toEqual([])
+    }
+  }
+}
+
 /**
  * Registers the events tests. `createStoreWithRetention`, when given, makes a second store of the
  * kind under test whose events expire after the given milliseconds (for the 410 test).
@@ -241,6 +305,40 @@ export function events(
       const some = await feed(h, undefined, '&types=company.created,goal.created')
       expect(some).toEqual(all.filter((e) => e.type === 'company.created' || e.type === 'goal.created'))
       expect(some.length).toBeGreaterThan(0)
+    })
+
+    it('stops each page at the byte budget, holding one event at least; a walk by cursor sees every event once', {
+      timeout: 120_000,
+    }, async () => {
+      // Events of about 2 MB, 600 KB, 300 KB and less, some of three-byte characters, between companies.
+      const { tenantId, h } = await ctx.fresh({})
+      const company = writableSeed('a').companies![0]!
+      const companies = [0, 1].map((n) => ({
+        ...company,
+        id: `00000000-0000-4000-8000-c0${String(n).padStart(10, '0')}`,
+      }))
+      const seeds = [
+        { tickets: [bigTicket(1, '€', 700_000), bigTicket(2, 'x', 300_000), bigTicket(3, 'x', 300_000)] },
+        { companies: [companies[0]!] },
+        { tickets: [bigTicket(4, '€', 700_000), bigTicket(5, 'x', 2_000_000), bigTicket(6, '€', 210_000)] },
+        { tickets: [bigTicket(7, 'x', 300_000)] },
+        { companies: [companies[1]!] },
+        { tickets: [bigTicket(8, '€', 50_000), bigTicket(9, 'x', 1_000)] },
+      ]
+      for (const seed of seeds) await ctx.store.seed(tenantId, seed)
+      const expected = seeds.flatMap((seed) => [...(seed.tickets ?? []), ...(seed.companies ?? [])].map((r) => r.id))
+      const ids = (events: Event[]) => events.map((e) => e.resource.id)
+      expect(ids(await walkWithinBudget(h, 'order=asc', 100))).toEqual(expected)
+      expect(ids(await walkWithinBudget(h, 'order=desc', 100))).toEqual([...expected].reverse())
+      const tickets = expected.filter((id) => !companies.some((c) => c.id === id))
+      expect(ids(await walkWithinBudget(h, 'types=ticket.created', 100))).toEqual(tickets)
+      expect(ids(await walkWithinBudget(h, 'order=desc&types=ticket.created,company.created', 2))).toEqual(
+        [...expected].reverse(),
+      )
+      // One page of the whole feed is what a store gives within the budget, not 100 events.
+      const first = await h.call<Reply<'listEvents'>>('GET', '/events?limit=100')
+      expect(ids(first.body.data)).toEqual(expected.slice(0, 1))
+      expect(first.body.pagination.hasNextPage).toBe(true)
     })
 
     it('shows a key only the events of resources it may read; types it may not read are a 403', async () => {
