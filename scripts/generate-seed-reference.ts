@@ -1,13 +1,13 @@
 /**
  * Renders docs/seed.md's field reference from the seed schemas that `normalizeSeed` validates with
- * (src/stores/seed.ts), so the seed format cannot drift from the code. `npm run reference`
+ * (src/model/seed.ts), so the seed format cannot drift from the code. `npm run reference`
  * rewrites the part of docs/seed.md between the markers; test/docs/docs.test.ts fails when it is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { toJsonSchema } from '@valibot/to-json-schema'
 import { JsonObjectSchema } from '../src/model/shared.js'
-import { SEED_COMPUTED, seedSchemas } from '../src/stores/seed.js'
+import { SEED_COMPUTED, seedSchemas } from '../src/model/seed.js'
 import { cell, describe } from './generate-reference.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: walks an untyped JSON document

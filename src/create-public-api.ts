@@ -10,8 +10,8 @@ import { loadTracing } from './http/tracing.js'
 import { renderReferencePage, type ReferenceDocument } from './docs/render.js'
 import { createOpenApiDocument } from './openapi/document.js'
 import { operations } from './operations/index.js'
-import { DEFAULT_EVENTS_PAGE_BYTES } from './stores/event-feed.js'
-import { assertStore, type Store } from './stores/store.js'
+import { DEFAULT_EVENTS_PAGE_BYTES } from './ports/event-feed.js'
+import { assertStore, type Store } from './ports/store.js'
 
 /** Options of {@link createPublicApi}. */
 export interface PublicApiOptions {

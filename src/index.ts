@@ -15,12 +15,13 @@ export {
   type IdempotencyReservation,
   type ListResult,
   type NamedRef,
+  type SeedOptions,
   type Store,
   type StoredResponse,
   StoreUnavailableError,
-} from './stores/store.js'
+} from './ports/store.js'
 export { RecordNotFoundError, VersionMismatchError } from './model/errors.js'
-export type { WebhookDeliveryRecord, WebhookStore } from './stores/webhook-store.js'
+export type { WebhookDeliveryRecord, WebhookStore } from './ports/webhook-store.js'
 export type {
   FinishedWebhookJob,
   NewWebhookJob,
@@ -29,7 +30,7 @@ export type {
   WebhookJob,
   WebhookJobFinish,
   WebhookJobOutcome,
-} from './stores/webhook-dispatch.js'
+} from './ports/webhook-dispatch.js'
 export type {
   WebhookDelivery,
   WebhookEndpoint,
@@ -43,14 +44,13 @@ export {
   type SeedData,
   type SeedRecord,
   type TrainingCourseRecord,
-} from './stores/seed.js'
+} from './model/seed.js'
 export {
   normalizeRemoval,
   type RemoveIds,
-  type SeedOptions,
   SYNC_COLLECTIONS,
   type SyncCollection,
-} from './stores/removal.js'
+} from './model/removal.js'
 export {
   changeOf,
   EVENT_RESOURCE_TYPES,
@@ -69,15 +69,8 @@ export {
   SYNC_ACTOR,
   type WriteContext,
 } from './model/events.js'
-export {
-  authorOf,
-  EVENT_RETENTION_MS,
-  EventLog,
-  type EventPage,
-  type EventQuery,
-  eventOf,
-  isExpired,
-} from './stores/event-feed.js'
+export type { EventPage, EventQuery } from './ports/event-feed.js'
+export { authorOf, EVENT_RETENTION_MS, EventLog, eventOf, isExpired } from './stores/event-feed.js'
 export { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange, type ViewLookups } from './stores/event-views.js'
 
 // API keys for hosts (docs/api-keys.md)
@@ -91,7 +84,7 @@ export {
   type RollApiKeyOptions,
 } from './http/api-keys.js'
 export * from './model/api-keys.js'
-export type { ApiKeyMethods } from './stores/store.js'
+export type { ApiKeyMethods } from './ports/store.js'
 
 // Authentication, scopes, rate limiting, errors
 export {

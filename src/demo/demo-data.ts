@@ -4,7 +4,7 @@
  * relative to a fixed "now", and tickets are generated on demand from their index, so a million of
  * them cost next to nothing until they are read.
  */
-import type { NormalizedSeed } from '../stores/seed.js'
+import type { NormalizedSeed } from '../model/seed.js'
 import { makeCompanies, makeStaff } from './people.js'
 import { makeBudgets, makeGoals, makePlannerTypes, type DemoBudget } from './planning.js'
 import { stream } from './prng.js'

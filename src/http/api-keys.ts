@@ -11,7 +11,7 @@ import {
   type ApiKeyRecord,
   withoutHash,
 } from '../model/api-keys.js'
-import type { Store } from '../stores/store.js'
+import type { Store } from '../ports/store.js'
 import {
   constantTimeEqual,
   hashKey,

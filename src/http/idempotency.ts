@@ -4,7 +4,7 @@
  * the same key with another body is a 422, and one whose first request is still running a 409.
  * Failed requests keep nothing (they wrote nothing), so a retry of a failure simply runs again.
  */
-import type { Store, StoredResponse } from '../stores/store.js'
+import type { Store, StoredResponse } from '../ports/store.js'
 import { ApiError, validationError } from './errors.js'
 import type { OperationResult } from './operation.js'
 

@@ -1,5 +1,5 @@
 /** The default `onError` of `createPublicApi`. */
-import { StoreUnavailableError } from '../stores/store.js'
+import { StoreUnavailableError } from '../ports/store.js'
 
 /**
  * Logs an unexpected error to `console.error`. A store or rate limiter that cannot be reached (the

@@ -1,5 +1,5 @@
 import type * as v from 'valibot'
-import type { Store } from '../stores/store.js'
+import type { Store } from '../ports/store.js'
 import type { Principal, Scope } from './auth.js'
 import type { ErrorCode } from './errors.js'
 

@@ -4,10 +4,10 @@
  * (router.ts) calls these; nothing here knows about itty-router.
  */
 import * as v from 'valibot'
-import type { Store } from '../stores/store.js'
+import type { Store } from '../ports/store.js'
 import { authenticate, requireScope, type KeyResolver } from './auth.js'
 import { assertSafeJson, parseJson, readBodyText, requireJsonContentType } from './body.js'
-import { StoreUnavailableError } from '../stores/store.js'
+import { StoreUnavailableError } from '../ports/store.js'
 import { ApiError, apiErrorOf, isErrorCode, validationError, type ErrorCode } from './errors.js'
 import { withIdempotency } from './idempotency.js'
 import type { ErrorListener, ResponseListener } from './observe.js'

@@ -4,9 +4,9 @@
  * error (a string's `includes` would match `tickets.readXX` as `tickets.read`).
  */
 import * as v from 'valibot'
-import type { RateLimitRule } from '../model/rate-limiter.js'
+import type { RateLimitRule } from '../ports/rate-limiter.js'
 
-export type { RateLimitRule } from '../model/rate-limiter.js'
+export type { RateLimitRule } from '../ports/rate-limiter.js'
 
 const PositiveIntegerSchema = v.pipe(v.number(), v.safeInteger(), v.minValue(1))
 

@@ -1,6 +1,6 @@
-import type { RateLimiter, RateLimitResult, RateLimitRule } from '../model/rate-limiter.js'
+import type { RateLimiter, RateLimitResult, RateLimitRule } from '../ports/rate-limiter.js'
 
-export type { RateLimiter, RateLimitResult, RateLimitRule } from '../model/rate-limiter.js'
+export type { RateLimiter, RateLimitResult, RateLimitRule } from '../ports/rate-limiter.js'
 
 /** Options of {@link memoryRateLimiter}. */
 export interface MemoryRateLimiterOptions {

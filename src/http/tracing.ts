@@ -6,7 +6,7 @@
  * allocation, no span object.
  */
 import type * as OtelApi from '@opentelemetry/api'
-import type { Store } from '../stores/store.js'
+import type { Store } from '../ports/store.js'
 
 type Api = typeof OtelApi
 

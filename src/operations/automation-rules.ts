@@ -2,7 +2,7 @@ import { validationError, type ValidationIssue } from '../http/errors.js'
 import { defineOperation, type OperationContext } from '../http/operation.js'
 import { completeActions, completeConditionGroups } from '../model/rule-completion.js'
 import { parseIfMatch, updateVersioned } from '../model/versioning.js'
-import type { Store } from '../stores/store.js'
+import type { Store } from '../ports/store.js'
 import { dataEnvelope } from '../model/shared.js'
 import { ok, UuidIdParams, versionTag } from './results.js'
 import {

@@ -8,7 +8,7 @@ import { type AfterKeyset, keysetOf } from '../model/keyset.js'
 import { decodeCursor, encodeCursor, queryDigest } from '../http/cursor.js'
 import { validationError } from '../http/errors.js'
 import type { OperationResult } from '../http/operation.js'
-import type { ListResult } from '../stores/store.js'
+import type { ListResult } from '../ports/store.js'
 
 /** What every list query has. */
 export interface PagedQuery {

@@ -5,7 +5,7 @@
  */
 import { budgetTotals, npsStatistics } from '../model/computed.js'
 import { changeOf, type EventDraft, type EventResourceType } from '../model/events.js'
-import type { SyncCollection } from './removal.js'
+import type { SyncCollection } from '../model/removal.js'
 
 /** The resource type of each seed key's events; report types have none (they are not a resource of the feed). */
 export const EVENT_RESOURCE_OF: Readonly<Record<SyncCollection, EventResourceType | null>> = {

@@ -8,8 +8,8 @@ import { createPublicApi, type PublicApiHandler, type PublicApiOptions } from '.
 import { SCOPES, type RateLimitRule, type Scope } from '../http/auth.js'
 import { memoryRateLimiter } from '../http/rate-limit.js'
 import { createMemoryStore } from '../stores/memory/memory-store.js'
-import type { SeedData } from '../stores/seed.js'
-import type { Store } from '../stores/store.js'
+import type { SeedData } from '../model/seed.js'
+import type { Store } from '../ports/store.js'
 import { testKey, testKeyResolver } from './keys.js'
 
 /** The origin the in-process client and `request` use; nothing listens on it. */

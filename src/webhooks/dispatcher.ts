@@ -8,15 +8,15 @@
 import { hostname } from 'node:os'
 import { type Event, eventPosition } from '../model/events.js'
 import { endpointWantsEvent, signingSecrets, type WebhookEndpointRecord } from '../model/webhook-endpoints.js'
-import type { Store } from '../stores/store.js'
+import type { Store } from '../ports/store.js'
 import type {
   FinishedWebhookJob,
   WebhookFanOutClaim,
   WebhookJob,
   WebhookJobFinish,
   WebhookJobOutcome,
-} from '../stores/webhook-dispatch.js'
-import type { WebhookDeliveryRecord } from '../stores/webhook-store.js'
+} from '../ports/webhook-dispatch.js'
+import type { WebhookDeliveryRecord } from '../ports/webhook-store.js'
 import { webhookHeaders } from './signing.js'
 import {
   createWebhookConnectionPool,

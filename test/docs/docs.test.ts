@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { operations } from 'tenant-public-api'
 import { REFERENCE_PATH, renderReference, withReference } from '../../scripts/generate-reference.js'
 import { SEED_REFERENCE_PATH, withSeedReference } from '../../scripts/generate-seed-reference.js'
-import { seedSchemas } from '../../src/stores/seed.js'
+import { seedSchemas } from '../../src/model/seed.js'
 
 const root = resolve(import.meta.dirname, '../..')
 const readme = readFileSync(join(root, 'README.md'), 'utf8')

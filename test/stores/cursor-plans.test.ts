@@ -16,7 +16,7 @@ import { TICKET_SORT_COLUMNS, tickets, type TicketSortColumn } from '../../src/m
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js'
 import { createPostgresStore } from '../../src/stores/postgres/index.js'
 import { createSqliteStore } from '../../src/stores/sqlite/index.js'
-import type { Store } from '../../src/stores/store.js'
+import type { Store } from '../../src/ports/store.js'
 import { pgliteDialect } from '../support/pglite-dialect.js'
 import { DATABASE_URL, freshSchema, postgresServerAnswers } from '../support/postgres.js'
 

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { createPostgresStore } from 'tenant-public-api/postgres'
 import { afterAll, expect, it } from 'vitest'
-import type { FinishedWebhookJob, WebhookJob } from '../../src/stores/webhook-dispatch.js'
+import type { FinishedWebhookJob, WebhookJob } from '../../src/ports/webhook-dispatch.js'
 import { DATABASE_URL, dropSchemas, freshSchema, postgresServerAnswers } from '../support/postgres.js'
 import { forkWorker, type WorkerProcess } from '../support/worker-process.js'
 

@@ -6,7 +6,7 @@
  * the store and prints one JSON line.
  * Run with `node --import tsx test/webhooks/finish-worker.ts <json-args>`.
  */
-import type { FinishedWebhookJob } from '../../src/stores/webhook-dispatch.js'
+import type { FinishedWebhookJob } from '../../src/ports/webhook-dispatch.js'
 import { openWorkerStore, type WorkerTarget } from '../support/worker-process.js'
 
 interface Args {

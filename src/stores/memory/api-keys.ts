@@ -5,7 +5,7 @@
 import { type ApiKey, type ApiKeyRecord, applyApiKeyChanges, withoutHash } from '../../model/api-keys.js'
 import { deepFreeze } from '../../model/frozen-records.js'
 import { compareCodePoints } from '../../model/ordering.js'
-import type { ApiKeyMethods } from '../store.js'
+import type { ApiKeyMethods } from '../../ports/store.js'
 
 /**
  * The memory store's API key methods, over maps of their own.

@@ -44,8 +44,8 @@ import { memoryWebhookMethods } from './webhooks.js'
 import type { EventDraft, WriteContext } from '../../model/events.js'
 import { authorOf, EVENT_RETENTION_MS, EventLog } from '../event-feed.js'
 import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange, type ViewLookups } from '../event-views.js'
-import { normalizeRemoval, type RemoveIds, type SyncCollection, SYNC_COLLECTIONS } from '../removal.js'
-import { normalizeSeed, type BudgetRecord, type SeedData } from '../seed.js'
+import { normalizeRemoval, type RemoveIds, type SyncCollection, SYNC_COLLECTIONS } from '../../model/removal.js'
+import { normalizeSeed, type BudgetRecord, type SeedData } from '../../model/seed.js'
 import { memoryApiKeyMethods } from './api-keys.js'
 import {
   IDEMPOTENCY_LOCK_MS,
@@ -54,7 +54,7 @@ import {
   type ListResult,
   type Store,
   type StoredResponse,
-} from '../store.js'
+} from '../../ports/store.js'
 
 /** What the memory store reads of a spec. */
 type QuerySpec<R> = Pick<CollectionSpec<R, unknown>, 'name' | 'columns' | 'filters' | 'search'>

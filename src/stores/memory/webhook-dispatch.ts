@@ -4,8 +4,8 @@
  * expire as on SQL, so a dispatcher that stops mid-way leaves work another one on the same store
  * takes over.
  */
-import type { WebhookDispatchStore, WebhookJob } from '../webhook-dispatch.js'
-import type { WebhookDeliveryRecord } from '../webhook-store.js'
+import type { WebhookDispatchStore, WebhookJob } from '../../ports/webhook-dispatch.js'
+import type { WebhookDeliveryRecord } from '../../ports/webhook-store.js'
 
 interface DispatchRow {
   position: number

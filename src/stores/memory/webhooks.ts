@@ -5,8 +5,8 @@
 import { deepFreeze } from '../../model/frozen-records.js'
 import { compareCodePoints } from '../../model/ordering.js'
 import type { WebhookEndpointRecord } from '../../model/webhook-endpoints.js'
-import type { WebhookDispatchStore } from '../webhook-dispatch.js'
-import type { WebhookDeliveryRecord, WebhookStore } from '../webhook-store.js'
+import type { WebhookDispatchStore } from '../../ports/webhook-dispatch.js'
+import type { WebhookDeliveryRecord, WebhookStore } from '../../ports/webhook-store.js'
 import { memoryWebhookDispatch } from './webhook-dispatch.js'
 
 interface TenantWebhooks {

@@ -5,8 +5,8 @@
  * `PTTL`), so the count is atomic and the window is timed by the Redis server's clock.
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible'
-import type { RateLimiter, RateLimitResult, RateLimitRule } from '../../model/rate-limiter.js'
-import { StoreUnavailableError } from '../store.js'
+import type { RateLimiter, RateLimitResult, RateLimitRule } from '../../ports/rate-limiter.js'
+import { StoreUnavailableError } from '../../ports/store.js'
 
 /**
  * The part of an ioredis client (`new Redis(url)`, ioredis 5) the limiter uses: it defines its

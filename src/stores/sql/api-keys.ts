@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely'
 import type { ApiKey, ApiKeyRecord } from '../../model/api-keys.js'
-import type { ApiKeyMethods } from '../store.js'
+import type { ApiKeyMethods } from '../../ports/store.js'
 import { json, parse, type SqlContext } from './context.js'
 
 /** A row of `api_keys`. */

@@ -31,17 +31,10 @@ import {
   trainingEnrollments,
   users,
 } from '../../model/index.js'
-import {
-  authorOf,
-  DEFAULT_EVENTS_PAGE_BYTES,
-  type EventPage,
-  type EventQuery,
-  eventOf,
-  isExpired,
-  utf8Length,
-} from '../event-feed.js'
+import { DEFAULT_EVENTS_PAGE_BYTES, type EventPage, type EventQuery } from '../../ports/event-feed.js'
+import { authorOf, eventOf, isExpired, utf8Length } from '../event-feed.js'
 import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange } from '../event-views.js'
-import type { SyncCollection } from '../removal.js'
+import type { SyncCollection } from '../../model/removal.js'
 import { type Exec, json, parse, type SqlContext } from './context.js'
 import type { NamedWrite } from './engine.js'
 

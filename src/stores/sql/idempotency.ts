@@ -9,7 +9,7 @@ import {
   type IdempotencyReservation,
   type Store,
   type StoredResponse,
-} from '../store.js'
+} from '../../ports/store.js'
 import { json, parse, type SqlContext } from './context.js'
 
 /** How many reservations pass between two deletions of expired keys. */

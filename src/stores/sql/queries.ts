@@ -13,7 +13,7 @@ import {
   foldedName,
   type OrderTerm,
 } from '../../model/collection.js'
-import type { ListResult } from '../store.js'
+import type { ListResult } from '../../ports/store.js'
 import type { SqlContext } from './context.js'
 import { keysetSegments } from './keyset.js'
 import type { Keyset } from '../../model/keyset.js'

@@ -3,8 +3,8 @@
  * database shares one limit. Each request is one atomic upsert timed by the database's clock.
  */
 import { sql } from 'kysely'
-import type { RateLimiter, RateLimitResult, RateLimitRule } from '../../model/rate-limiter.js'
-import type { Store } from '../store.js'
+import type { RateLimiter, RateLimitResult, RateLimitRule } from '../../ports/rate-limiter.js'
+import type { Store } from '../../ports/store.js'
 import { sqlStoreInternals } from './sql-store.js'
 
 /** Options of {@link sqlRateLimiter}. */

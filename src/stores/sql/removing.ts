@@ -7,7 +7,7 @@ import { sql } from 'kysely'
 import { budgetLineItems } from '../../model/index.js'
 import type { EventDraft } from '../../model/events.js'
 import { EVENT_RESOURCE_OF } from '../event-views.js'
-import { normalizeRemoval, type RemoveIds, type SyncCollection } from '../removal.js'
+import { normalizeRemoval, type RemoveIds, type SyncCollection } from '../../model/removal.js'
 import type { Exec, SqlContext } from './context.js'
 import { IDS_PER_STATEMENT, SYNC_TABLES, type SqlEvents } from './events.js'
 

@@ -8,8 +8,8 @@
  * (each collection's reads and writes), `idempotency.ts` and `migrations/`.
  */
 import type { Kysely, RawBuilder } from 'kysely'
-import { StoreUnavailableError } from '../store.js'
-import type { Store } from '../store.js'
+import { StoreUnavailableError } from '../../ports/store.js'
+import type { Store } from '../../ports/store.js'
 import { sqlApiKeyMethods } from './api-keys.js'
 import { collectionMethods } from './collections.js'
 import { createSqlContext } from './context.js'

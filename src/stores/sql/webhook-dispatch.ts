@@ -7,7 +7,7 @@
  * claimed) in its WHERE, so a claim that was taken over writes nothing.
  */
 import { sql } from 'kysely'
-import type { WebhookDispatchStore, WebhookJob } from '../webhook-dispatch.js'
+import type { WebhookDispatchStore, WebhookJob } from '../../ports/webhook-dispatch.js'
 import { json, type SqlContext } from './context.js'
 
 interface JobRow {

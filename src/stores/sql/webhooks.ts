@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely'
 import type { WebhookEndpointRecord } from '../../model/webhook-endpoints.js'
-import type { WebhookDeliveryRecord, WebhookStore } from '../webhook-store.js'
+import type { WebhookDeliveryRecord, WebhookStore } from '../../ports/webhook-store.js'
 import { json, parse, type SqlContext } from './context.js'
 
 /**

@@ -5,7 +5,7 @@
  */
 import { Kysely, SqliteDialect, type Dialect, type SqliteDatabase, type SqliteStatement } from 'kysely'
 import type BetterSqlite3 from 'better-sqlite3'
-import { StoreUnavailableError } from '../store.js'
+import { StoreUnavailableError } from '../../ports/store.js'
 import { type CheckpointedFile, checkpointInBackground, FALLBACK_CHECKPOINT_PAGES } from './checkpointer.js'
 import { sqliteEngine } from '../sql/engine.js'
 import { createSqlStore, type SqlStore } from '../sql/sql-store.js'

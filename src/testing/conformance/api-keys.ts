@@ -11,7 +11,7 @@ import { newKeyToken } from '../../http/api-key-token.js'
 import { createApiKeys, type ApiKeysOptions, LAST_USED_INTERVAL_MS } from '../../http/api-keys.js'
 import { memoryRateLimiter } from '../../http/rate-limit.js'
 import type { ApiKeyRecord } from '../../model/api-keys.js'
-import type { Store } from '../../stores/store.js'
+import type { Store } from '../../ports/store.js'
 import { createHarness, type Harness, type Reply } from '../harness.js'
 import { type ConformanceContext, newTenantId } from './context.js'
 

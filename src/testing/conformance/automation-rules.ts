@@ -4,7 +4,7 @@
  * `companies` following `companyIds`, and failed requests changing nothing.
  */
 import { describe, expect, it } from 'vitest'
-import type { SeedData } from '../../stores/seed.js'
+import type { SeedData } from '../../model/seed.js'
 import { testKey, testKeyResolver } from '../keys.js'
 import type { ConformanceContext } from './context.js'
 import { MINIMAL_RULE, writableSeed } from './fixtures.js'

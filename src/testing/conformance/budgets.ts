@@ -4,7 +4,7 @@
  * following a new item, PATCH changing only what it is given, and seeded computed fields ignored.
  */
 import { describe, expect, it } from 'vitest'
-import type { SeedData } from '../../stores/seed.js'
+import type { SeedData } from '../../model/seed.js'
 import type { ConformanceContext } from './context.js'
 import { at, fixtureId, MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
 import type { Reply } from '../harness.js'

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Scope } from '../../http/auth.js'
 import type { Event } from '../../model/events.js'
-import type { Store } from '../../stores/store.js'
+import type { Store } from '../../ports/store.js'
 import type { Harness, Reply, ValidationErrorReply } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { at, fixtureSeed, MINIMAL_LINE_ITEM, MINIMAL_RULE, writableSeed } from './fixtures.js'

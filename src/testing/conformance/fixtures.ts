@@ -3,7 +3,7 @@
  * every ordering rule has something to bite on (ties, nulls, case, code points beyond U+FFFF,
  * `%`, `_` and `\` in searchable text) and two tenants whose records never share an id.
  */
-import type { SeedData } from '../../stores/seed.js'
+import type { SeedData } from '../../model/seed.js'
 
 /** Which of the two fixture tenants a record belongs to. */
 export type FixtureTenant = 'a' | 'b'

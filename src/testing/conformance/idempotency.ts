@@ -4,7 +4,7 @@
  * an invalid key, nothing kept for a failed request, keys scoped to their tenant.
  */
 import { describe, expect, it } from 'vitest'
-import type { Store } from '../../stores/store.js'
+import type { Store } from '../../ports/store.js'
 import type { ConformanceContext } from './context.js'
 import { MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
 import type { Reply } from '../harness.js'

@@ -3,7 +3,7 @@
  * DELETE), NPS statistics, goal tasks/updates order, report template structure on request.
  */
 import { describe, expect, it } from 'vitest'
-import type { SeedData } from '../../stores/seed.js'
+import type { SeedData } from '../../model/seed.js'
 import type { ConformanceContext } from './context.js'
 import { at, fixtureSeed, writableSeed } from './fixtures.js'
 import type { Reply } from '../harness.js'

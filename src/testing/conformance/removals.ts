@@ -4,8 +4,8 @@
  * items go with it; the same ids in another tenant stay.
  */
 import { describe, expect, it } from 'vitest'
-import type { RemoveIds, SyncCollection } from '../../stores/removal.js'
-import type { Store } from '../../stores/store.js'
+import type { RemoveIds, SyncCollection } from '../../model/removal.js'
+import type { Store } from '../../ports/store.js'
 import type { Harness, Reply } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { type FixtureIds, fixtureSeed } from './fixtures.js'

@@ -3,7 +3,7 @@
  * clears where the contract allows, and `companyName`/`reportTypeName` follow their ids.
  */
 import { describe, expect, it } from 'vitest'
-import type { SeedData } from '../../stores/seed.js'
+import type { SeedData } from '../../model/seed.js'
 import type { ConformanceContext } from './context.js'
 import { writableSeed } from './fixtures.js'
 import type { Reply } from '../harness.js'

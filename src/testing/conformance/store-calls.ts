@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot'
 import { operations } from '../../operations/index.js'
-import type { ListResult, Store } from '../../stores/store.js'
+import type { ListResult, Store } from '../../ports/store.js'
 import type { ListMethod } from './lists-and-ordering.js'
 import type { Row } from './reference.js'
 

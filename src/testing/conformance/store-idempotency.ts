@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
-import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, type StoredResponse } from '../../stores/store.js'
+import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, type StoredResponse } from '../../ports/store.js'
 import { UpdateBudgetSchema } from '../../model/budgets.js'
 import type { ConformanceContext } from './context.js'
 import { at, fixtureIds, MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Event } from '../../model/events.js'
 import { EVENT_RESOURCE_OF } from '../../stores/event-views.js'
-import { type RemoveIds, SYNC_COLLECTIONS, type SyncCollection } from '../../stores/removal.js'
-import { SEED_PARTS, type SeedData } from '../../stores/seed.js'
+import { type RemoveIds, SYNC_COLLECTIONS, type SyncCollection } from '../../model/removal.js'
+import { SEED_PARTS, type SeedData } from '../../model/seed.js'
 import { type ConformanceContext, newTenantId } from './context.js'
 import { at, fixtureSeed } from './fixtures.js'
 

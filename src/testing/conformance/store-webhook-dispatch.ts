@@ -8,9 +8,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { WebhookEndpointRecord } from '../../model/webhook-endpoints.js'
-import type { Store } from '../../stores/store.js'
-import type { NewWebhookJob, WebhookJob, WebhookJobFinish, WebhookJobOutcome } from '../../stores/webhook-dispatch.js'
-import type { WebhookDeliveryRecord } from '../../stores/webhook-store.js'
+import type { Store } from '../../ports/store.js'
+import type { NewWebhookJob, WebhookJob, WebhookJobFinish, WebhookJobOutcome } from '../../ports/webhook-dispatch.js'
+import type { WebhookDeliveryRecord } from '../../ports/webhook-store.js'
 import type { ConformanceContext } from './context.js'
 import { numberedCompany as company } from './webhook-fixtures.js'
 

@@ -4,8 +4,8 @@
  * the registry-driven tests (success, 404 of unknown and foreign ids) to address.
  */
 import type { WebhookEndpointRecord } from '../../model/webhook-endpoints.js'
-import type { SeedData } from '../../stores/seed.js'
-import type { Store } from '../../stores/store.js'
+import type { SeedData } from '../../model/seed.js'
+import type { Store } from '../../ports/store.js'
 import { fixtureId, fixtureIds, type FixtureIds, type FixtureTenant } from './fixtures.js'
 
 /** The fixture kind of webhook endpoint ids (after those of fixtures.ts). */

@@ -1,6 +1,6 @@
 /**
  * The rate limiter port: what the pipeline asks of a limiter, and what every limiter (in memory,
- * SQL, Redis) implements. Types only, in the model so that stores can implement it without
+ * SQL, Redis) implements. Types only, beside the store port, so that stores implement it without
  * depending on the HTTP layer.
  */
 

@@ -18,20 +18,6 @@ export type SyncCollection = keyof SeedData
 export type RemoveIds = { [K in SyncCollection]?: readonly string[] }
 
 /**
- * Options of `store.seed(tenantId, data, options)`.
- *
- * @example
- * await store.seed(tenantId, bigLoad, { events: false })
- */
-export interface SeedOptions {
-  /**
-   * Record an event for every record the seed creates or changes (default true). An initial bulk
-   * load may pass false: it is then written without reading what was there before.
-   */
-  events?: boolean
-}
-
-/**
  * Every seed key, in the order stores apply them.
  *
  * @example

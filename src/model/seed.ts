@@ -4,28 +4,28 @@
  * become `toISOString()`, unknown fields are dropped, derived fields are recomputed).
  */
 import * as v from 'valibot'
-import { annualisedCost } from '../model/computed.js'
-import type { BudgetRecord } from '../model/budgets.js'
-import type { TrainingCourseRecord } from '../model/training.js'
-import { AutomationRuleSchema, type AutomationRuleRecord } from '../model/automation-rules.js'
-import { BudgetLineItemSchema, BudgetSchema, type BudgetLineItem } from '../model/budgets.js'
-import { MeetingTypeSchema, type MeetingType } from '../model/calendar.js'
-import { CompanySchema, type Company } from '../model/companies.js'
+import { annualisedCost } from './computed.js'
+import type { BudgetRecord } from './budgets.js'
+import type { TrainingCourseRecord } from './training.js'
+import { AutomationRuleSchema, type AutomationRuleRecord } from './automation-rules.js'
+import { BudgetLineItemSchema, BudgetSchema, type BudgetLineItem } from './budgets.js'
+import { MeetingTypeSchema, type MeetingType } from './calendar.js'
+import { CompanySchema, type Company } from './companies.js'
 import {
   ComplianceCheckSchema,
   ComplianceTemplateSchema,
   type ComplianceCheck,
   type ComplianceTemplate,
-} from '../model/compliance.js'
-import { GoalSchema, type Goal } from '../model/goals.js'
-import { NpsSurveySchema, type NpsSurveyRecord } from '../model/nps-surveys.js'
-import { PlannerItemTypeSchema, type PlannerItemType } from '../model/planner.js'
-import { ReportTemplateSchema, TemplateStructureSchema, type ReportTemplateRecord } from '../model/report-templates.js'
-import { ReportSchema, ReportTypeSchema, type ReportRecord, type ReportType } from '../model/reports.js'
-import { DateTimeSchema, JsonObjectSchema, NullableDateTimeSchema } from '../model/shared.js'
-import { TicketNoteSchema, TicketSchema, type Ticket, type TicketNote } from '../model/tickets.js'
-import { TrainingCourseSchema, TrainingEnrollmentSchema, type TrainingEnrollment } from '../model/training.js'
-import { UserSchema, type User } from '../model/users.js'
+} from './compliance.js'
+import { GoalSchema, type Goal } from './goals.js'
+import { NpsSurveySchema, type NpsSurveyRecord } from './nps-surveys.js'
+import { PlannerItemTypeSchema, type PlannerItemType } from './planner.js'
+import { ReportTemplateSchema, TemplateStructureSchema, type ReportTemplateRecord } from './report-templates.js'
+import { ReportSchema, ReportTypeSchema, type ReportRecord, type ReportType } from './reports.js'
+import { DateTimeSchema, JsonObjectSchema, NullableDateTimeSchema } from './shared.js'
+import { TicketNoteSchema, TicketSchema, type Ticket, type TicketNote } from './tickets.js'
+import { TrainingCourseSchema, TrainingEnrollmentSchema, type TrainingEnrollment } from './training.js'
+import { UserSchema, type User } from './users.js'
 
 export type { BudgetRecord, TrainingCourseRecord }
 

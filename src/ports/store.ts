@@ -25,8 +25,8 @@ import type { TrainingCourse, TrainingEnrollment, TrainingEnrollmentListQuery } 
 import type { User, UserListQuery } from '../model/users.js'
 import type { WriteContext } from '../model/events.js'
 import type { EventPage, EventQuery } from './event-feed.js'
-import type { RemoveIds, SeedOptions } from './removal.js'
-import type { SeedData } from './seed.js'
+import type { RemoveIds } from '../model/removal.js'
+import type { SeedData } from '../model/seed.js'
 import type { WebhookDispatchStore } from './webhook-dispatch.js'
 import type { WebhookStore } from './webhook-store.js'
 
@@ -77,6 +77,20 @@ export type IdempotencyReservation =
 export interface NamedRef {
   id: string
   name: string | null
+}
+
+/**
+ * Options of `store.seed(tenantId, data, options)`.
+ *
+ * @example
+ * await store.seed(tenantId, bigLoad, { events: false })
+ */
+export interface SeedOptions {
+  /**
+   * Record an event for every record the seed creates or changes (default true). An initial bulk
+   * load may pass false: it is then written without reading what was there before.
+   */
+  events?: boolean
 }
 
 /**
