@@ -23,21 +23,15 @@
  * number where the API wants digits only): that costs nothing either way and never arises in the bench.
  */
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify'
-import {
-  bearerToken,
-  hasScope,
-  pagination,
-  PROVIDERS,
-  TICKET_SORT_COLUMNS,
-  type Principal,
-  type RateLimiter,
-  type Store,
-} from 'tenant-public-api'
-// Not in the package's public surface: the cursor's format, the tickets' order and keyset.
+import { hasScope, type Principal, type RateLimiter, type Store } from 'tenant-public-api'
+// Not in the package's public surface: the bearer token's parsing, the page arithmetic, the tickets'
+// providers and sorts, the cursor's format, the tickets' order and keyset.
+import { bearerToken } from '../src/http/auth.js'
+import { pagination } from '../src/model/computed.js'
+import { PROVIDERS, TICKET_SORT_COLUMNS, tickets } from '../src/model/tickets.js'
 import { decodeCursor, encodeCursor, queryDigest } from '../src/http/cursor.js'
 import { sortOrder } from '../src/model/collection.js'
 import { keysetOf } from '../src/model/keyset.js'
-import { tickets } from '../src/model/tickets.js'
 
 /** What the peer serves: the bench's store, key resolver and rate limiter. */
 export interface FastifyPeerOptions {

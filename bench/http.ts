@@ -25,13 +25,14 @@ import {
   createMemoryStore,
   createPublicApi,
   memoryRateLimiter,
-  pagination,
   type MemoryStore,
   type Principal,
   type PublicApiHandler,
   type SeedData,
 } from 'tenant-public-api'
 import { createDemoData } from 'tenant-public-api/testing'
+// Not in the package's public surface: the page arithmetic of list answers.
+import { pagination } from '../src/model/computed.js'
 
 const TENANT = 'bench'
 const TOKEN = `test:${TENANT}:*`

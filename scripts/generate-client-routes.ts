@@ -7,7 +7,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { type AnyOperation, operations, takesIfMatch } from '../src/index.js'
+import { takesIfMatch } from '../src/http/operation.js'
+import { type AnyOperation, operations } from '../src/index.js'
 
 export const CLIENT_ROUTES_PATH = fileURLToPath(new URL('../src/client/routes.ts', import.meta.url))
 

@@ -12,12 +12,12 @@ import {
   createMemoryStore,
   createPublicApi,
   errorResponse,
-  jsonResponse,
   replyParts,
   toNativeResponse,
   type PublicApiHandler,
 } from 'tenant-public-api'
 import { toNodeHandler } from 'tenant-public-api/node'
+import { jsonResponse } from '../../src/http/reply.js'
 import { testKey, testKeyResolver } from 'tenant-public-api/testing'
 import { mountSeed, TENANT } from './support.js'
 

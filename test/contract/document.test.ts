@@ -1,6 +1,7 @@
 import { validate } from '@readme/openapi-parser'
 import { describe, expect, it } from 'vitest'
-import { createOpenApiDocument, operations, operationErrors, ERROR_STATUS } from 'tenant-public-api'
+import { createOpenApiDocument, operations, ERROR_STATUS } from 'tenant-public-api'
+import { operationErrors } from '../../src/openapi/document.js'
 import { setup } from '../http/fixture.js'
 import { assertMatchesContract, pathPattern, type ObservedResponse } from '../support/contract.js'
 

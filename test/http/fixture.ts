@@ -5,23 +5,23 @@
  */
 import * as v from 'valibot'
 import {
-  ComplianceTemplateListQuerySchema,
-  CompanyListQuerySchema,
   createMemoryStore,
   createPublicApi,
-  MeetingTypeListQuerySchema,
   memoryRateLimiter,
   operations,
-  ReportTemplateListQuerySchema,
-  TicketListQuerySchema,
-  TrainingEnrollmentListQuerySchema,
-  UserListQuerySchema,
   type AnyOperation,
   type PublicApiOptions,
   type Scope,
   type SeedData,
   type Store,
 } from 'tenant-public-api'
+import { MeetingTypeListQuerySchema } from '../../src/model/calendar.js'
+import { CompanyListQuerySchema } from '../../src/model/companies.js'
+import { ComplianceTemplateListQuerySchema } from '../../src/model/compliance.js'
+import { ReportTemplateListQuerySchema } from '../../src/model/report-templates.js'
+import { TicketListQuerySchema } from '../../src/model/tickets.js'
+import { TrainingEnrollmentListQuerySchema } from '../../src/model/training.js'
+import { UserListQuerySchema } from '../../src/model/users.js'
 import type { WebhookEndpointRecord } from '../../src/model/webhook-endpoints.js'
 import { createHarness, testKey, testKeyResolver, type CallResult, type Harness } from 'tenant-public-api/testing'
 import { assertMatchesContract } from '../support/contract.js'

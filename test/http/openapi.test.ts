@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as v from 'valibot'
-import { createOpenApiDocument, memoryRateLimiter, operationErrors, operations, ERROR_STATUS } from 'tenant-public-api'
+import { createOpenApiDocument, memoryRateLimiter, operations, ERROR_STATUS } from 'tenant-public-api'
+import { operationErrors } from '../../src/openapi/document.js'
 import { BASE, setup } from './fixture.js'
 
 interface OperationObject {

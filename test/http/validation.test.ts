@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
-import { TicketListQuerySchema } from 'tenant-public-api'
+import { TicketListQuerySchema } from '../../src/model/tickets.js'
 import {
   checkInput,
   checkQuery,
