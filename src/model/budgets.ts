@@ -1,7 +1,8 @@
 /** Budgets and their line items: a budget's document, and its items in their own rows, oldest first. */
 import * as v from 'valibot'
 import { DateTimeSchema, FiniteNumberSchema, NamedRefSchema, UuidSchema } from './shared.js'
-import { defineCollection } from './collection.js'
+import { defineCollection, defineView } from './collection.js'
+import { budgetTotals } from './computed.js'
 
 /**
  * The allowed budget period types.
@@ -188,15 +189,37 @@ export type UpdateBudget = v.InferOutput<typeof UpdateBudgetSchema>
 export type BudgetRecord = Omit<Budget, 'totals' | 'lineItemCount' | 'lineItems'>
 
 /**
+ * A budget as read: with its line items (oldest first), their totals and their count.
+ *
+ * @example
+ * budgets.view.show(record, { lineItems }).totals.grandTotal
+ */
+const budgetView = defineView({
+  fields: ['totals', 'lineItemCount'],
+  needs: ['lineItems'],
+  show: (record: BudgetRecord, { lineItems }: { lineItems: readonly BudgetLineItem[] }): Budget => ({
+    ...record,
+    lineItems: [...lineItems],
+    totals: budgetTotals(lineItems),
+    lineItemCount: lineItems.length,
+  }),
+})
+
+/**
  * The budgets collection (documents only; the line items are {@link budgetLineItems}).
  *
  * @example
  * budgets.document(seededBudget) // the budget without its lineItems
  */
-export const budgets = defineCollection<BudgetRecord, BudgetRecord & { lineItems: readonly BudgetLineItem[] }>({
+export const budgets = defineCollection<
+  BudgetRecord,
+  BudgetRecord & { lineItems: readonly BudgetLineItem[] },
+  typeof budgetView
+>({
   name: 'budgets',
   table: 'budgets',
   document: ({ lineItems: _items, ...budget }) => budget,
+  view: budgetView,
 })
 
 /**

@@ -76,10 +76,32 @@ export interface PartSpec<S> {
 export type IndexSpec = readonly string[]
 
 /**
- * A stored collection. `D` is the record as its document holds it (what reads return), `S` the
- * record as seeded when parts of it are kept elsewhere (a ticket's notes, a template's structure).
+ * A derived view: what a read of the collection shows (its GET and its events' objects), computed
+ * from the stored record `D` and the few things `N` it needs that the record does not hold (a
+ * budget's line items, a course's enrollment count). Written once here; every store gathers `N`
+ * its own way (the SQL store counts in SQL) and calls `show`, so the arithmetic lives only here.
  */
-export interface CollectionSpec<D, S = D> {
+export interface CollectionView<D, N, V, F extends keyof V & string = keyof V & string> {
+  /** The fields `show` computes (a seed's values for them are dropped). */
+  readonly fields: readonly F[]
+  /** What `show` needs besides the record. */
+  readonly needs: readonly (keyof N & string)[]
+  show(record: D, needs: N): V
+}
+
+/** A view of any collection, as code that does not call it sees it. */
+export interface AnyCollectionView {
+  readonly fields: readonly string[]
+  readonly needs: readonly string[]
+  show(record: never, needs: never): unknown
+}
+
+/**
+ * A stored collection. `D` is the record as its document holds it (what reads return), `S` the
+ * record as seeded when parts of it are kept elsewhere (a ticket's notes, a template's structure),
+ * `W` its derived view (null when reads return the record as stored).
+ */
+export interface CollectionSpec<D, S = D, W extends AnyCollectionView | null = AnyCollectionView | null> {
   /** The collection's name: its key in seed data. */
   readonly name: string
   readonly table: string
@@ -100,10 +122,12 @@ export interface CollectionSpec<D, S = D> {
   readonly order: readonly OrderTerm[]
   /** Every index: an ascending and a descending one per sort column (ties by id), then the others. */
   readonly indexes: readonly IndexSpec[]
+  /** What reads show, when they show more or less than the stored record. */
+  readonly view: W
 }
 
 /** What {@link defineCollection} takes: the spec, with defaults, and sorts naming fields. */
-export interface CollectionInput<D, S = D> {
+export interface CollectionInput<D, S = D, W extends AnyCollectionView | null = null> {
   name: string
   table: string
   /** Default: `id` (text), read from the record. */
@@ -118,6 +142,8 @@ export interface CollectionInput<D, S = D> {
   order?: readonly OrderTerm[]
   /** The indexes besides those of the sorts, which are added. */
   indexes?: readonly IndexSpec[]
+  /** Default: none (reads return the record as stored). */
+  view?: W
 }
 
 /** The key of most collections: the record's `id`. */
@@ -154,7 +180,9 @@ export function column<D>(
  *   sorts: COMPANY_SORT, // { name: 'name', ... }: API sort name → field
  * })
  */
-export function defineCollection<D, S = D>(input: CollectionInput<D, S>): CollectionSpec<D, S> {
+export function defineCollection<D, S = D, W extends AnyCollectionView | null = null>(
+  input: CollectionInput<D, S, W>,
+): CollectionSpec<D, S, W> {
   const columns = input.columns ?? []
   const byName = new Map(columns.map((c) => [c.name, c]))
   const need = (name: string, folded = false): string => {
@@ -191,7 +219,20 @@ export function defineCollection<D, S = D>(input: CollectionInput<D, S>): Collec
       ]),
       ...(input.indexes ?? []),
     ],
+    view: input.view ?? (null as W),
   }
+}
+
+/**
+ * Declares a collection's view, typed by its `show`.
+ *
+ * @example
+ * defineView({ fields: ['enrollmentCount'], needs: ['enrollmentCount'], show: (course, { enrollmentCount }) => ... })
+ */
+export function defineView<D, N, V, const F extends keyof V & string>(
+  view: CollectionView<D, N, V, F>,
+): CollectionView<D, N, V, F> {
+  return view
 }
 
 /**

@@ -1,7 +1,8 @@
 /** NPS surveys: documents holding their responses; statistics are computed when read. */
 import * as v from 'valibot'
 import { DateTimeSchema, NullableDateTimeSchema } from './shared.js'
-import { defineCollection } from './collection.js'
+import { defineCollection, defineView } from './collection.js'
+import { npsStatistics } from './computed.js'
 
 /**
  * A nps statistics, as the API reads and writes it.
@@ -51,9 +52,29 @@ export type NpsSurvey = v.InferOutput<typeof NpsSurveySchema>
 export type NpsSurveyRecord = Omit<NpsSurvey, 'statistics' | 'responseCount'> & { responses: number[] }
 
 /**
+ * A survey as read: its response count and statistics instead of its responses.
+ *
+ * @example
+ * npsSurveys.view.show(record, {}).statistics.npsScore
+ */
+const npsSurveyView = defineView({
+  fields: ['statistics', 'responseCount'],
+  needs: [],
+  show: ({ responses, ...survey }: NpsSurveyRecord, _needs: Record<never, never>): NpsSurvey => ({
+    ...survey,
+    responseCount: responses.length,
+    statistics: npsStatistics(responses, survey.inviteCount),
+  }),
+})
+
+/**
  * The NPS surveys collection (documents only).
  *
  * @example
  * npsSurveys.table // 'nps_surveys'
  */
-export const npsSurveys = defineCollection<NpsSurveyRecord>({ name: 'npsSurveys', table: 'nps_surveys' })
+export const npsSurveys = defineCollection<NpsSurveyRecord, NpsSurveyRecord, typeof npsSurveyView>({
+  name: 'npsSurveys',
+  table: 'nps_surveys',
+  view: npsSurveyView,
+})

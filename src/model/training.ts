@@ -9,7 +9,7 @@ import {
   paginationQuery,
   uuidParam,
 } from './shared.js'
-import { column, defineCollection, type FilterSpec } from './collection.js'
+import { column, defineCollection, defineView, type FilterSpec } from './collection.js'
 
 /**
  * The allowed enrollment statuses.
@@ -121,12 +121,28 @@ export const trainingEnrollments = defineCollection<TrainingEnrollment>({
 })
 
 /**
+ * A course as read: with the number of its enrollments now.
+ *
+ * @example
+ * trainingCourses.view.show(record, { enrollmentCount: 3 })
+ */
+const courseView = defineView({
+  fields: ['enrollmentCount'],
+  needs: ['enrollmentCount'],
+  show: (record: TrainingCourseRecord, { enrollmentCount }: { enrollmentCount: number }): TrainingCourse => ({
+    ...record,
+    enrollmentCount,
+  }),
+})
+
+/**
  * The training courses collection (documents only; enrollments are counted by `course_id`).
  *
  * @example
  * trainingCourses.table // 'training_courses'
  */
-export const trainingCourses = defineCollection<TrainingCourseRecord>({
+export const trainingCourses = defineCollection<TrainingCourseRecord, TrainingCourseRecord, typeof courseView>({
   name: 'trainingCourses',
   table: 'training_courses',
+  view: courseView,
 })

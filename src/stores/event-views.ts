@@ -3,9 +3,11 @@
  * returns it (its GET, or its write or list where it has no GET), computed from the stored record
  * and the few other records it names. Shared by every store, so their events are the same.
  */
-import { budgetTotals, npsStatistics } from '../model/computed.js'
 import { changeOf, type EventDraft, type EventResourceType } from '../model/events.js'
 import type { SyncCollection } from '../model/removal.js'
+import { type BudgetLineItem, type BudgetRecord, budgets } from '../model/budgets.js'
+import { type NpsSurveyRecord, npsSurveys } from '../model/nps-surveys.js'
+import { type TrainingCourseRecord, trainingCourses } from '../model/training.js'
 
 /** The resource type of each seed key's events; report types have none (they are not a resource of the feed). */
 export const EVENT_RESOURCE_OF: Readonly<Record<SyncCollection, EventResourceType | null>> = {
@@ -53,8 +55,8 @@ export function eventView(key: SyncCollection, record: Doc, lookups: ViewLookups
       return ticket
     }
     case 'budgets': {
-      const lineItems = (record.lineItems ?? []) as Parameters<typeof budgetTotals>[0]
-      return { ...record, lineItems: [...lineItems], totals: budgetTotals(lineItems), lineItemCount: lineItems.length }
+      const { lineItems, ...budget } = record as Doc & { lineItems?: readonly BudgetLineItem[] }
+      return budgets.view.show(budget as BudgetRecord, { lineItems: lineItems ?? [] })
     }
     case 'automationRules': {
       const companies = (record.companyIds as string[]).flatMap((id) => {
@@ -77,12 +79,12 @@ export function eventView(key: SyncCollection, record: Doc, lookups: ViewLookups
       const { templateStructure: _structure, ...template } = record
       return template
     }
-    case 'trainingCourses':
-      return { ...record, enrollmentCount: lookups.enrollmentCount(record.id as string) }
-    case 'npsSurveys': {
-      const { responses, ...survey } = record as Doc & { responses: number[]; inviteCount: number }
-      return { ...survey, responseCount: responses.length, statistics: npsStatistics(responses, survey.inviteCount) }
+    case 'trainingCourses': {
+      const course = record as TrainingCourseRecord
+      return trainingCourses.view.show(course, { enrollmentCount: lookups.enrollmentCount(course.id) })
     }
+    case 'npsSurveys':
+      return npsSurveys.view.show(record as NpsSurveyRecord, {})
     default:
       return record
   }

@@ -6,7 +6,6 @@
  * request filters and slices but never sorts the whole collection. Orders, filters and search
  * come from the collection specs of `src/model/`, as the SQL store's do.
  */
-import { budgetTotals, npsStatistics } from '../../model/computed.js'
 import { compareCodePoints, foldCase, orderBy, orderByKeys } from '../../model/ordering.js'
 import { type AfterKeyset, compareKeysets, type Keyset, keysetOf } from '../../model/keyset.js'
 import {
@@ -357,21 +356,22 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   }
 
   function budgetView(t: TenantData, record: BudgetRecord): Budget {
-    const lineItems = [...(t.budgetLineItems.get(record.id) ?? [])]
-    return { ...record, lineItems, totals: budgetTotals(lineItems), lineItemCount: lineItems.length }
+    return budgets.view.show(record, { lineItems: t.budgetLineItems.get(record.id) ?? [] })
   }
 
   const retentionMs = options.eventRetentionMs ?? EVENT_RETENTION_MS
+
+  function enrollmentCount(t: TenantData, courseId: string): number {
+    let n = 0
+    for (const { record } of t.trainingEnrollments.byId.values()) if (record.course.id === courseId) n += 1
+    return n
+  }
 
   function lookups(t: TenantData): ViewLookups {
     return {
       companyName: (id) => t.companies.get(id)?.name,
       reportTypeName: (id) => t.reportTypes.get(id)?.name,
-      enrollmentCount: (courseId) => {
-        let n = 0
-        for (const { record } of t.trainingEnrollments.byId.values()) if (record.course.id === courseId) n += 1
-        return n
-      },
+      enrollmentCount: (courseId) => enrollmentCount(t, courseId),
     }
   }
 
@@ -624,10 +624,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     async getTrainingCourse(tenantId, id) {
       const course = get(tenantId, 'trainingCourses', id)
       if (!course) return null
-      let enrollmentCount = 0
-      for (const { record } of tenant(tenantId).trainingEnrollments.byId.values())
-        if (record.course.id === id) enrollmentCount += 1
-      return { ...course, enrollmentCount }
+      return trainingCourses.view.show(course, { enrollmentCount: enrollmentCount(tenant(tenantId), id) })
     },
 
     async listUsers(tenantId, query) {
@@ -657,9 +654,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
     async getNpsSurvey(tenantId, id) {
       const record = get(tenantId, 'npsSurveys', id)
-      if (!record) return null
-      const { responses, ...survey } = record
-      return { ...survey, responseCount: responses.length, statistics: npsStatistics(responses, survey.inviteCount) }
+      return record ? npsSurveys.view.show(record, {}) : null
     },
 
     async getPlannerItemType(tenantId, id) {

@@ -4,7 +4,6 @@
  * budget with its line items, compare-and-set on a version, a course's enrollment count) is here.
  */
 import { sql } from 'kysely'
-import { budgetTotals, npsStatistics } from '../../model/computed.js'
 import { type CollectionSpec, sortOrder } from '../../model/collection.js'
 import {
   automationRules,
@@ -29,6 +28,7 @@ import type { AutomationRuleRecord } from '../../model/automation-rules.js'
 import type { WriteContext } from '../../model/events.js'
 import type { Budget, BudgetLineItem } from '../../model/budgets.js'
 import type { NpsSurveyRecord } from '../../model/nps-surveys.js'
+import type { TrainingCourseRecord } from '../../model/training.js'
 import type { ReportTemplateRecord } from '../../model/report-templates.js'
 import type { ReportRecord } from '../../model/reports.js'
 import type { Ticket, TicketNote } from '../../model/tickets.js'
@@ -146,8 +146,7 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
     const head = found[0]
     if (head === undefined || Number(head.kind) !== 0) return null
     const record = parse<BudgetRecord>(head.doc)
-    const lineItems = found.slice(1).map((r) => parse<BudgetLineItem>(r.doc))
-    return { ...record, lineItems, totals: budgetTotals(lineItems), lineItemCount: lineItems.length }
+    return budgets.view.show(record, { lineItems: found.slice(1).map((r) => parse<BudgetLineItem>(r.doc)) })
   }
 
   /** The budget's document, locked until the transaction `ex` ends. */
@@ -284,8 +283,7 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
         ])
         const draft = syncChange('budget', id, before!, after!)
         await events.append(ex, tenantId, draft === null ? [] : [draft], write, [setBudgetDoc(tenantId, id, next)])
-        const stored = parse<BudgetRecord>(nextText)
-        return { ...stored, lineItems, totals: budgetTotals(lineItems), lineItemCount: lineItems.length }
+        return budgets.view.show(parse<BudgetRecord>(nextText), { lineItems })
       })
     },
 
@@ -392,11 +390,10 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
               WHERE e.tenant_id = ${tenantId} AND e.course_id = ${id}) AS n
             FROM ${t(trainingCourses.table)} WHERE tenant_id = ${tenantId} AND id = ${id}`,
       )
+      // The count is the SQL's, in the same statement; the view is the model's.
       return row === undefined
         ? null
-        : ({ ...parse<object>(row.doc), enrollmentCount: Number(row.n) } as Awaited<
-            ReturnType<Store['getTrainingCourse']>
-          >)
+        : trainingCourses.view.show(parse<TrainingCourseRecord>(row.doc), { enrollmentCount: Number(row.n) })
     },
 
     listUsers: (tenantId, query) =>
@@ -421,9 +418,7 @@ export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEven
 
     async getNpsSurvey(tenantId, id) {
       const record = await docOf<NpsSurveyRecord>(npsSurveys, tenantId, id)
-      if (record === null) return null
-      const { responses, ...survey } = record
-      return { ...survey, responseCount: responses.length, statistics: npsStatistics(responses, survey.inviteCount) }
+      return record === null ? null : npsSurveys.view.show(record, {})
     },
 
     getPlannerItemType: (tenantId, id) => docOf(plannerItemTypes, tenantId, id),

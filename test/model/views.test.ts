@@ -1,0 +1,86 @@
+/**
+ * Each collection's view is one pure function of the stored record and its declared needs, which
+ * every store and the event views call: it adds exactly its `fields` (and the needs it shows), and
+ * never changes what it is given (stores hand it frozen records).
+ */
+import { describe, expect, it } from 'vitest'
+import type { BudgetLineItem, BudgetRecord } from '../../src/model/budgets.js'
+import { COLLECTIONS } from '../../src/model/index.js'
+import type { NpsSurveyRecord } from '../../src/model/nps-surveys.js'
+import type { TrainingCourseRecord } from '../../src/model/training.js'
+import { deepFreeze } from '../../src/model/frozen-records.js'
+
+const at = '2025-01-01T00:00:00.000Z'
+const item = (type: BudgetLineItem['type'], status: BudgetLineItem['status'], annualisedCost: number) =>
+  ({ id: `${type}-${status}`, type, status, annualisedCost }) as BudgetLineItem
+
+/** A record and needs for each collection that has a view. */
+const SAMPLES: Record<string, { record: object; needs: object }> = {
+  budgets: {
+    record: { id: 'b1', name: 'Q3', createdAt: at, updatedAt: at } as unknown as BudgetRecord,
+    needs: {
+      lineItems: [item('Software', 'approved', 100.005), item('Software', 'rejected', 50), item('Labour', 'draft', 2)],
+    },
+  },
+  trainingCourses: {
+    record: { id: 'c1', title: 'Phishing', createdAt: at, updatedAt: at } as unknown as TrainingCourseRecord,
+    needs: { enrollmentCount: 3 },
+  },
+  npsSurveys: {
+    record: { id: 's1', name: 'Q3', inviteCount: 8, responses: [10, 9, 7, 3] } as unknown as NpsSurveyRecord,
+    needs: {},
+  },
+}
+
+describe('collection views', () => {
+  const withViews = COLLECTIONS.filter((c) => c.view !== null)
+
+  it('every view has a sample here', () => {
+    expect(withViews.map((c) => c.name).sort()).toEqual(Object.keys(SAMPLES).sort())
+  })
+
+  for (const collection of withViews) {
+    it(`${collection.name}: adds its fields and the needs it shows, from frozen input, twice alike`, () => {
+      const view = collection.view!
+      const sample = SAMPLES[collection.name]!
+      const record = deepFreeze(structuredClone(sample.record))
+      const needs = deepFreeze(structuredClone(sample.needs))
+      expect(Object.keys(needs).sort()).toEqual([...view.needs].sort())
+      const show = view.show as (record: object, needs: object) => Record<string, unknown>
+      const shown = show(record, needs)
+      const added = Object.keys(shown).filter((key) => !(key in record))
+      for (const field of view.fields) expect(added).toContain(field)
+      for (const key of added) expect([...view.fields, ...view.needs]).toContain(key)
+      expect(show(record, needs)).toEqual(shown)
+      expect([record, needs]).toEqual([sample.record, sample.needs])
+    })
+  }
+
+  it('budgets: totals skip rejected items, round to cents; line items are a copy', () => {
+    const { record, needs } = SAMPLES.budgets! as { record: BudgetRecord; needs: { lineItems: BudgetLineItem[] } }
+    const budget = COLLECTIONS.find((c) => c.name === 'budgets')!
+    const shown = (budget.view!.show as (r: BudgetRecord, n: typeof needs) => Record<string, unknown>)(record, needs)
+    expect(shown.totals).toEqual({
+      softwareTotal: 100.01,
+      hardwareTotal: 0,
+      labourTotal: 2,
+      subscriptionTotal: 0,
+      otherTotal: 0,
+      grandTotal: 102.01,
+    })
+    expect(shown.lineItemCount).toBe(3)
+    expect(shown.lineItems).toEqual(needs.lineItems)
+    expect(shown.lineItems).not.toBe(needs.lineItems)
+  })
+
+  it('npsSurveys: statistics and responseCount replace the responses', () => {
+    const { record } = SAMPLES.npsSurveys! as { record: NpsSurveyRecord }
+    const survey = COLLECTIONS.find((c) => c.name === 'npsSurveys')!
+    const shown = (survey.view!.show as (r: NpsSurveyRecord, n: object) => Record<string, unknown>)(record, {})
+    expect('responses' in shown).toBe(false)
+    expect([shown.responseCount, shown.statistics]).toEqual([
+      4,
+      { npsScore: 25, averageScore: 7.25, responseRate: 50, promotersCount: 2, passivesCount: 1, detractorsCount: 1 },
+    ])
+  })
+})
