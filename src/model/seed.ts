@@ -8,7 +8,7 @@ import { annualisedCost } from './computed.js'
 import type { BudgetRecord } from './budgets.js'
 import type { TrainingCourseRecord } from './training.js'
 import { AutomationRuleSchema, type AutomationRuleRecord } from './automation-rules.js'
-import { BudgetLineItemSchema, BudgetSchema, type BudgetLineItem } from './budgets.js'
+import { BudgetLineItemSchema, BudgetSchema, type BudgetLineItem, budgets } from './budgets.js'
 import { MeetingTypeSchema, type MeetingType } from './calendar.js'
 import { CompanySchema, type Company } from './companies.js'
 import {
@@ -18,13 +18,13 @@ import {
   type ComplianceTemplate,
 } from './compliance.js'
 import { GoalSchema, type Goal } from './goals.js'
-import { NpsSurveySchema, type NpsSurveyRecord } from './nps-surveys.js'
+import { NpsSurveySchema, type NpsSurveyRecord, npsSurveys } from './nps-surveys.js'
 import { PlannerItemTypeSchema, type PlannerItemType } from './planner.js'
 import { ReportTemplateSchema, TemplateStructureSchema, type ReportTemplateRecord } from './report-templates.js'
 import { ReportSchema, ReportTypeSchema, type ReportRecord, type ReportType } from './reports.js'
 import { DateTimeSchema, JsonObjectSchema, NullableDateTimeSchema } from './shared.js'
 import { TicketNoteSchema, TicketSchema, type Ticket, type TicketNote } from './tickets.js'
-import { TrainingCourseSchema, TrainingEnrollmentSchema, type TrainingEnrollment } from './training.js'
+import { TrainingCourseSchema, TrainingEnrollmentSchema, type TrainingEnrollment, trainingCourses } from './training.js'
 import { UserSchema, type User } from './users.js'
 
 export type { BudgetRecord, TrainingCourseRecord }
@@ -153,15 +153,15 @@ function omit<T extends v.ObjectEntries, K extends keyof T>(entries: T, ...keys:
  * The fields of the response shapes that the API computes whatever a seed says (a seed's values are
  * dropped): budget totals and line item count, a line item's `annualisedCost`, a rule's `companies`
  * (from `companyIds`), a report's names (from its company and type), a course's enrollment count and
- * a survey's statistics (from its `responses`).
+ * a survey's statistics (from its `responses`); those of a collection's view are its `fields`.
  */
 export const SEED_COMPUTED = {
-  budgets: ['totals', 'lineItemCount'],
+  budgets: budgets.view.fields,
   lineItem: ['annualisedCost'],
   automationRules: ['companies'],
   reports: ['companyName', 'reportTypeName'],
-  trainingCourses: ['enrollmentCount'],
-  npsSurveys: ['statistics', 'responseCount'],
+  trainingCourses: trainingCourses.view.fields,
+  npsSurveys: npsSurveys.view.fields,
 } as const
 
 /**
