@@ -97,7 +97,18 @@ export interface Engine {
    * transaction, before anything reads it back (Postgres: its planner works from statistics, and a
    * table loaded since its last ANALYZE is planned as if it were small; SQLite plans without them).
    */
-  readonly bulkLoad: { before: string[]; after: string[]; analyze: boolean }
+  readonly bulkLoad: { before: string[]; after: string[]; analyze: boolean; rebuildIndexes: boolean }
+  /**
+   * The store's tables may live in a schema of their own (`createPostgresStore({ schema })`); SQLite has
+   * one namespace per file, so the option is ignored there.
+   */
+  readonly schemas: boolean
+  /**
+   * A cursor page whose seek has several segments (a sort on more than one column) is one statement: a
+   * `UNION ALL` of the segments' seeks, put in order once more (Postgres, where a statement is a round
+   * trip). In process (SQLite) a statement per segment costs nothing extra and needs no sort of the union.
+   */
+  readonly unionSeeks: boolean
   /**
    * Runs the data-modifying statements `writes` (their results unused), then `named.write` (whose
    * rows `last` reads as the relation `named.name`), then `last`, in the transaction `ex`, as one
@@ -222,7 +233,12 @@ export const sqliteEngine: Engine = {
     before: ['PRAGMA cache_size = -512000', 'PRAGMA threads = 2'],
     after: ['PRAGMA cache_size = -2000', 'PRAGMA threads = 0'],
     analyze: false,
+    // A load at least as big as the table is faster without the ticket indexes, rebuilt after in the
+    // same transaction.
+    rebuildIndexes: true,
   },
+  schemas: false,
+  unionSeeks: false,
   contains: (column, term, fts) => {
     // The trigram index needs 3 characters (code points); shorter terms scan with instr, which is
     // exact and needs no escaping.
@@ -340,7 +356,9 @@ export const postgresEngine: Engine = {
   skipLocked: (alias) => ` FOR UPDATE OF ${alias} SKIP LOCKED`,
   // A tenant's 500-id read-back after a load of 600,000 tickets chose an index by tenant and assignee
   // on stale statistics and read all 600,000 rows, 0.35 s a batch (bench/README.md).
-  bulkLoad: { before: [], after: [], analyze: true },
+  bulkLoad: { before: [], after: [], analyze: true, rebuildIndexes: false },
+  schemas: true,
+  unionSeeks: true,
   // LIKE's default escape character is the backslash; pg_trgm's GIN index serves it for 3+ characters.
   contains: (column, term) => sql<boolean>`${sql.ref(column)} LIKE ${`%${escapeLike(term)}%`}`,
   isUnavailable: (error) => isUnavailablePostgres(error, 0),

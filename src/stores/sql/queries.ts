@@ -177,11 +177,9 @@ export function createPages(ctx: SqlContext): Pages {
       )
       return page.map((r) => parseDoc(r.doc))
     }
-    if (ctx.engine.name === 'postgres' && seek.length > 1) {
-      // One statement, one round trip (most of a Postgres page's cost): each segment is still its own
-      // seek of the sort's index, limited like a page; the union, at most a few pages of rows, is
-      // put in order once more. SQLite runs in process, where a statement per segment costs nothing
-      // extra and needs no sort of the union.
+    if (ctx.engine.unionSeeks && seek.length > 1) {
+      // One statement, one round trip (engine.ts): each segment is still its own seek of the sort's
+      // index, limited like a page; the union, at most a few pages of rows, is put in order once more.
       const limit = limitOffset(query.limit, 0)
       const parts = seek.map(
         (segment) => sql`(SELECT * FROM ${t(table)} WHERE ${filter} AND ${segment} ORDER BY ${order} ${limit})`,

@@ -169,9 +169,9 @@ export function createSeeder(
       }
       const bulk = r.tickets.length > BULK_LOAD_FROM
       if (bulk) for (const statement of engine.bulkLoad.before) await sql.raw(statement).execute(ex)
-      // SQLite: a load at least as big as the table is faster without its indexes, rebuilt after (same transaction).
+      // A load at least as big as the table, where the engine says so (engine.ts), rebuilds the indexes after.
       let rebuild = false
-      if (engine.name === 'sqlite' && r.tickets.length >= REBUILD_INDEXES_FROM) {
+      if (engine.bulkLoad.rebuildIndexes && r.tickets.length >= REBUILD_INDEXES_FROM) {
         const existing = Number(
           (await ctx.one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t('tickets')}`, ex))?.n ?? 0,
         )

@@ -84,7 +84,7 @@ export async function createSqlStore(
   engine: Engine,
   options: SqlStoreOptions = {},
 ): Promise<SqlStore> {
-  const schema = engine.name === 'postgres' ? options.schema : undefined
+  const schema = engine.schemas ? options.schema : undefined
   const ctx = createSqlContext(db, engine, schema, options.bulkDb)
   const migrate = () => migrateToLatest(ctx.bulk, { engine, table: ctx.tableName, schema })
   const unavailable = (error: unknown) =>
