@@ -193,9 +193,10 @@ export type BudgetRecord = Omit<Budget, 'totals' | 'lineItemCount' | 'lineItems'
  * @example
  * budgets.document(seededBudget) // the budget without its lineItems
  */
-export const budgets = defineCollection<BudgetRecord, BudgetRecord & { lineItems: readonly BudgetLineItem[] }>({
+export const budgets = defineCollection<BudgetRecord, BudgetRecord & { lineItems: readonly BudgetLineItem[] }>()({
   name: 'budgets',
   table: 'budgets',
+  event: { resource: 'budget', readScope: 'budgets.write' },
   document: ({ lineItems: _items, ...budget }) => budget,
 })
 
@@ -206,9 +207,11 @@ export const budgets = defineCollection<BudgetRecord, BudgetRecord & { lineItems
  * @example
  * budgetLineItems.key.map((k) => k.name) // ['budget_id', 'seq']
  */
-export const budgetLineItems = defineCollection<BudgetLineItem>({
+export const budgetLineItems = defineCollection<BudgetLineItem>()({
   name: 'budgetLineItems',
   table: 'budget_line_items',
+  event: { resource: 'budget_line_item', readScope: 'budgets.write' },
+  parent: 'budgets',
   key: [
     { name: 'budget_id', type: 'text' },
     { name: 'seq', type: 'integer' },

@@ -61,4 +61,8 @@ export type Goal = v.InferOutput<typeof GoalSchema>
  * @example
  * goals.table // 'goals'
  */
-export const goals = defineCollection<Goal>({ name: 'goals', table: 'goals' })
+export const goals = defineCollection<Goal>()({
+  name: 'goals',
+  table: 'goals',
+  event: { resource: 'goal', readScope: 'goals.read' },
+})

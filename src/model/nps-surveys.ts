@@ -56,4 +56,8 @@ export type NpsSurveyRecord = Omit<NpsSurvey, 'statistics' | 'responseCount'> & 
  * @example
  * npsSurveys.table // 'nps_surveys'
  */
-export const npsSurveys = defineCollection<NpsSurveyRecord>({ name: 'npsSurveys', table: 'nps_surveys' })
+export const npsSurveys = defineCollection<NpsSurveyRecord>()({
+  name: 'npsSurveys',
+  table: 'nps_surveys',
+  event: { resource: 'nps_survey', readScope: 'surveys.read' },
+})

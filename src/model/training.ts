@@ -95,9 +95,10 @@ export type TrainingCourseRecord = Omit<TrainingCourse, 'enrollmentCount'>
  * @example
  * trainingEnrollments.order // [{ column: 'enrolled_at', descending: true }]
  */
-export const trainingEnrollments = defineCollection<TrainingEnrollment>({
+export const trainingEnrollments = defineCollection<TrainingEnrollment>()({
   name: 'trainingEnrollments',
   table: 'training_enrollments',
+  event: { resource: 'training_enrollment', readScope: 'training.read' },
   columns: [
     column('enrolled_at', 'text', { field: 'enrolledAt' }),
     column('course_id', 'text', { read: (enrollment) => enrollment.course.id }),
@@ -126,7 +127,8 @@ export const trainingEnrollments = defineCollection<TrainingEnrollment>({
  * @example
  * trainingCourses.table // 'training_courses'
  */
-export const trainingCourses = defineCollection<TrainingCourseRecord>({
+export const trainingCourses = defineCollection<TrainingCourseRecord>()({
   name: 'trainingCourses',
   table: 'training_courses',
+  event: { resource: 'training_course', readScope: 'training.read' },
 })
