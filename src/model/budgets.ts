@@ -193,7 +193,7 @@ export type BudgetRecord = Omit<Budget, 'totals' | 'lineItemCount' | 'lineItems'
  * @example
  * budgets.document(seededBudget) // the budget without its lineItems
  */
-export const budgets = defineCollection<BudgetRecord, BudgetRecord & { lineItems: readonly BudgetLineItem[] }>()({
+export const budgets = defineCollection<BudgetRecord, BudgetRecord & { lineItems: BudgetLineItem[] }>()({
   name: 'budgets',
   table: 'budgets',
   event: { resource: 'budget', readScope: 'budgets.write' },
