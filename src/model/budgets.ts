@@ -211,7 +211,7 @@ export const budgetLineItems = defineCollection<BudgetLineItem>()({
   name: 'budgetLineItems',
   table: 'budget_line_items',
   event: { resource: 'budget_line_item', readScope: 'budgets.write' },
-  parent: 'budgets',
+  parent: { collection: 'budgets', field: 'lineItems' },
   key: [
     { name: 'budget_id', type: 'text' },
     { name: 'seq', type: 'integer' },

@@ -86,6 +86,12 @@ export interface CollectionEvents {
   readonly readScope: Scope
 }
 
+/** Where a collection's records are seeded when it has no seed key of its own: a field of another's records. */
+export interface CollectionParent {
+  readonly collection: string
+  readonly field: string
+}
+
 /**
  * A stored collection. `D` is the record as its document holds it (what reads return), `S` the
  * record as seeded when parts of it are kept elsewhere (a ticket's notes, a template's structure).
@@ -97,17 +103,23 @@ export interface CollectionSpec<
   S = D,
   N extends string = string,
   E extends CollectionEvents | null = CollectionEvents | null,
-  P extends string | null = string | null,
+  P extends CollectionParent | null = CollectionParent | null,
 > {
   /** The collection's name: its key in seed data and in `store.remove` (unless it has a parent). */
   readonly name: N
   /** Its events, or null when the feed has none (report types are not a resource of the feed). */
   readonly event: E
   /**
-   * The collection whose seed records carry this one's records (a budget's `lineItems`): it has no
-   * seed key of its own and is removed with its parent. Null for a collection seeded under its name.
+   * The collection whose seed records carry this one's records, and in which field (a budget's
+   * `lineItems`): it has no seed key of its own and is removed with its parent. Null for a
+   * collection seeded under its name.
    */
   readonly parent: P
+  /**
+   * The lists inside a seeded record that are not collections of their own (a ticket's notes, a
+   * goal's tasks): a seed keeps the last copy of each id in them, as in the collection itself.
+   */
+  readonly nested: readonly string[]
   readonly table: string
   /** The key after `tenant_id`. */
   readonly key: readonly KeyColumnSpec[]
@@ -134,13 +146,15 @@ export interface CollectionInput<
   S = D,
   N extends string = string,
   E extends CollectionEvents | null = CollectionEvents | null,
-  P extends string | null = null,
+  P extends CollectionParent | null = null,
 > {
   name: N
   table: string
   event: E
   /** Default: null (seeded under `name`). */
   parent?: P
+  /** Default: none. */
+  nested?: readonly (keyof S & string)[]
   /** Default: `id` (text), read from the record. */
   key?: readonly KeyColumnSpec[]
   columns?: readonly ColumnSpec<D>[]
@@ -192,12 +206,16 @@ export function column<D>(
  * })
  */
 export function defineCollection<D, S = D>() {
-  return <const N extends string, const E extends CollectionEvents | null, const P extends string | null = null>(
+  return <
+    const N extends string,
+    const E extends CollectionEvents | null,
+    const P extends CollectionParent | null = null,
+  >(
     input: CollectionInput<D, S, N, E, P>,
   ): CollectionSpec<D, S, N, E, P> => completeSpec(input)
 }
 
-function completeSpec<D, S, N extends string, E extends CollectionEvents | null, P extends string | null>(
+function completeSpec<D, S, N extends string, E extends CollectionEvents | null, P extends CollectionParent | null>(
   input: CollectionInput<D, S, N, E, P>,
 ): CollectionSpec<D, S, N, E, P> {
   const columns = input.columns ?? []
@@ -222,6 +240,7 @@ function completeSpec<D, S, N extends string, E extends CollectionEvents | null,
     name: input.name,
     event: input.event,
     parent: input.parent ?? (null as P),
+    nested: input.nested ?? [],
     table: input.table,
     key: input.key ?? ID_KEY,
     columns,

@@ -65,4 +65,5 @@ export const goals = defineCollection<Goal>()({
   name: 'goals',
   table: 'goals',
   event: { resource: 'goal', readScope: 'goals.read' },
+  nested: ['tasks', 'updates'],
 })

@@ -7,7 +7,7 @@ import * as v from 'valibot'
 import { annualisedCost } from './computed.js'
 import { SYNC_COLLECTIONS, type SyncCollection } from './removal.js'
 import type { CollectionSpec } from './collection.js'
-import type { SeededCollection } from './index.js'
+import { COLLECTIONS, SEEDED_COLLECTIONS, type SeededCollection } from './index.js'
 import type { BudgetRecord } from './budgets.js'
 import type { TrainingCourseRecord } from './training.js'
 import { AutomationRuleSchema } from './automation-rules.js'
@@ -79,17 +79,21 @@ type SeededRecordOf<C> = C extends CollectionSpec<infer _D, infer S> ? S : never
 export type NormalizedSeed = { [C in SeededCollection as C['name']]: SeededRecordOf<C>[] }
 
 /**
- * The lists inside a seeded record whose items a seed keys by id: like the records themselves, an
- * id given twice keeps its last copy.
+ * The lists inside a seeded record whose items a seed keys by id (each collection's `nested` lists
+ * and its children's fields): like the records themselves, an id given twice keeps its last copy.
  *
  * @example
  * SEED_PARTS.goals // ['tasks', 'updates']
  */
-export const SEED_PARTS = {
-  tickets: ['notes'],
-  budgets: ['lineItems'],
-  goals: ['tasks', 'updates'],
-} as const satisfies { [K in keyof NormalizedSeed]?: readonly (keyof NormalizedSeed[K][number])[] }
+export const SEED_PARTS: Readonly<Partial<Record<SyncCollection, readonly string[]>>> = Object.fromEntries(
+  SEEDED_COLLECTIONS.flatMap((c) => {
+    const parts = [
+      ...c.nested,
+      ...COLLECTIONS.flatMap((child) => (child.parent?.collection === c.name ? [child.parent.field] : [])),
+    ]
+    return parts.length === 0 ? [] : [[c.name, parts]]
+  }),
+)
 
 const toIso = v.pipe(
   v.string(),

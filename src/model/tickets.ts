@@ -167,6 +167,7 @@ export const tickets = defineCollection<Ticket, TicketRecord>()({
   name: 'tickets',
   table: 'tickets',
   event: { resource: 'ticket', readScope: 'tickets.read' },
+  nested: ['notes'],
   columns: [
     column('ticket_number', 'text', { field: 'ticketNumber' }),
     column('title', 'text', { field: 'title', folded: true }),
