@@ -122,7 +122,7 @@ function comparator<R>(spec: QuerySpec<R>, terms: readonly OrderTerm[]): (a: Ent
   return keys.length === 1 && only !== undefined ? orderBy(only.key, only.descending) : orderByKeys(keys)
 }
 
-/** The records a collection of the memory store holds: documents where parts are kept beside them, seeded records otherwise. */
+/** What a memory collection holds: the document where parts are kept beside it, else the seeded record. */
 type HeldOf<C> =
   C extends CollectionSpec<infer D, infer S, infer N> ? (N extends PartsBeside ? D : S) & { id: string } : never
 
