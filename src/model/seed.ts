@@ -257,7 +257,7 @@ function keepLastCopies(seed: NormalizedSeed): void {
   const lists = seed as unknown as Record<string, Array<Record<string, unknown> & { id: string }>>
   for (const [key, records] of Object.entries(lists)) {
     const kept = (lists[key] = lastCopies(records))
-    const parts: readonly string[] = SEED_PARTS[key as keyof typeof SEED_PARTS] ?? []
+    const parts = SEED_PARTS[key as SyncCollection] ?? []
     if (parts.length > 0)
       for (const record of kept)
         for (const part of parts) record[part] = lastCopies(record[part] as Array<{ id: string }>)
