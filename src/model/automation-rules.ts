@@ -363,8 +363,9 @@ export type AutomationRuleRecord = Omit<AutomationRule, 'companies'>
  * @example
  * automationRules.columns[0]?.name // 'version'
  */
-export const automationRules = defineCollection<AutomationRuleRecord>({
+export const automationRules = defineCollection<AutomationRuleRecord>()({
   name: 'automationRules',
   table: 'automation_rules',
+  event: { resource: 'automation_rule', readScope: 'automation.write' },
   columns: [column('version', 'integer', { field: 'version' })],
 })

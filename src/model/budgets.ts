@@ -211,13 +211,10 @@ const budgetView = defineView({
  * @example
  * budgets.document(seededBudget) // the budget without its lineItems
  */
-export const budgets = defineCollection<
-  BudgetRecord,
-  BudgetRecord & { lineItems: readonly BudgetLineItem[] },
-  typeof budgetView
->({
+export const budgets = defineCollection<BudgetRecord, BudgetRecord & { lineItems: readonly BudgetLineItem[] }>()({
   name: 'budgets',
   table: 'budgets',
+  event: { resource: 'budget', readScope: 'budgets.write' },
   document: ({ lineItems: _items, ...budget }) => budget,
   view: budgetView,
 })
@@ -229,9 +226,11 @@ export const budgets = defineCollection<
  * @example
  * budgetLineItems.key.map((k) => k.name) // ['budget_id', 'seq']
  */
-export const budgetLineItems = defineCollection<BudgetLineItem>({
+export const budgetLineItems = defineCollection<BudgetLineItem>()({
   name: 'budgetLineItems',
   table: 'budget_line_items',
+  event: { resource: 'budget_line_item', readScope: 'budgets.write' },
+  parent: { collection: 'budgets', field: 'lineItems' },
   key: [
     { name: 'budget_id', type: 'text' },
     { name: 'seq', type: 'integer' },

@@ -35,9 +35,10 @@ export type MeetingTypeListQuery = v.InferOutput<typeof MeetingTypeListQuerySche
  * @example
  * meetingTypes.order.map((term) => term.column) // ['order_index', 'name']
  */
-export const meetingTypes = defineCollection<MeetingType>({
+export const meetingTypes = defineCollection<MeetingType>()({
   name: 'meetingTypes',
   table: 'meeting_types',
+  event: { resource: 'meeting_type', readScope: 'calendar.read' },
   columns: [column('order_index', 'real', { field: 'orderIndex' }), column('name', 'text', { field: 'name' })],
   order: [
     { column: 'order_index', descending: false },

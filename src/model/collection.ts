@@ -6,6 +6,7 @@
  * store and no HTTP code, so both may depend on it.
  */
 import { foldCase } from './ordering.js'
+import type { Scope } from './scopes.js'
 
 /** A column's SQL type, mapped to each engine's own by the migrations. */
 export type ColumnType = 'text' | 'real' | 'integer' | 'boolean' | 'bigint'
@@ -97,13 +98,51 @@ export interface AnyCollectionView {
 }
 
 /**
+ * A collection's place in the events feed (docs/extensions.md, section 3): the resource type its
+ * events name, and the scope that reads them (its area's read scope, or `.write` where the area
+ * has none).
+ */
+export interface CollectionEvents {
+  readonly resource: string
+  readonly readScope: Scope
+}
+
+/** Where a collection's records are seeded when it has no seed key of its own: a field of another's records. */
+export interface CollectionParent {
+  readonly collection: string
+  readonly field: string
+}
+
+/**
  * A stored collection. `D` is the record as its document holds it (what reads return), `S` the
  * record as seeded when parts of it are kept elsewhere (a ticket's notes, a template's structure),
  * `W` its derived view (null when reads return the record as stored).
+ * `N`, `E` and `P` keep the name, events and parent literal, so the seed keys, event resource types
+ * and read scopes derived from `COLLECTIONS` (src/model/index.ts) are literal unions.
  */
-export interface CollectionSpec<D, S = D, W extends AnyCollectionView | null = AnyCollectionView | null> {
-  /** The collection's name: its key in seed data. */
-  readonly name: string
+export interface CollectionSpec<
+  D,
+  S = D,
+  N extends string = string,
+  E extends CollectionEvents | null = CollectionEvents | null,
+  P extends CollectionParent | null = CollectionParent | null,
+  W extends AnyCollectionView | null = AnyCollectionView | null,
+> {
+  /** The collection's name: its key in seed data and in `store.remove` (unless it has a parent). */
+  readonly name: N
+  /** Its events, or null when the feed has none (report types are not a resource of the feed). */
+  readonly event: E
+  /**
+   * The collection whose seed records carry this one's records, and in which field (a budget's
+   * `lineItems`): it has no seed key of its own and is removed with its parent. Null for a
+   * collection seeded under its name.
+   */
+  readonly parent: P
+  /**
+   * The lists inside a seeded record that are not collections of their own (a ticket's notes, a
+   * goal's tasks): a seed keeps the last copy of each id in them, as in the collection itself.
+   */
+  readonly nested: readonly string[]
   readonly table: string
   /** The key after `tenant_id`. */
   readonly key: readonly KeyColumnSpec[]
@@ -127,9 +166,21 @@ export interface CollectionSpec<D, S = D, W extends AnyCollectionView | null = A
 }
 
 /** What {@link defineCollection} takes: the spec, with defaults, and sorts naming fields. */
-export interface CollectionInput<D, S = D, W extends AnyCollectionView | null = null> {
-  name: string
+export interface CollectionInput<
+  D,
+  S = D,
+  N extends string = string,
+  E extends CollectionEvents | null = CollectionEvents | null,
+  P extends CollectionParent | null = null,
+  W extends AnyCollectionView | null = null,
+> {
+  name: N
   table: string
+  event: E
+  /** Default: null (seeded under `name`). */
+  parent?: P
+  /** Default: none. */
+  nested?: readonly (keyof S & string)[]
   /** Default: `id` (text), read from the record. */
   key?: readonly KeyColumnSpec[]
   columns?: readonly ColumnSpec<D>[]
@@ -170,19 +221,37 @@ export function column<D>(
 /**
  * Completes and checks a spec: sorts name record fields and become columns, each with an ascending
  * and a descending index (ties by id); every column a sort, filter, search or order names must
- * exist (folded where compared folded).
+ * exist (folded where compared folded). Curried so that `D` and `S` are given while the name and
+ * events stay literal.
  *
  * @example
- * export const companies = defineCollection<Company>({
+ * export const companies = defineCollection<Company>()({
  *   name: 'companies',
  *   table: 'companies',
+ *   event: { resource: 'company', readScope: 'companies.read' },
  *   columns: [column('name', 'text', { field: 'name' })],
  *   sorts: COMPANY_SORT, // { name: 'name', ... }: API sort name → field
  * })
  */
-export function defineCollection<D, S = D, W extends AnyCollectionView | null = null>(
-  input: CollectionInput<D, S, W>,
-): CollectionSpec<D, S, W> {
+export function defineCollection<D, S = D>() {
+  return <
+    const N extends string,
+    const E extends CollectionEvents | null,
+    const P extends CollectionParent | null = null,
+    W extends AnyCollectionView | null = null,
+  >(
+    input: CollectionInput<D, S, N, E, P, W>,
+  ): CollectionSpec<D, S, N, E, P, W> => completeSpec(input)
+}
+
+function completeSpec<
+  D,
+  S,
+  N extends string,
+  E extends CollectionEvents | null,
+  P extends CollectionParent | null,
+  W extends AnyCollectionView | null,
+>(input: CollectionInput<D, S, N, E, P, W>): CollectionSpec<D, S, N, E, P, W> {
   const columns = input.columns ?? []
   const byName = new Map(columns.map((c) => [c.name, c]))
   const need = (name: string, folded = false): string => {
@@ -203,6 +272,9 @@ export function defineCollection<D, S = D, W extends AnyCollectionView | null = 
   for (const term of input.order ?? []) need(term.column)
   return {
     name: input.name,
+    event: input.event,
+    parent: input.parent ?? (null as P),
+    nested: input.nested ?? [],
     table: input.table,
     key: input.key ?? ID_KEY,
     columns,

@@ -49,9 +49,10 @@ export type CompanyListQuery = v.InferOutput<typeof CompanyListQuerySchema>
  * @example
  * companies.sorts.created_at // 'created_at'
  */
-export const companies = defineCollection<Company>({
+export const companies = defineCollection<Company>()({
   name: 'companies',
   table: 'companies',
+  event: { resource: 'company', readScope: 'companies.read' },
   columns: [
     column('name', 'text', { field: 'name' }),
     column('created_at', 'text', { field: 'createdAt' }),

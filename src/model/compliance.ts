@@ -134,9 +134,10 @@ export type ComplianceTemplateListQuery = v.InferOutput<typeof ComplianceTemplat
  * @example
  * complianceTemplates.filters.groupId // { column: 'group_id', op: 'equals' }
  */
-export const complianceTemplates = defineCollection<ComplianceTemplate>({
+export const complianceTemplates = defineCollection<ComplianceTemplate>()({
   name: 'complianceTemplates',
   table: 'compliance_templates',
+  event: { resource: 'compliance_template', readScope: 'compliance.read' },
   columns: [
     column('title', 'text', { field: 'title', folded: true }),
     column('created_at', 'text', { field: 'createdAt' }),
@@ -163,7 +164,8 @@ export const complianceTemplates = defineCollection<ComplianceTemplate>({
  * @example
  * complianceChecks.table // 'compliance_checks'
  */
-export const complianceChecks = defineCollection<ComplianceCheck>({
+export const complianceChecks = defineCollection<ComplianceCheck>()({
   name: 'complianceChecks',
   table: 'compliance_checks',
+  event: { resource: 'compliance_check', readScope: 'compliance.read' },
 })

@@ -4,36 +4,21 @@
  * resource. Stores record events in the same transaction as the change; nothing here reads a store.
  */
 import * as v from 'valibot'
+import { EVENTED_COLLECTIONS, type EventedCollection } from './index.js'
 import { hasScope, type Scope } from './scopes.js'
 import { sameJson } from './same-json.js'
 import { DateTimeSchema, JsonObjectSchema } from './shared.js'
 
+/** A resource type of the events feed, e.g. `'ticket'`: each collection's `event.resource`. */
+export type EventResourceType = EventedCollection['event']['resource']
+
 /**
- * Every resource type an event can be about.
+ * Every resource type an event can be about, in the order of `COLLECTIONS`.
  *
  * @example
  * EVENT_RESOURCE_TYPES.includes('ticket') // true
  */
-export const EVENT_RESOURCE_TYPES = [
-  'ticket',
-  'budget',
-  'budget_line_item',
-  'automation_rule',
-  'report',
-  'report_template',
-  'compliance_template',
-  'compliance_check',
-  'training_course',
-  'training_enrollment',
-  'user',
-  'company',
-  'meeting_type',
-  'goal',
-  'nps_survey',
-  'planner_item_type',
-] as const
-/** A resource type of the events feed, e.g. `'ticket'`. */
-export type EventResourceType = (typeof EVENT_RESOURCE_TYPES)[number]
+export const EVENT_RESOURCE_TYPES: readonly EventResourceType[] = EVENTED_COLLECTIONS.map((c) => c.event.resource)
 
 /** What happened to the resource. */
 export type EventAction = 'created' | 'updated' | 'deleted'
@@ -52,31 +37,17 @@ export const EVENT_TYPES: readonly EventType[] = EVENT_RESOURCE_TYPES.flatMap((r
 )
 
 /**
- * The scope that reads each resource's events (docs/extensions.md section 3): the scope of the
- * resource's own reads, or its area's `.write` where the area has no read scope (budgets,
- * automation). Typed against the one scope table, so every scope a 403 names can be granted.
+ * The scope that reads each resource's events (docs/extensions.md section 3), from each collection's
+ * `event.readScope`: the scope of the resource's own reads, or its area's `.write` where the area
+ * has no read scope (budgets, automation). Typed against the one scope table, so every scope a 403
+ * names can be granted.
  *
  * @example
  * EVENT_READ_SCOPES.budget_line_item // 'budgets.write'
  */
-export const EVENT_READ_SCOPES = {
-  ticket: 'tickets.read',
-  budget: 'budgets.write',
-  budget_line_item: 'budgets.write',
-  automation_rule: 'automation.write',
-  report: 'reports.read',
-  report_template: 'reports.read',
-  compliance_template: 'compliance.read',
-  compliance_check: 'compliance.read',
-  training_course: 'training.read',
-  training_enrollment: 'training.read',
-  user: 'users.read',
-  company: 'companies.read',
-  meeting_type: 'calendar.read',
-  goal: 'goals.read',
-  nps_survey: 'surveys.read',
-  planner_item_type: 'planner.read',
-} as const satisfies Record<EventResourceType, Scope>
+export const EVENT_READ_SCOPES = Object.fromEntries(
+  EVENTED_COLLECTIONS.map((c) => [c.event.resource, c.event.readScope]),
+) as { readonly [C in EventedCollection as C['event']['resource']]: C['event']['readScope'] }
 
 /**
  * The scope that reads events of `type`; undefined for an unknown type.

@@ -61,4 +61,9 @@ export type Goal = v.InferOutput<typeof GoalSchema>
  * @example
  * goals.table // 'goals'
  */
-export const goals = defineCollection<Goal>({ name: 'goals', table: 'goals' })
+export const goals = defineCollection<Goal>()({
+  name: 'goals',
+  table: 'goals',
+  event: { resource: 'goal', readScope: 'goals.read' },
+  nested: ['tasks', 'updates'],
+})

@@ -1,7 +1,10 @@
 /**
  * The model: every stored collection, stated once (see `collection.ts`). Stores derive their rows,
- * comparators, filters and searches from these specs; nothing here depends on a store or on HTTP.
+ * comparators, filters and searches from these specs, and every list of collections (seed keys,
+ * event resource types and their read scopes, tables) derives from {@link COLLECTIONS}; nothing here
+ * depends on a store or on HTTP.
  */
+import type { CollectionEvents } from './collection.js'
 import { automationRules } from './automation-rules.js'
 import { budgetLineItems, budgets } from './budgets.js'
 import { meetingTypes } from './calendar.js'
@@ -32,7 +35,7 @@ export { trainingCourses, trainingEnrollments, type TrainingCourseRecord } from 
 export { users } from './users.js'
 
 /**
- * Every stored collection.
+ * Every stored collection, in the order stores seed and remove them: the one list of them.
  *
  * @example
  * for (const spec of COLLECTIONS) console.log(spec.table)
@@ -56,3 +59,32 @@ export const COLLECTIONS = [
   npsSurveys,
   plannerItemTypes,
 ] as const
+
+/** Any stored collection. */
+export type AnyCollection = (typeof COLLECTIONS)[number]
+
+/** A collection seeded under a key of its own (all but those with a parent, as budget line items). */
+export type SeededCollection = Extract<AnyCollection, { readonly parent: null }>
+
+/** A collection with events in the feed (all but report types). */
+export type EventedCollection = Extract<AnyCollection, { readonly event: CollectionEvents }>
+
+/**
+ * The collections seeded and removed under a key of their own, in the order of {@link COLLECTIONS}.
+ *
+ * @example
+ * SEEDED_COLLECTIONS.map((c) => c.name) // ['tickets', 'budgets', 'automationRules', ...]
+ */
+export const SEEDED_COLLECTIONS: readonly SeededCollection[] = COLLECTIONS.filter(
+  (c): c is SeededCollection => c.parent === null,
+)
+
+/**
+ * The collections with events, in the order of {@link COLLECTIONS}.
+ *
+ * @example
+ * EVENTED_COLLECTIONS.map((c) => c.event.resource) // ['ticket', 'budget', 'budget_line_item', ...]
+ */
+export const EVENTED_COLLECTIONS: readonly EventedCollection[] = COLLECTIONS.filter(
+  (c): c is EventedCollection => c.event !== null,
+)

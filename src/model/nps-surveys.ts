@@ -73,8 +73,9 @@ const npsSurveyView = defineView({
  * @example
  * npsSurveys.table // 'nps_surveys'
  */
-export const npsSurveys = defineCollection<NpsSurveyRecord, NpsSurveyRecord, typeof npsSurveyView>({
+export const npsSurveys = defineCollection<NpsSurveyRecord>()({
   name: 'npsSurveys',
   table: 'nps_surveys',
+  event: { resource: 'nps_survey', readScope: 'surveys.read' },
   view: npsSurveyView,
 })

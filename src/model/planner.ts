@@ -26,7 +26,8 @@ export type PlannerItemType = v.InferOutput<typeof PlannerItemTypeSchema>
  * @example
  * plannerItemTypes.table // 'planner_item_types'
  */
-export const plannerItemTypes = defineCollection<PlannerItemType>({
+export const plannerItemTypes = defineCollection<PlannerItemType>()({
   name: 'plannerItemTypes',
   table: 'planner_item_types',
+  event: { resource: 'planner_item_type', readScope: 'planner.read' },
 })

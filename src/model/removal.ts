@@ -3,10 +3,10 @@
  * validation every store applies to them (see docs/extensions.md, section 2).
  */
 import * as v from 'valibot'
-import type { SeedData } from './seed.js'
+import { SEEDED_COLLECTIONS, type SeededCollection } from './index.js'
 
-/** The collections a host can seed and remove, by their seed key. */
-export type SyncCollection = keyof SeedData
+/** The collections a host can seed and remove, by their seed key (each one's `name`). */
+export type SyncCollection = SeededCollection['name']
 
 /**
  * What `store.remove(tenantId, ids)` accepts: for each seed key, the ids of the records to remove.
@@ -18,29 +18,12 @@ export type SyncCollection = keyof SeedData
 export type RemoveIds = { [K in SyncCollection]?: readonly string[] }
 
 /**
- * Every seed key, in the order stores apply them.
+ * Every seed key, in the order stores apply them (that of `COLLECTIONS`).
  *
  * @example
  * for (const key of SYNC_COLLECTIONS) console.log(key)
  */
-export const SYNC_COLLECTIONS = [
-  'tickets',
-  'budgets',
-  'automationRules',
-  'reports',
-  'reportTypes',
-  'reportTemplates',
-  'complianceTemplates',
-  'complianceChecks',
-  'trainingCourses',
-  'trainingEnrollments',
-  'users',
-  'companies',
-  'meetingTypes',
-  'goals',
-  'npsSurveys',
-  'plannerItemTypes',
-] as const satisfies readonly SyncCollection[]
+export const SYNC_COLLECTIONS: readonly SyncCollection[] = SEEDED_COLLECTIONS.map((c) => c.name)
 
 const IdsSchema = v.optional(v.array(v.string()), [])
 const RemoveIdsSchema = v.strictObject(

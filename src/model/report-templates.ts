@@ -112,9 +112,10 @@ export const ReportTemplateDetailQuerySchema = v.strictObject({
  * @example
  * reportTemplates.parts.structure // the template's structure, read only for one template
  */
-export const reportTemplates = defineCollection<ReportTemplate, ReportTemplateRecord>({
+export const reportTemplates = defineCollection<ReportTemplate, ReportTemplateRecord>()({
   name: 'reportTemplates',
   table: 'report_templates',
+  event: { resource: 'report_template', readScope: 'reports.read' },
   columns: [
     column('name', 'text', { field: 'name' }),
     column('created_at', 'text', { field: 'createdAt' }),

@@ -101,9 +101,10 @@ export type ReportType = v.InferOutput<typeof ReportTypeSchema>
  * @example
  * reports.columns[0]?.name // 'version'
  */
-export const reports = defineCollection<ReportRecord>({
+export const reports = defineCollection<ReportRecord>()({
   name: 'reports',
   table: 'reports',
+  event: { resource: 'report', readScope: 'reports.read' },
   columns: [column('version', 'integer', { field: 'version' })],
 })
 
@@ -113,4 +114,8 @@ export const reports = defineCollection<ReportRecord>({
  * @example
  * reportTypes.table // 'report_types'
  */
-export const reportTypes = defineCollection<ReportType>({ name: 'reportTypes', table: 'report_types' })
+export const reportTypes = defineCollection<ReportType>()({
+  name: 'reportTypes',
+  table: 'report_types',
+  event: null,
+})

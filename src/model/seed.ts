@@ -5,27 +5,25 @@
  */
 import * as v from 'valibot'
 import { annualisedCost } from './computed.js'
+import { SYNC_COLLECTIONS, type SyncCollection } from './removal.js'
+import type { CollectionSpec } from './collection.js'
+import { COLLECTIONS, SEEDED_COLLECTIONS, type SeededCollection } from './index.js'
 import type { BudgetRecord } from './budgets.js'
 import type { TrainingCourseRecord } from './training.js'
-import { AutomationRuleSchema, type AutomationRuleRecord } from './automation-rules.js'
+import { AutomationRuleSchema } from './automation-rules.js'
 import { BudgetLineItemSchema, BudgetSchema, type BudgetLineItem, budgets } from './budgets.js'
-import { MeetingTypeSchema, type MeetingType } from './calendar.js'
-import { CompanySchema, type Company } from './companies.js'
-import {
-  ComplianceCheckSchema,
-  ComplianceTemplateSchema,
-  type ComplianceCheck,
-  type ComplianceTemplate,
-} from './compliance.js'
-import { GoalSchema, type Goal } from './goals.js'
-import { NpsSurveySchema, type NpsSurveyRecord, npsSurveys } from './nps-surveys.js'
-import { PlannerItemTypeSchema, type PlannerItemType } from './planner.js'
-import { ReportTemplateSchema, TemplateStructureSchema, type ReportTemplateRecord } from './report-templates.js'
-import { ReportSchema, ReportTypeSchema, type ReportRecord, type ReportType } from './reports.js'
+import { MeetingTypeSchema } from './calendar.js'
+import { CompanySchema } from './companies.js'
+import { ComplianceCheckSchema, ComplianceTemplateSchema } from './compliance.js'
+import { GoalSchema } from './goals.js'
+import { NpsSurveySchema, npsSurveys } from './nps-surveys.js'
+import { PlannerItemTypeSchema } from './planner.js'
+import { ReportTemplateSchema, TemplateStructureSchema } from './report-templates.js'
+import { ReportSchema, ReportTypeSchema } from './reports.js'
 import { DateTimeSchema, JsonObjectSchema, NullableDateTimeSchema } from './shared.js'
-import { TicketNoteSchema, TicketSchema, type Ticket, type TicketNote } from './tickets.js'
-import { TrainingCourseSchema, TrainingEnrollmentSchema, type TrainingEnrollment, trainingCourses } from './training.js'
-import { UserSchema, type User } from './users.js'
+import { TicketNoteSchema, TicketSchema } from './tickets.js'
+import { TrainingCourseSchema, TrainingEnrollmentSchema, trainingCourses } from './training.js'
+import { UserSchema } from './users.js'
 
 export type { BudgetRecord, TrainingCourseRecord }
 
@@ -74,38 +72,28 @@ export interface SeedData extends SeedLists {
   budgets?: Array<SeedRecord<'budgets'> & { lineItems?: SeedRecord<'lineItem'>[] }>
 }
 
-/** Every list of a normalised seed, as stores persist it. */
-export interface NormalizedSeed {
-  tickets: Array<Ticket & { notes: TicketNote[] }>
-  budgets: Array<BudgetRecord & { lineItems: BudgetLineItem[] }>
-  automationRules: AutomationRuleRecord[]
-  reports: ReportRecord[]
-  reportTypes: ReportType[]
-  reportTemplates: ReportTemplateRecord[]
-  complianceTemplates: ComplianceTemplate[]
-  complianceChecks: ComplianceCheck[]
-  trainingCourses: TrainingCourseRecord[]
-  trainingEnrollments: TrainingEnrollment[]
-  users: User[]
-  companies: Company[]
-  meetingTypes: MeetingType[]
-  goals: Goal[]
-  npsSurveys: NpsSurveyRecord[]
-  plannerItemTypes: PlannerItemType[]
-}
+/** The record a collection is seeded with (its `S`: a ticket with its notes, a budget with its line items). */
+type SeededRecordOf<C> = C extends CollectionSpec<infer _D, infer S> ? S : never
+
+/** Every list of a normalised seed, as stores persist it: one per seed key of `COLLECTIONS`. */
+export type NormalizedSeed = { [C in SeededCollection as C['name']]: SeededRecordOf<C>[] }
 
 /**
- * The lists inside a seeded record whose items a seed keys by id: like the records themselves, an
- * id given twice keeps its last copy.
+ * The lists inside a seeded record whose items a seed keys by id (each collection's `nested` lists
+ * and its children's fields): like the records themselves, an id given twice keeps its last copy.
  *
  * @example
  * SEED_PARTS.goals // ['tasks', 'updates']
  */
-export const SEED_PARTS = {
-  tickets: ['notes'],
-  budgets: ['lineItems'],
-  goals: ['tasks', 'updates'],
-} as const satisfies { [K in keyof NormalizedSeed]?: readonly (keyof NormalizedSeed[K][number])[] }
+export const SEED_PARTS: Readonly<Partial<Record<SyncCollection, readonly string[]>>> = Object.fromEntries(
+  SEEDED_COLLECTIONS.flatMap((c) => {
+    const parts = [
+      ...c.nested,
+      ...COLLECTIONS.flatMap((child) => (child.parent?.collection === c.name ? [child.parent.field] : [])),
+    ]
+    return parts.length === 0 ? [] : [[c.name, parts]]
+  }),
+)
 
 const toIso = v.pipe(
   v.string(),
@@ -195,7 +183,7 @@ export const seedSchemas = {
     }),
   ),
   plannerItemTypes: seedSchemaOf(PlannerItemTypeSchema),
-}
+} satisfies Record<SyncCollection | 'lineItem', v.GenericSchema>
 
 function parseAll<T>(kind: string, schema: v.GenericSchema, records: readonly unknown[] | undefined): T[] {
   // Every record is checked (errors name its index in `records`) before copies are dropped.
@@ -237,34 +225,26 @@ function lastCopies<T extends { id: string }>(records: T[]): T[] {
  * const records = normalizeSeed({ companies: [{ id, name: 'Acme', status: 'active', createdAt, updatedAt }] })
  */
 export function normalizeSeed(data: SeedData): NormalizedSeed {
-  const seed: NormalizedSeed = {
-    tickets: parseAll('tickets', seedSchemas.tickets, data.tickets),
-    budgets: parseAll<BudgetRecord>('budgets', seedSchemas.budgets, data.budgets).map((budget, index) => {
-      const items = parseAll<Omit<BudgetLineItem, 'annualisedCost'>>(
-        `budgets[${index}].lineItems`,
-        seedSchemas.lineItem,
-        data.budgets?.[index]?.lineItems,
-      )
-      return { ...budget, lineItems: items.map((item) => ({ ...item, annualisedCost: annualisedCost(item) })) }
-    }),
-    automationRules: parseAll('automationRules', seedSchemas.automationRules, data.automationRules),
-    reports: parseAll('reports', seedSchemas.reports, data.reports),
-    reportTypes: parseAll('reportTypes', seedSchemas.reportTypes, data.reportTypes),
-    reportTemplates: parseAll('reportTemplates', seedSchemas.reportTemplates, data.reportTemplates),
-    complianceTemplates: parseAll('complianceTemplates', seedSchemas.complianceTemplates, data.complianceTemplates),
-    complianceChecks: parseAll('complianceChecks', seedSchemas.complianceChecks, data.complianceChecks),
-    trainingCourses: parseAll('trainingCourses', seedSchemas.trainingCourses, data.trainingCourses),
-    trainingEnrollments: parseAll('trainingEnrollments', seedSchemas.trainingEnrollments, data.trainingEnrollments),
-    users: parseAll('users', seedSchemas.users, data.users),
-    companies: parseAll('companies', seedSchemas.companies, data.companies),
-    meetingTypes: parseAll('meetingTypes', seedSchemas.meetingTypes, data.meetingTypes),
-    goals: parseAll('goals', seedSchemas.goals, data.goals),
-    npsSurveys: parseAll('npsSurveys', seedSchemas.npsSurveys, data.npsSurveys),
-    plannerItemTypes: parseAll('plannerItemTypes', seedSchemas.plannerItemTypes, data.plannerItemTypes),
+  const lists = {} as Record<SyncCollection, unknown[]>
+  for (const key of SYNC_COLLECTIONS) {
+    const records = parseAll<Record<string, unknown>>(key, seedSchemas[key], data[key])
+    // A budget's line items are a collection of their own, seeded inside it: checked before the next key.
+    lists[key] =
+      key === 'budgets'
+        ? records.map((budget, index) => {
+            const items = parseAll<Omit<BudgetLineItem, 'annualisedCost'>>(
+              `budgets[${index}].lineItems`,
+              seedSchemas.lineItem,
+              data.budgets?.[index]?.lineItems,
+            )
+            return { ...budget, lineItems: items.map((item) => ({ ...item, annualisedCost: annualisedCost(item) })) }
+          })
+        : records
   }
+  const seed = lists as unknown as NormalizedSeed
   keepLastCopies(seed)
   // Ordered after copies are dropped: "last" is the order the host sent. The parsed lists are ours to sort.
-  for (const budget of seed.budgets) budget.lineItems.sort(byCreatedAt)
+  for (const budget of seed.budgets) budget.lineItems = [...budget.lineItems].sort(byCreatedAt)
   for (const goal of seed.goals) {
     goal.tasks.sort(byCreatedAt)
     goal.updates.sort((a, b) => byCreatedAt(b, a))
@@ -277,7 +257,7 @@ function keepLastCopies(seed: NormalizedSeed): void {
   const lists = seed as unknown as Record<string, Array<Record<string, unknown> & { id: string }>>
   for (const [key, records] of Object.entries(lists)) {
     const kept = (lists[key] = lastCopies(records))
-    const parts: readonly string[] = SEED_PARTS[key as keyof typeof SEED_PARTS] ?? []
+    const parts = SEED_PARTS[key as SyncCollection] ?? []
     if (parts.length > 0)
       for (const record of kept)
         for (const part of parts) record[part] = lastCopies(record[part] as Array<{ id: string }>)

@@ -163,9 +163,11 @@ const newestFirst = orderBy((n: TicketNote) => n.createdAt, true)
  * @example
  * tickets.sorts.created_date // 'created_at'
  */
-export const tickets = defineCollection<Ticket, TicketRecord>({
+export const tickets = defineCollection<Ticket, TicketRecord>()({
   name: 'tickets',
   table: 'tickets',
+  event: { resource: 'ticket', readScope: 'tickets.read' },
+  nested: ['notes'],
   columns: [
     column('ticket_number', 'text', { field: 'ticketNumber' }),
     column('title', 'text', { field: 'title', folded: true }),

@@ -95,9 +95,10 @@ export type TrainingCourseRecord = Omit<TrainingCourse, 'enrollmentCount'>
  * @example
  * trainingEnrollments.order // [{ column: 'enrolled_at', descending: true }]
  */
-export const trainingEnrollments = defineCollection<TrainingEnrollment>({
+export const trainingEnrollments = defineCollection<TrainingEnrollment>()({
   name: 'trainingEnrollments',
   table: 'training_enrollments',
+  event: { resource: 'training_enrollment', readScope: 'training.read' },
   columns: [
     column('enrolled_at', 'text', { field: 'enrolledAt' }),
     column('course_id', 'text', { read: (enrollment) => enrollment.course.id }),
@@ -141,8 +142,9 @@ const courseView = defineView({
  * @example
  * trainingCourses.table // 'training_courses'
  */
-export const trainingCourses = defineCollection<TrainingCourseRecord, TrainingCourseRecord, typeof courseView>({
+export const trainingCourses = defineCollection<TrainingCourseRecord>()({
   name: 'trainingCourses',
   table: 'training_courses',
+  event: { resource: 'training_course', readScope: 'training.read' },
   view: courseView,
 })

@@ -82,9 +82,10 @@ export type UserListQuery = v.InferOutput<typeof UserListQuerySchema>
  * @example
  * users.search?.columns // ['full_name', 'email']
  */
-export const users = defineCollection<User>({
+export const users = defineCollection<User>()({
   name: 'users',
   table: 'users',
+  event: { resource: 'user', readScope: 'users.read' },
   columns: [
     column('full_name', 'text', { field: 'fullName', nullable: true, folded: true }),
     column('email', 'text', { field: 'email', folded: true }),

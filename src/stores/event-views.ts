@@ -4,30 +4,16 @@
  * and the few other records it names. Shared by every store, so their events are the same.
  */
 import { changeOf, type EventDraft, type EventResourceType } from '../model/events.js'
+import { SEEDED_COLLECTIONS } from '../model/index.js'
 import type { SyncCollection } from '../model/removal.js'
 import { type BudgetLineItem, type BudgetRecord, budgets } from '../model/budgets.js'
 import { type NpsSurveyRecord, npsSurveys } from '../model/nps-surveys.js'
 import { type TrainingCourseRecord, trainingCourses } from '../model/training.js'
 
-/** The resource type of each seed key's events; report types have none (they are not a resource of the feed). */
-export const EVENT_RESOURCE_OF: Readonly<Record<SyncCollection, EventResourceType | null>> = {
-  tickets: 'ticket',
-  budgets: 'budget',
-  automationRules: 'automation_rule',
-  reports: 'report',
-  reportTypes: null,
-  reportTemplates: 'report_template',
-  complianceTemplates: 'compliance_template',
-  complianceChecks: 'compliance_check',
-  trainingCourses: 'training_course',
-  trainingEnrollments: 'training_enrollment',
-  users: 'user',
-  companies: 'company',
-  meetingTypes: 'meeting_type',
-  goals: 'goal',
-  npsSurveys: 'nps_survey',
-  plannerItemTypes: 'planner_item_type',
-}
+/** The resource type of each seed key's events (its collection's `event.resource`); report types have none. */
+export const EVENT_RESOURCE_OF = Object.fromEntries(
+  SEEDED_COLLECTIONS.map((c) => [c.name, c.event === null ? null : c.event.resource]),
+) as Readonly<Record<SyncCollection, EventResourceType | null>>
 
 /** What a view reads of other records. */
 export interface ViewLookups {

@@ -18,25 +18,21 @@ import {
   sortOrder,
 } from '../../model/collection.js'
 import {
-  automationRules,
   budgets,
   companies,
-  complianceChecks,
   complianceTemplates,
-  goals,
   meetingTypes,
   npsSurveys,
-  plannerItemTypes,
   reportTemplates,
-  reports,
-  reportTypes,
   tickets,
   trainingCourses,
   trainingEnrollments,
   users,
+  SEEDED_COLLECTIONS,
+  type SeededCollection,
 } from '../../model/index.js'
 import type { BudgetLineItem, Budget } from '../../model/budgets.js'
-import type { ReportTemplate, ReportTemplateRecord } from '../../model/report-templates.js'
+import type { ReportTemplate } from '../../model/report-templates.js'
 import type { TicketNote } from '../../model/tickets.js'
 import { deepFreeze } from '../../model/frozen-records.js'
 import { memoryWebhookMethods } from './webhooks.js'
@@ -127,35 +123,50 @@ function comparator<R>(spec: QuerySpec<R>, terms: readonly OrderTerm[]): (a: Ent
   return keys.length === 1 && only !== undefined ? orderBy(only.key, only.descending) : orderByKeys(keys)
 }
 
-class TenantData {
-  tickets = new Collection(tickets)
+/** What a memory collection holds: the document where parts are kept beside it, else the seeded record. */
+type HeldOf<C> =
+  C extends CollectionSpec<infer D, infer S, infer N> ? (N extends PartsBeside ? D : S) & { id: string } : never
+
+/** The collections whose parts a tenant keeps beside their records: a ticket's notes, a budget's line items. */
+type PartsBeside = 'tickets' | 'budgets'
+
+/** What a tenant keeps beside its collections. */
+interface KeptBeside {
   /** Each ticket's notes, newest first. */
-  ticketNotes = new Map<string, readonly TicketNote[]>()
+  ticketNotes: Map<string, readonly TicketNote[]>
   /** Ticket numbers can repeat across PSA providers: the lookup takes the smallest id. */
-  ticketIdsByNumber = new Map<string, string[]>()
-  budgets = new Collection<BudgetRecord>(budgets)
+  ticketIdsByNumber: Map<string, string[]>
   /**
    * Each budget's line items, oldest first, beside the budget rather than inside it: adding one
    * appends a frozen item instead of copying and re-freezing the whole budget (O(1), not O(items)).
    */
-  budgetLineItems = new Map<string, BudgetLineItem[]>()
-  automationRules = new Collection(automationRules)
-  reports = new Collection(reports)
-  reportTypes = new Collection(reportTypes)
-  reportTemplates = new Collection<ReportTemplateRecord>(reportTemplates)
-  complianceTemplates = new Collection(complianceTemplates)
-  complianceChecks = new Collection(complianceChecks)
-  trainingCourses = new Collection(trainingCourses)
-  trainingEnrollments = new Collection(trainingEnrollments)
-  users = new Collection(users)
-  companies = new Collection(companies)
-  meetingTypes = new Collection(meetingTypes)
-  goals = new Collection(goals)
-  npsSurveys = new Collection(npsSurveys)
-  plannerItemTypes = new Collection(plannerItemTypes)
-  idempotency = new Map<string, IdempotencyEntry>()
-  feed = new EventLog()
+  budgetLineItems: Map<string, BudgetLineItem[]>
+  idempotency: Map<string, IdempotencyEntry>
+  feed: EventLog
 }
+
+/** A tenant's data: one collection per seeded collection of the model, by name, and what is kept beside them. */
+type TenantData = KeptBeside & {
+  readonly [C in SeededCollection as C['name']]: Collection<HeldOf<C>>
+}
+
+/** A tenant with nothing yet; its collections are made from `SEEDED_COLLECTIONS`, in its order. */
+function newTenant(): TenantData {
+  const t: Record<string, unknown> = {
+    ticketNotes: new Map(),
+    ticketIdsByNumber: new Map(),
+    budgetLineItems: new Map(),
+    idempotency: new Map(),
+    feed: new EventLog(),
+  }
+  for (const spec of SEEDED_COLLECTIONS) t[spec.name] = new Collection(spec as unknown as QuerySpec<{ id: string }>)
+  return t as unknown as TenantData
+}
+
+/** The collections the seed stores as they come: all but tickets and budgets, whose parts are kept beside. */
+const PLAIN_COLLECTIONS = SEEDED_COLLECTIONS.filter((spec) => spec !== tickets && spec !== budgets).map(
+  (spec) => spec.name,
+)
 
 /** The collections of a tenant, by name. */
 type CollectionName = {
@@ -325,7 +336,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const tenant = (id: string): TenantData => {
     let data = tenants.get(id)
     if (data === undefined) {
-      data = new TenantData()
+      data = newTenant()
       tenants.set(id, data)
     }
     return data
@@ -446,20 +457,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         budget.lineItems.map((item) => deepFreeze(structuredClone(item))),
       )
     }
-    for (const rule of records.automationRules) t.automationRules.set(rule)
-    for (const report of records.reports) t.reports.set(report)
-    for (const type of records.reportTypes) t.reportTypes.set(type)
-    for (const template of records.reportTemplates) t.reportTemplates.set(template)
-    for (const template of records.complianceTemplates) t.complianceTemplates.set(template)
-    for (const check of records.complianceChecks) t.complianceChecks.set(check)
-    for (const course of records.trainingCourses) t.trainingCourses.set(course)
-    for (const enrollment of records.trainingEnrollments) t.trainingEnrollments.set(enrollment)
-    for (const user of records.users) t.users.set(user)
-    for (const company of records.companies) t.companies.set(company)
-    for (const type of records.meetingTypes) t.meetingTypes.set(type)
-    for (const goal of records.goals) t.goals.set(goal)
-    for (const survey of records.npsSurveys) t.npsSurveys.set(survey)
-    for (const type of records.plannerItemTypes) t.plannerItemTypes.set(type)
+    for (const key of PLAIN_COLLECTIONS) {
+      const collection = t[key] as unknown as Collection<{ id: string }>
+      for (const item of records[key]) collection.set(item)
+    }
     if (before !== null) record(t, changesSince(t, before))
   }
 

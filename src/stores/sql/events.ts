@@ -12,25 +12,7 @@
  */
 import { type RawBuilder, sql } from 'kysely'
 import { type Event, type EventDraft, eventId, type WriteContext } from '../../model/events.js'
-import {
-  automationRules,
-  budgetLineItems,
-  budgets,
-  companies,
-  complianceChecks,
-  complianceTemplates,
-  goals,
-  meetingTypes,
-  npsSurveys,
-  plannerItemTypes,
-  reportTemplates,
-  reports,
-  reportTypes,
-  tickets,
-  trainingCourses,
-  trainingEnrollments,
-  users,
-} from '../../model/index.js'
+import { budgetLineItems, companies, reportTypes, SEEDED_COLLECTIONS, trainingEnrollments } from '../../model/index.js'
 import { DEFAULT_EVENTS_PAGE_BYTES, type EventPage, type EventQuery } from '../../ports/event-feed.js'
 import { authorOf, eventOf, isExpired, utf8Length } from '../event-feed.js'
 import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange } from '../event-views.js'
@@ -39,24 +21,9 @@ import { type Exec, json, parse, type SqlContext } from './context.js'
 import type { NamedWrite } from './engine.js'
 
 /** The table of each seed key. */
-export const SYNC_TABLES: Readonly<Record<SyncCollection, string>> = {
-  tickets: tickets.table,
-  budgets: budgets.table,
-  automationRules: automationRules.table,
-  reports: reports.table,
-  reportTypes: reportTypes.table,
-  reportTemplates: reportTemplates.table,
-  complianceTemplates: complianceTemplates.table,
-  complianceChecks: complianceChecks.table,
-  trainingCourses: trainingCourses.table,
-  trainingEnrollments: trainingEnrollments.table,
-  users: users.table,
-  companies: companies.table,
-  meetingTypes: meetingTypes.table,
-  goals: goals.table,
-  npsSurveys: npsSurveys.table,
-  plannerItemTypes: plannerItemTypes.table,
-}
+export const SYNC_TABLES = Object.fromEntries(SEEDED_COLLECTIONS.map((c) => [c.name, c.table])) as Readonly<
+  Record<SyncCollection, string>
+>
 
 /** Ids per statement: well under SQLite's 32,766 bound parameters. */
 export const IDS_PER_STATEMENT = 500

@@ -5,25 +5,7 @@
  * rebuilds them afterwards (one sort per index instead of a million random inserts into each).
  */
 import { sql } from 'kysely'
-import {
-  automationRules,
-  budgetLineItems,
-  budgets,
-  complianceChecks,
-  complianceTemplates,
-  companies,
-  goals,
-  meetingTypes,
-  npsSurveys,
-  plannerItemTypes,
-  reportTemplates,
-  reports,
-  reportTypes,
-  tickets,
-  trainingCourses,
-  trainingEnrollments,
-  users,
-} from '../../model/index.js'
+import { budgetLineItems, budgets, SEEDED_COLLECTIONS, tickets } from '../../model/index.js'
 import { type CollectionSpec, foldedName, foldedValue } from '../../model/collection.js'
 import type { EventDraft } from '../../model/events.js'
 import { SYNC_COLLECTIONS, type SyncCollection } from '../../model/removal.js'
@@ -41,6 +23,14 @@ type RowSpec<D, S> = Pick<CollectionSpec<D, S>, 'key' | 'columns' | 'document' |
 type RowBuilder<S> = (tenantId: string, key: readonly unknown[], record: S) => unknown[]
 /** What the shape of rows is read from. */
 type TableShape = Pick<CollectionSpec<never, never>, 'table' | 'key' | 'columns' | 'parts'>
+
+/** A collection upserted as it is, keyed by id; the list is heterogeneous, so its record type is erased. */
+type PlainSpec = RowSpec<unknown, { id: string }> & TableShape & { readonly name: SyncCollection }
+
+/** The collections upserted as they are: all but tickets and budgets, loaded apart below. */
+const PLAIN_COLLECTIONS = SEEDED_COLLECTIONS.filter(
+  (spec) => spec !== tickets && spec !== budgets,
+) as unknown as readonly PlainSpec[]
 
 /**
  * The columns of `spec`'s rows, in row order.
@@ -200,20 +190,7 @@ export function createSeeder(
           budget.lineItems.map((item, i) => build.budgetLineItems(tenantId, [budget.id, i + 1], item)),
         )
       }
-      await all(automationRules, r.automationRules)
-      await all(reports, r.reports)
-      await all(reportTypes, r.reportTypes)
-      await all(reportTemplates, r.reportTemplates)
-      await all(complianceTemplates, r.complianceTemplates)
-      await all(complianceChecks, r.complianceChecks)
-      await all(trainingCourses, r.trainingCourses)
-      await all(trainingEnrollments, r.trainingEnrollments)
-      await all(users, r.users)
-      await all(companies, r.companies)
-      await all(meetingTypes, r.meetingTypes)
-      await all(goals, r.goals)
-      await all(npsSurveys, r.npsSurveys)
-      await all(plannerItemTypes, r.plannerItemTypes)
+      for (const spec of PLAIN_COLLECTIONS) await all<unknown, { id: string }>(spec, r[spec.name])
       if (engine.bulkLoad.analyze) {
         // Before the read-back below and the pages after: a big load on stale statistics is planned as small.
         for (const key of SYNC_COLLECTIONS)

@@ -15,8 +15,7 @@ import { at, fixtureSeed } from './fixtures.js'
 type Row = Record<string, unknown> & { id: string }
 
 /** The nested lists of `key` that a seed keys by id. */
-const partsOf = (key: SyncCollection): readonly string[] =>
-  (SEED_PARTS as Partial<Record<string, readonly string[]>>)[key] ?? []
+const partsOf = (key: SyncCollection): readonly string[] => SEED_PARTS[key] ?? []
 
 /** Two versions of one record of every collection: the fixture's and a changed one under the same id. */
 function versions(): Record<SyncCollection, { original: Row; changed: Row }> {
