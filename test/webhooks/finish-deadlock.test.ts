@@ -69,12 +69,16 @@ function batch(owner: string, round: number, clears: number[], fails: number[]):
   ]
 }
 
-/** The next answer of a worker. */
-const answer = (w: WorkerProcess<unknown>) => new Promise<Answer>((resolve) => w.child.once('message', resolve))
-
-it('two processes finishing crossed batches in a loop never deadlock', { timeout: 120_000 }, async () => {
+/**
+ * Runs `body` with a migrated schema of its own, an admin connection set to it, and two worker
+ * processes (owners A and B) on it; stops them and closes the connection however `body` ends.
+ */
+async function withWorkers(
+  name: string,
+  body: (admin: pg.Client, workers: WorkerProcess<unknown>[]) => Promise<void>,
+): Promise<void> {
   expect(await postgresServerAnswers(), `no Postgres at ${DATABASE_URL}: start one or set DATABASE_URL`).toBe(true)
-  const schema = freshSchema('crossed')
+  const schema = freshSchema(name)
   schemas.push(schema)
   await (await createPostgresStore({ connectionString: DATABASE_URL, schema })).close() // migrates
   const admin = new pg.Client({ connectionString: DATABASE_URL })
@@ -83,6 +87,19 @@ it('two processes finishing crossed batches in a loop never deadlock', { timeout
   const target = { postgres: DATABASE_URL, schema }
   const workers = ['A', 'B'].map((owner) => forkWorker<{ batches: number }>(worker, { target, owner }))
   try {
+    await body(admin, workers)
+  } finally {
+    for (const w of workers) if (w.child.connected) w.child.send('stop')
+    await Promise.allSettled(workers.map((w) => w.result))
+    await admin.end()
+  }
+}
+
+/** The next answer of a worker. */
+const answer = (w: WorkerProcess<unknown>) => new Promise<Answer>((resolve) => w.child.once('message', resolve))
+
+it('two processes finishing crossed batches in a loop never deadlock', { timeout: 120_000 }, async () => {
+  await withWorkers('crossed', async (admin, workers) => {
     await Promise.all(workers.map(answer))
     const low = Array.from({ length: HALF }, (_, n) => n)
     const high = Array.from({ length: HALF }, (_, n) => HALF + n)
@@ -125,24 +142,11 @@ it('two processes finishing crossed batches in a loop never deadlock', { timeout
       for (const row of rows) expect([null, since]).toContain(row.failing_since)
     }
     expect((await admin.query('SELECT count(*)::int AS n FROM webhook_jobs')).rows[0].n).toBe(0)
-  } finally {
-    for (const w of workers) if (w.child.connected) w.child.send('stop')
-    await Promise.allSettled(workers.map((w) => w.result))
-    await admin.end()
-  }
+  })
 })
 
 it('a process deleting endpoints while another finishes their jobs never deadlocks', { timeout: 120_000 }, async () => {
-  expect(await postgresServerAnswers(), `no Postgres at ${DATABASE_URL}: start one or set DATABASE_URL`).toBe(true)
-  const schema = freshSchema('deleted')
-  schemas.push(schema)
-  await (await createPostgresStore({ connectionString: DATABASE_URL, schema })).close() // migrates
-  const admin = new pg.Client({ connectionString: DATABASE_URL })
-  await admin.connect()
-  await admin.query(`SET search_path TO "${schema}"`)
-  const target = { postgres: DATABASE_URL, schema }
-  const workers = ['A', 'B'].map((owner) => forkWorker<{ batches: number }>(worker, { target, owner }))
-  try {
+  await withWorkers('deleted', async (admin, workers) => {
     await Promise.all(workers.map(answer))
     const all = Array.from({ length: 2 * HALF }, (_, n) => n)
     for (let round = 0; round < ROUNDS; round++) {
@@ -182,9 +186,5 @@ it('a process deleting endpoints while another finishes their jobs never deadloc
       // A's attempts, recorded before or while the endpoints were deleted, went with them.
       expect((await admin.query('SELECT count(*)::int AS n FROM webhook_deliveries')).rows[0].n).toBe(0)
     }
-  } finally {
-    for (const w of workers) if (w.child.connected) w.child.send('stop')
-    await Promise.allSettled(workers.map((w) => w.result))
-    await admin.end()
-  }
+  })
 })
