@@ -1,7 +1,7 @@
 import { validate } from '@readme/openapi-parser'
 import { describe, expect, it } from 'vitest'
 import { createOpenApiDocument, operations, ERROR_STATUS } from 'tenant-public-api'
-import { operationErrors } from '../../src/openapi/document.js'
+import { operationErrors } from '../../src/openapi/responses.js'
 import { setup } from '../http/fixture.js'
 import { assertMatchesContract, pathPattern, type ObservedResponse } from '../support/contract.js'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as v from 'valibot'
 import { createOpenApiDocument, memoryRateLimiter, operations, ERROR_STATUS } from 'tenant-public-api'
-import { operationErrors } from '../../src/openapi/document.js'
+import { operationErrors } from '../../src/openapi/responses.js'
 import { BASE, setup } from './fixture.js'
 
 interface OperationObject {
