@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { createOpenApiDocument, ERROR_STATUS, SCOPES, operations } from '../src/index.js'
+import { createOpenApiDocument, ERROR_STATUS, grantingScopes, SCOPES, operations } from '../src/index.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: walks an untyped JSON document
 type Json = Record<string, any>
@@ -82,7 +82,9 @@ export function renderReference(): string {
     for (const op of ops) {
       const path = `/api/public/v1${op.path.replace(/:(\w+)/g, '{$1}')}`
       const spec = doc.paths[path][op.method.toLowerCase()] as Json
-      const orWrite = op.scope.endsWith('.read') ? ` (or \`${op.scope.replace('.read', '.write')}\`)` : ''
+      // Only a scope of the table: `events.read` has no `.write` to name.
+      const write = grantingScopes(op.scope)[1]
+      const orWrite = write === undefined ? '' : ` (or \`${write}\`)`
       const description = op.description ? ` ${op.description}` : ''
       out.push(`#### \`${op.method} ${path}\``, '', `${op.summary}. Scope \`${op.scope}\`${orWrite}.${description}`, '')
       const params = (spec.parameters as Json[]).filter((p) => p.in !== 'header')

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { operations } from 'tenant-public-api'
+import { operations, SCOPES } from 'tenant-public-api'
 import { REFERENCE_PATH, renderReference, withReference } from '../../scripts/generate-reference.js'
 import { SEED_REFERENCE_PATH, withSeedReference } from '../../scripts/generate-seed-reference.js'
 import { seedSchemas } from '../../src/model/seed.js'
@@ -84,6 +84,15 @@ describe('docs', () => {
       }
     }
     expect(missing).toEqual([])
+  })
+
+  it('every scope a doc names is one of the scope table, so none names a scope no key can hold', () => {
+    const unknown: string[] = []
+    for (const file of markdownFiles()) {
+      for (const [, scope] of readFileSync(join(root, file), 'utf8').matchAll(/`([a-z]+\.(?:read|write))`/g))
+        if (!(SCOPES as readonly string[]).includes(scope!)) unknown.push(`${file}: ${scope}`)
+    }
+    expect(unknown).toEqual([])
   })
 
   it('no doc or source cites the contract files outside the repository', () => {
