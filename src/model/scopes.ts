@@ -34,7 +34,27 @@ export const SCOPES = [
 export type Scope = (typeof SCOPES)[number]
 
 /**
- * Whether the granted scopes satisfy `required` (`X.write` grants `X.read`).
+ * The scopes any one of which satisfies `required`: itself, and for `X.read` its `X.write` when the
+ * table has one (`tickets.write` is no scope, so it grants nothing).
+ *
+ * @example
+ * grantingScopes('reports.read') // ['reports.read', 'reports.write']
+ */
+export function grantingScopes(required: Scope): readonly Scope[] {
+  return GRANTING[required]
+}
+
+/** {@link grantingScopes} of every scope, computed once from the table. */
+const GRANTING = Object.fromEntries(
+  SCOPES.map((scope): [Scope, readonly Scope[]] => {
+    const write = `${scope.slice(0, scope.lastIndexOf('.'))}.write`
+    const sibling = scope.endsWith('.read') ? SCOPES.find((other) => other === write) : undefined
+    return [scope, sibling === undefined ? [scope] : [scope, sibling]]
+  }),
+) as Readonly<Record<Scope, readonly Scope[]>>
+
+/**
+ * Whether the granted scopes satisfy `required` (`X.write` grants `X.read` where the table has both).
  *
  * @example
  * hasScope(['reports.write'], 'reports.read') // true
@@ -42,19 +62,6 @@ export type Scope = (typeof SCOPES)[number]
 export function hasScope(granted: readonly string[], required: Scope): boolean {
   // Only an array: on a string, `includes` would be a substring match ('tickets.readXX').
   if (!Array.isArray(granted)) return false
-  if (granted.includes(required)) return true
-  return required.endsWith('.read') && granted.includes(`${required.slice(0, -'.read'.length)}.write`)
-}
-
-/**
- * The scopes any one of which satisfies `required`: itself, and for `X.read` its `X.write` when the
- * table has one.
- *
- * @example
- * grantingScopes('reports.read') // ['reports.read', 'reports.write']
- */
-export function grantingScopes(required: Scope): readonly Scope[] {
-  if (!required.endsWith('.read')) return [required]
-  const write = `${required.slice(0, -'.read'.length)}.write`
-  return (SCOPES as readonly string[]).includes(write) ? [required, write as Scope] : [required]
+  for (const scope of GRANTING[required]) if (granted.includes(scope)) return true
+  return false
 }

@@ -124,6 +124,7 @@ describe('scopes', () => {
       ['tickets.read '],
       ['tickets.write.read'],
       ['tickets.writer'],
+      ['tickets.write'], // no scope of the table: it grants nothing, tickets.read included
     ]
     const { h } = await setup({
       keyResolver: (token) => ({
