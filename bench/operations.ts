@@ -1,0 +1,198 @@
+/**
+ * `npm run bench operations`: the API's reads and writes, each against the same request on an
+ * earlier commit's handler, in the same process and in paired rounds, on every store. It is the
+ * before/after of a change that reshapes the code under the operations (the store port, the
+ * stores, the reply path): every ratio should sit within noise of 1.
+ *
+ * Each side seeds the demo tenant (its own `createDemoData`, the same seed) into a store of its own
+ * (memory; a SQLite file; a Postgres schema) and answers through its own `createPublicApi`.
+ * Options: BENCH_BASE (the commit measured against, default cea4f23: the last commit before the
+ * generic store port), BENCH_STORES (default memory,sqlite,postgres), BENCH_ROUNDS (default 25),
+ * BENCH_BATCH (calls per side per round, default 30), DATABASE_URL.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import type * as CurrentIndex from '../src/index.js'
+import type * as CurrentPostgres from '../src/stores/postgres/index.js'
+import type * as CurrentSqlite from '../src/stores/sqlite/index.js'
+import type * as CurrentTesting from '../src/testing/index.js'
+import type { Store } from '../src/ports/store.js'
+import { removeAtExit } from './cleanup.js'
+import { exportCommit, importFrom } from './exported-commit.js'
+
+const BASE = process.env.BENCH_BASE ?? 'cea4f23'
+const STORES = (process.env.BENCH_STORES ?? 'memory,sqlite,postgres').split(',')
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 25)
+const BATCH = Number(process.env.BENCH_BATCH ?? 30)
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const SCHEMA = 'bench_operations'
+const TENANT = 'bench-operations'
+/** A ratio above this is reported as a regression (paired medians on this machine move by ~10%). */
+const NOISE = 1.15
+
+/** One copy of the library: the current sources, or a commit's. */
+interface Lib {
+  index: typeof CurrentIndex
+  testing: typeof CurrentTesting
+  sqlite: typeof CurrentSqlite
+  postgres: typeof CurrentPostgres
+}
+
+async function load(dir: string): Promise<Lib> {
+  const [index, testing, sqlite, postgres] = await Promise.all([
+    importFrom<Lib['index']>(dir, 'src/index.ts'),
+    importFrom<Lib['testing']>(dir, 'src/testing/index.ts'),
+    importFrom<Lib['sqlite']>(dir, 'src/stores/sqlite/index.ts'),
+    importFrom<Lib['postgres']>(dir, 'src/stores/postgres/index.ts'),
+  ])
+  return { index, testing, sqlite, postgres }
+}
+
+async function openStore(lib: Lib, kind: string, side: string, dir: string): Promise<Store> {
+  if (kind === 'memory') return lib.index.createMemoryStore() as Store
+  if (kind === 'sqlite') return lib.sqlite.createSqliteStore({ filename: join(dir, `${side}.db`) })
+  return lib.postgres.createPostgresStore({ connectionString: DATABASE_URL, schema: `${SCHEMA}_${side}` })
+}
+
+type Call = () => Promise<unknown>
+
+/** The measured requests over `lib`'s handler on `store`, seeded with its demo tenant. */
+async function requests(lib: Lib, store: Store): Promise<Array<[string, Call]>> {
+  const demo = lib.testing.createDemoData({ tickets: 2_000 })
+  await store.seed(TENANT, demo as never)
+  const api = lib.index.createPublicApi({
+    store,
+    keyResolver: lib.testing.testKeyResolver(),
+    rateLimiter: lib.index.memoryRateLimiter({ limit: 1e9 }),
+  })
+  const headers = { authorization: `Bearer ${lib.testing.testKey(TENANT)}`, 'content-type': 'application/json' }
+  const call = async (method: string, path: string, expected: number, body?: unknown) => {
+    const init = { method, headers, body: body === undefined ? null : JSON.stringify(body) }
+    const response = await api(new Request(`http://bench/api/public/v1${path}`, init))
+    const text = await response.text()
+    if (response.status !== expected) throw new Error(`${method} ${path}: ${response.status} ${text}`)
+    return text
+  }
+  const cursor = (JSON.parse(await call('GET', '/tickets?limit=25', 200)) as { pagination: { nextCursor: string } })
+    .pagination.nextCursor
+  const ticket = demo.tickets[0]!
+  let n = 0
+  const get =
+    (path: string): Call =>
+    () =>
+      call('GET', path, 200)
+  return [
+    ['GET /tickets', get('/tickets')],
+    [
+      'GET /tickets sorted and filtered',
+      get('/tickets?sortColumn=priority_name&sortDesc=false&isClosed=false&limit=50'),
+    ],
+    ['GET /tickets search', get('/tickets?search=printer')],
+    ['GET /tickets by cursor', get(`/tickets?limit=25&cursor=${cursor}`)],
+    ['GET /tickets/{id} with notes', get(`/tickets/${ticket.id}?includeNotes=true`)],
+    ['GET /tickets/{number}', get(`/tickets/${encodeURIComponent(ticket.ticketNumber)}`)],
+    ['GET /users', get('/users')],
+    ['GET /companies sorted', get('/companies?sortBy=name&sortOrder=desc')],
+    ['GET /calendar/types', get('/calendar/types')],
+    ['GET /report-templates', get('/report-templates')],
+    [
+      'GET /report-templates/{id} with structure',
+      get(`/report-templates/${demo.reportTemplates[0]!.id}?includeStructure=true`),
+    ],
+    ['GET /compliance/templates', get('/compliance/templates')],
+    ['GET /compliance/templates/{id}', get(`/compliance/templates/${demo.complianceTemplates[0]!.id}`)],
+    ['GET /compliance/checks/{id}', get(`/compliance/checks/${demo.complianceChecks[0]!.id}`)],
+    ['GET /training/enrollments', get('/training/enrollments')],
+    ['GET /training/courses/{id}', get(`/training/courses/${demo.trainingCourses[0]!.id}`)],
+    ['GET /goals/{id}', get(`/goals/${demo.goals[0]!.id}`)],
+    ['GET /surveys/nps/{id}', get(`/surveys/nps/${demo.npsSurveys[0]!.id}`)],
+    ['GET /planner/types/{id}', get(`/planner/types/${demo.plannerItemTypes[0]!.id}`)],
+    ['GET /events', get('/events?limit=100')],
+    [
+      'PATCH /budgets/{id}',
+      () => call('PATCH', `/budgets/${demo.budgets[0]!.id}`, 200, { title: `Budget ${n++ % 7}` }),
+    ],
+    [
+      'POST /budgets/{id}/items',
+      () =>
+        call('POST', `/budgets/${demo.budgets[1]!.id}/items`, 201, {
+          type: 'Software',
+          description: 'Licence',
+          unitPrice: 12.5,
+        }),
+    ],
+    [
+      'PATCH /automation/{id}',
+      () => call('PATCH', `/automation/${demo.automationRules[0]!.id}`, 200, { priority: (n++ % 90) + 1 }),
+    ],
+    [
+      'PATCH /reports/{id}',
+      () => call('PATCH', `/reports/${demo.reports[0]!.id}`, 200, { title: `Report ${n++ % 7}` }),
+    ],
+  ]
+}
+
+/**
+ * The median per-call time of `a` and of `b`, and the median of their per-round ratios, after a
+ * warm-up; the side that goes first alternates between rounds, so a drifting machine moves both.
+ */
+async function paired(a: Call, b: Call) {
+  for (let i = 0; i < BATCH; i++) for (const fn of [a, b]) await fn()
+  const times: [number[], number[]] = [[], []]
+  const timed = async (fn: Call) => {
+    // A collection left over from the other side's batch would be charged to this one.
+    globalThis.gc?.()
+    const started = performance.now()
+    for (let i = 0; i < BATCH; i++) await fn()
+    return (performance.now() - started) / BATCH
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)
+    for (const side of order) times[side].push(await timed(side === 0 ? a : b))
+  }
+  return { a: median(times[0]), b: median(times[1]), ratio: median(times[0].map((t, i) => t / times[1][i]!)) }
+}
+
+const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]!
+
+async function benchStore(kind: string, current: Lib, base: Lib, dir: string): Promise<number[]> {
+  const now = await openStore(current, kind, 'current', dir)
+  const before = await openStore(base, kind, 'base', dir)
+  try {
+    const [mine, theirs] = [await requests(current, now), await requests(base, before)]
+    console.log(`\n${kind}: current · ${BASE} (ms per request) · ratio`)
+    const ratios: number[] = []
+    for (const [i, [name, call]] of mine.entries()) {
+      const { a, b, ratio } = await paired(call, theirs[i]![1])
+      ratios.push(ratio)
+      const mark = ratio > NOISE ? ' ✗' : ''
+      console.log(`  ${name.padEnd(44)} ${a.toFixed(3)} · ${b.toFixed(3)} · ${ratio.toFixed(2)}x${mark}`)
+    }
+    const geomean = Math.exp(ratios.reduce((sum, r) => sum + Math.log(r), 0) / ratios.length)
+    console.log(`  geometric mean of the ${ratios.length} ratios: ${geomean.toFixed(2)}x`)
+    return ratios
+  } finally {
+    await now.close()
+    await before.close()
+  }
+}
+
+const dir = removeAtExit(mkdtempSync(join(tmpdir(), 'bench-operations-')))
+let regressions = 0
+try {
+  const current = await load(join(import.meta.dirname, '..'))
+  const base = await load(exportCommit(BASE, 'baseline'))
+  for (const kind of STORES)
+    regressions += (await benchStore(kind, current, base, dir)).filter((ratio) => ratio > NOISE).length
+} finally {
+  if (STORES.includes('postgres')) {
+    const client = new pg.Client({ connectionString: DATABASE_URL })
+    await client.connect()
+    for (const side of ['current', 'base']) await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}_${side}" CASCADE`)
+    await client.end()
+  }
+}
+console.log(`\n${regressions} ratio(s) above ${NOISE}x`)
+if (regressions > 0) process.exitCode = 1
