@@ -15,7 +15,7 @@ import {
   PROVIDER_PROFILES,
   TICKET_CATEGORIES,
   TICKET_TYPES,
-} from './vocabulary.js'
+} from './ticket-vocabulary.js'
 
 /** A PSA provider id. */
 export type Provider = (typeof PROVIDERS)[number]
