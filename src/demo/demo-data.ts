@@ -5,20 +5,18 @@
  * them cost next to nothing until they are read.
  */
 import type { NormalizedSeed } from '../model/seed.js'
+import { makeAutomationRules } from './automation-rules.js'
+import { type DemoBudget, makeBudgets } from './budgets.js'
+import { makeComplianceChecks, makeComplianceTemplates } from './compliance.js'
+import { makeGoals } from './goals.js'
+import { makeMeetingTypes } from './meeting-types.js'
+import { makeNpsSurveys } from './nps-surveys.js'
 import { makeCompanies, makeStaff } from './people.js'
-import { makeBudgets, makeGoals, makePlannerTypes, type DemoBudget } from './planning.js'
+import { makePlannerTypes } from './planner-item-types.js'
 import { stream } from './prng.js'
-import {
-  makeAutomationRules,
-  makeComplianceChecks,
-  makeComplianceTemplates,
-  makeMeetingTypes,
-  makeNpsSurveys,
-  makeReports,
-  makeReportTemplates,
-  makeReportTypes,
-  makeTraining,
-} from './practice-records.js'
+import { makeReportTemplates } from './report-templates.js'
+import { makeReports, makeReportTypes } from './reports.js'
+import { makeTraining } from './training.js'
 import { lazyArray, ticketFactory, type DemoTicket } from './tickets.js'
 
 /** Options of {@link createDemoData}. */

@@ -11,4 +11,4 @@
 export { createDemoData, DEFAULT_DEMO_SEED, demoAdmin, type DemoData, type DemoDataOptions } from './demo-data.js'
 export { DEMO_API_KEY, DEMO_TENANT_ID, demoKeyResolver } from './demo-key.js'
 export { DEMO_NOW, lazyArray, type DemoContact, type DemoTicket, type Provider } from './tickets.js'
-export type { DemoBudget, DemoLineItem } from './planning.js'
+export type { DemoBudget, DemoLineItem } from './budgets.js'

@@ -4,15 +4,8 @@ import type { User } from '../model/users.js'
 import type { Sfc32 } from './prng.js'
 import type { DemoContact, Provider, TicketCompany } from './tickets.js'
 import { between, daysAgo, DAY, iso } from './time.js'
-import {
-  COMPANY_PROFILES,
-  COMPANY_WORDS,
-  DEMO_MSP,
-  emailLocal,
-  FIRST_NAMES,
-  LAST_NAMES,
-  type CompanyProfile,
-} from './vocabulary.js'
+import { COMPANY_PROFILES, COMPANY_WORDS, type CompanyProfile, DEMO_MSP } from './company-profiles.js'
+import { emailLocal, FIRST_NAMES, LAST_NAMES } from './person-names.js'
 
 /** A customer company with what the rest of the generator needs about it. */
 export interface DemoCompany extends TicketCompany {

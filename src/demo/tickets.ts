@@ -15,7 +15,7 @@ import {
   PROVIDER_PROFILES,
   TICKET_CATEGORIES,
   TICKET_TYPES,
-} from './vocabulary.js'
+} from './ticket-vocabulary.js'
 
 /** A PSA provider id. */
 export type Provider = (typeof PROVIDERS)[number]
@@ -138,6 +138,71 @@ const CATEGORY_WEIGHTS = TICKET_CATEGORIES.map((c) => c.weight)
 const RESOLUTION_HOURS: Record<string, number> = { Critical: 4, High: 14, Medium: 36, Low: 90 }
 const round = (value: number, step: number) => Math.round(value / step) * step
 
+/** The companies that raise one provider's tickets, with their weights. */
+interface CompanyPool {
+  companies: TicketCompany[]
+  weights: number[]
+}
+
+/** Each provider's pool: its own customers that raise tickets, or every such company if it has none. */
+function companyPools(companies: readonly TicketCompany[]): Map<Provider, CompanyPool> {
+  const raising = companies.filter((c) => c.weight > 0)
+  const pools = new Map<Provider, CompanyPool>()
+  for (const provider of PROVIDERS) {
+    const own = raising.filter((c) => c.provider === provider)
+    const pool = own.length > 0 ? own : raising
+    pools.set(provider, { companies: pool, weights: pool.map((c) => c.weight) })
+  }
+  return pools
+}
+
+/** What a ticket's notes are made from. */
+interface NoteContext {
+  /** The first word of each note id, shared with the ticket's own id. */
+  idWord: number
+  createdAt: number
+  /** When the ticket closed, or null while it is open. */
+  closedAt: number | null
+  contact: DemoContact | null
+  /** Who writes the notes that are not the contact's: the assignee, else a technician. */
+  author: string | null
+  technicians: readonly string[]
+}
+
+/**
+ * The notes of one ticket, oldest first: about a third of tickets have one to five, internal ones
+ * by technicians, external ones by a technician or the contact, and a closed ticket's last note
+ * closes it. Draws from `rng` in a fixed order, so the ticket stays a function of its index.
+ */
+function ticketNotes(rng: Sfc32, note: NoteContext): TicketNote[] {
+  const { idWord, createdAt, closedAt, contact, author, technicians } = note
+  const isClosed = closedAt !== null
+  const end = closedAt ?? DEMO_NOW
+  const notes: TicketNote[] = []
+  const noteCount = rng.chance(0.35) ? rng.int(1, 5) : 0
+  const noteSpan = Math.max(end - createdAt, 60_000)
+  for (let n = 0; n < noteCount; n++) {
+    const isInternal = rng.chance(0.55)
+    const last = isClosed && n === noteCount - 1
+    const fromContact = !isInternal && !last && contact !== null && rng.chance(0.4)
+    const text = last
+      ? NOTE_TEXTS.external[3]
+      : isInternal
+        ? rng.pick(NOTE_TEXTS.internal)
+        : fromContact
+          ? rng.pick(NOTE_TEXTS.external.slice(4))
+          : rng.pick(NOTE_TEXTS.external.slice(0, 3))
+    notes.push({
+      id: uuidFromWords(idWord, rng.u32(), (rng.u32() & 0xffff0000) | n, rng.u32()),
+      text,
+      isInternal: isInternal && !last,
+      createdAt: new Date(last ? end : createdAt + Math.floor(((n + rng.next()) / noteCount) * noteSpan)).toISOString(),
+      createdBy: fromContact ? contact.fullName : (author ?? (technicians.length > 0 ? rng.pick(technicians) : null)),
+    })
+  }
+  return notes
+}
+
 /**
  * Makes ticket `index` (0-based) of a demo tenant. Tickets are numbered in creation order, so
  * higher indexes are newer; each provider's ticket numbers rise with creation time.
@@ -154,13 +219,7 @@ export type TicketFactory = (index: number) => DemoTicket
 export function ticketFactory(context: TicketContext): TicketFactory {
   const { seed, count, technicians } = context
   const cycle = providerCycle(seed)
-  const byProvider = new Map<Provider, { companies: TicketCompany[]; weights: number[] }>()
-  for (const provider of PROVIDERS) {
-    const raising = context.companies.filter((c) => c.weight > 0)
-    const own = raising.filter((c) => c.provider === provider)
-    const companies = own.length > 0 ? own : raising
-    byProvider.set(provider, { companies, weights: companies.map((c) => c.weight) })
-  }
+  const byProvider = companyPools(context.companies)
   const seedMix = fmix32(seed ^ 0x5bd1e995)
   const streamKey = hashString('ticket')
   const rng = new Sfc32(0, 0, 0, 0)
@@ -173,7 +232,7 @@ export function ticketFactory(context: TicketContext): TicketFactory {
     const createdAt = Math.floor(businessToCalendar((index + rng.next() * 0.999) * slot))
     const age = DEMO_NOW - createdAt
 
-    const pool = byProvider.get(provider) as { companies: TicketCompany[]; weights: number[] }
+    const pool = byProvider.get(provider) as CompanyPool
     const company = pool.companies.length > 0 && !rng.chance(0.005) ? rng.weighted(pool.companies, pool.weights) : null
     const category = rng.weighted(TICKET_CATEGORIES, CATEGORY_WEIGHTS)
     const typeName =
@@ -210,32 +269,14 @@ export function ticketFactory(context: TicketContext): TicketFactory {
     const hoursBudgeted = rng.chance(0.55) ? null : rng.pick([0.5, 1, 2, 4, 8])
     const id = uuidFromWords(fmix32((index + seedMix) >>> 0), rng.u32(), rng.u32(), rng.u32())
 
-    const notes: TicketNote[] = []
-    const noteCount = rng.chance(0.35) ? rng.int(1, 5) : 0
-    const noteSpan = Math.max((isClosed ? closedAt : DEMO_NOW) - createdAt, 60_000)
-    for (let n = 0; n < noteCount; n++) {
-      const isInternal = rng.chance(0.55)
-      const last = isClosed && n === noteCount - 1
-      const fromContact = !isInternal && !last && contact !== null && rng.chance(0.4)
-      const text = last
-        ? NOTE_TEXTS.external[3]
-        : isInternal
-          ? rng.pick(NOTE_TEXTS.internal)
-          : fromContact
-            ? rng.pick(NOTE_TEXTS.external.slice(4))
-            : rng.pick(NOTE_TEXTS.external.slice(0, 3))
-      notes.push({
-        id: uuidFromWords(fmix32((index + seedMix) >>> 0), rng.u32(), (rng.u32() & 0xffff0000) | n, rng.u32()),
-        text,
-        isInternal: isInternal && !last,
-        createdAt: new Date(
-          last ? closedAt : createdAt + Math.floor(((n + rng.next()) / noteCount) * noteSpan),
-        ).toISOString(),
-        createdBy: fromContact
-          ? contact.fullName
-          : (assignedTo ?? (technicians.length > 0 ? rng.pick(technicians) : null)),
-      })
-    }
+    const notes = ticketNotes(rng, {
+      idWord: fmix32((index + seedMix) >>> 0),
+      createdAt,
+      closedAt: isClosed ? closedAt : null,
+      contact,
+      author: assignedTo,
+      technicians,
+    })
 
     return {
       id,

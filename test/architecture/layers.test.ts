@@ -5,19 +5,12 @@
  * importing another; operations import the model, the HTTP layer and the ports; mounts import the
  * package only by its public names. A new arrow the wrong way fails here, naming the import.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { dirname, join, normalize, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { productionFiles, root } from './sources.js'
 
-const root = join(import.meta.dirname, '../..')
-
-function sources(dir: string): string[] {
-  return readdirSync(join(root, dir)).flatMap((name) => {
-    const path = join(dir, name)
-    if (statSync(join(root, path)).isDirectory()) return sources(path)
-    return /\.tsx?$/.test(name) ? [path] : []
-  })
-}
+const sources = (dir: string) => productionFiles(dir, /\.tsx?$/)
 
 /** Every relative import of a file, as repository paths (`src/http/errors.ts`). */
 function relativeImports(file: string): string[] {
