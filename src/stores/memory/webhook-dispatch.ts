@@ -19,31 +19,27 @@ interface JobRow extends WebhookJob {
   leaseUntil: number
 }
 
-/**
- * The memory store's dispatch methods over `lastEventPosition` (the tenant's feed) and
- * `saveDelivery` (the attempts the API lists), with the hooks that endpoint creation and deletion call.
- *
- * @example
- * const dispatch = memoryWebhookDispatch((tenantId) => feedOf(tenantId).lastPosition)
- */
-export function memoryWebhookDispatch(
-  lastEventPosition: (tenantId: string) => number,
-  saveDelivery: (tenantId: string, delivery: WebhookDeliveryRecord) => void,
-): {
-  methods: WebhookDispatchStore
-  /** Starts an endpoint's dispatch row at the tenant's last event position. */
-  addEndpoint(tenantId: string, endpointId: string): void
-  /** Removes an endpoint's dispatch row and jobs. */
-  removeEndpoint(tenantId: string, endpointId: string): void
-  clear(): void
-} {
+/** What the dispatch methods work on: every tenant's dispatch rows and jobs, and the store beside them. */
+interface DispatchTables {
   /** Dispatch rows by tenant, then endpoint id. */
-  const rows = new Map<string, Map<string, DispatchRow>>()
-  /** Jobs by `tenantId` + NUL + job id. */
-  const jobs = new Map<string, JobRow>()
-  const jobKey = (tenantId: string, id: string) => `${tenantId}\u0000${id}`
+  rows: Map<string, Map<string, DispatchRow>>
+  /** Jobs by `tenantId` + NUL + job id ({@link jobKey}). */
+  jobs: Map<string, JobRow>
+  /** The tenant's feed: where fan-out has to catch up to. */
+  lastEventPosition: (tenantId: string) => number
+  /** Records an attempt where the API lists deliveries. */
+  saveDelivery: (tenantId: string, delivery: WebhookDeliveryRecord) => void
+}
 
-  const methods: WebhookDispatchStore = {
+const jobKey = (tenantId: string, id: string) => `${tenantId}\u0000${id}`
+
+/** Fan-out over the dispatch rows: claiming endpoints behind their feed, and turning a claim into jobs. */
+function fanOutMethods({
+  rows,
+  jobs,
+  lastEventPosition,
+}: DispatchTables): Pick<WebhookDispatchStore, 'claimWebhookFanOuts' | 'enqueueWebhookJobs'> {
+  return {
     async claimWebhookFanOuts(owner, now, leaseMs, limit) {
       const at = now.getTime()
       const claimed = []
@@ -78,7 +74,16 @@ export function memoryWebhookDispatch(
       row.leaseUntil = 0
       return true
     },
+  }
+}
 
+/** The jobs: claiming the due ones, and applying how claimed ones ended. */
+function jobMethods({
+  rows,
+  jobs,
+  saveDelivery,
+}: DispatchTables): Pick<WebhookDispatchStore, 'claimWebhookJobs' | 'finishWebhookJobs'> {
+  return {
     async claimWebhookJobs(owner, now, leaseMs, limit) {
       const at = now.getTime()
       const due = [...jobs.values()]
@@ -115,9 +120,30 @@ export function memoryWebhookDispatch(
       )
     },
   }
+}
 
+/**
+ * The memory store's dispatch methods over `lastEventPosition` (the tenant's feed) and
+ * `saveDelivery` (the attempts the API lists), with the hooks that endpoint creation and deletion call.
+ *
+ * @example
+ * const dispatch = memoryWebhookDispatch((tenantId) => feedOf(tenantId).lastPosition)
+ */
+export function memoryWebhookDispatch(
+  lastEventPosition: (tenantId: string) => number,
+  saveDelivery: (tenantId: string, delivery: WebhookDeliveryRecord) => void,
+): {
+  methods: WebhookDispatchStore
+  /** Starts an endpoint's dispatch row at the tenant's last event position. */
+  addEndpoint(tenantId: string, endpointId: string): void
+  /** Removes an endpoint's dispatch row and jobs. */
+  removeEndpoint(tenantId: string, endpointId: string): void
+  clear(): void
+} {
+  const tables: DispatchTables = { rows: new Map(), jobs: new Map(), lastEventPosition, saveDelivery }
+  const { rows, jobs } = tables
   return {
-    methods,
+    methods: { ...fanOutMethods(tables), ...jobMethods(tables) },
     addEndpoint(tenantId, endpointId) {
       let endpoints = rows.get(tenantId)
       if (endpoints === undefined) rows.set(tenantId, (endpoints = new Map()))
