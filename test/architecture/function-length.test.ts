@@ -22,7 +22,6 @@ const KNOWN_LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/client/create-client.ts': 1,
   'src/http/api-keys.ts': 1,
   'src/stores/memory/memory-store.ts': 1,
-  'src/stores/redis/redis-rate-limiter.ts': 1,
   'src/stores/sql/collections.ts': 1,
   'src/stores/sql/events.ts': 1,
   'src/stores/sql/queries.ts': 1,

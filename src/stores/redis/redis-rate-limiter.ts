@@ -65,16 +65,20 @@ const IOREDIS_CONNECTING = new Set(['connecting', 'connect', 'reconnecting'])
 /** How often a first connection's readiness is looked at while requests wait for it. */
 const READY_POLL_MS = 10
 
-/**
- * A rate limiter on Redis, shared exactly by every process using the same Redis and prefix.
- *
- * @example
- * import { Redis } from 'ioredis'
- * import { redisRateLimiter } from 'tenant-public-api/redis'
- * const rateLimiter = redisRateLimiter({ client: new Redis(process.env.REDIS_URL!), limit: 600 })
- * const api = createPublicApi({ store, keyResolver, rateLimiter })
- */
-export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
+/** The options of {@link redisRateLimiter}, checked, with their defaults. */
+interface LimiterSettings {
+  client: IoRedisLikeClient & NodeRedisLikeClient
+  /** An ioredis client (else node-redis). */
+  ioredis: boolean
+  defaults: RateLimitRule
+  prefix: string
+  onUnavailable: 'fail' | 'allow'
+  timeoutMs: number
+  connectTimeoutMs: number
+}
+
+/** Checks the options (a `TypeError` naming the first wrong one) and fills in the defaults. */
+function settingsOf(options: RedisRateLimiterOptions): LimiterSettings {
   const client = options.client as IoRedisLikeClient & NodeRedisLikeClient
   if (typeof client !== 'object' || client === null)
     throw new TypeError('redisRateLimiter needs { client }: an ioredis or node-redis client')
@@ -94,18 +98,24 @@ export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter 
   const connectTimeoutMs = options.connectTimeoutMs ?? 5000
   if (!Number.isSafeInteger(connectTimeoutMs) || connectTimeoutMs < 0)
     throw new TypeError('connectTimeoutMs must be a non-negative integer')
+  return { client, ioredis, defaults, prefix, onUnavailable, timeoutMs, connectTimeoutMs }
+}
 
+/**
+ * The wait for the client's first connection: a function giving a promise to wait on while the
+ * client first connects, or undefined to go on now. A client made just before the limiter is still
+ * connecting: the first requests wait for it (once, bounded) rather than each answering 503. Later,
+ * a disconnected client fails at once, as documented.
+ */
+function firstConnection({ client, ioredis, connectTimeoutMs }: LimiterSettings): () => Promise<void> | undefined {
   const isReady = () => (ioredis ? client.status === 'ready' : client.isReady === true)
   const isConnecting = () => (ioredis ? IOREDIS_CONNECTING.has(client.status) : client.isOpen === true)
-  // A client made just before the limiter is still connecting: the first requests wait for it (once,
-  // bounded) rather than each answering 503. Later, a disconnected client fails at once, as documented.
-  let firstConnection: 'pending' | 'over' = isReady() ? 'over' : 'pending'
+  let state: 'pending' | 'over' = isReady() ? 'over' : 'pending'
   let waiting: Promise<void> | undefined
-  /** A promise to wait on while the client first connects, or undefined to go on now. */
-  const whenConnected = (): Promise<void> | undefined => {
-    if (firstConnection === 'over') return undefined
+  return () => {
+    if (state === 'over') return undefined
     if (isReady()) {
-      firstConnection = 'over'
+      state = 'over'
       return undefined
     }
     if (waiting === undefined && !isConnecting()) return undefined
@@ -113,7 +123,7 @@ export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter 
       const deadline = Date.now() + connectTimeoutMs
       const look = () => {
         if (isReady() || Date.now() >= deadline || !isConnecting()) {
-          firstConnection = 'over'
+          state = 'over'
           resolve()
         } else (setTimeout(look, READY_POLL_MS) as { unref?: () => void }).unref?.()
       }
@@ -121,16 +131,30 @@ export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter 
     })
     return waiting
   }
+}
 
-  /** A rule's Redis limiter and, with onUnavailable "allow", its in-process fallback. */
-  interface RuleLimiters {
-    redis: RateLimiterRedis
-    fallback: RateLimiterMemory | undefined
-  }
-  // One pair per rule (a principal's own rateLimit has its own window), made on first use.
+/** A rule's window in whole seconds (Redis expiries here are in seconds). */
+const windowSeconds = (rule: RateLimitRule) => Math.max(1, Math.ceil(rule.windowMs / 1000))
+
+/** A rule's Redis limiter and, with onUnavailable "allow", its in-process fallback. */
+interface RuleLimiters {
+  redis: RateLimiterRedis
+  fallback: RateLimiterMemory | undefined
+}
+
+/**
+ * The limiters of each rule, made on first use: one pair per rule (a principal's own rateLimit has
+ * its own window).
+ */
+function ruleLimiters({
+  client,
+  ioredis,
+  prefix,
+  onUnavailable,
+}: LimiterSettings): (rule: RateLimitRule) => RuleLimiters {
   const limiters = new Map<string, RuleLimiters>()
-  const limitersFor = (rule: RateLimitRule): RuleLimiters => {
-    const seconds = Math.max(1, Math.ceil(rule.windowMs / 1000))
+  return (rule) => {
+    const seconds = windowSeconds(rule)
     const id = `${rule.limit}/${seconds}`
     let found = limiters.get(id)
     if (found === undefined) {
@@ -155,24 +179,31 @@ export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter 
     }
     return found
   }
+}
 
-  const resultOf = (res: RateLimiterRes, rule: RateLimitRule, allowed: boolean): RateLimitResult => ({
+function resultOf(res: RateLimiterRes, rule: RateLimitRule, allowed: boolean): RateLimitResult {
+  return {
     allowed,
     limit: rule.limit,
     remaining: Math.max(0, res.remainingPoints),
     resetAt: new Date(Date.now() + Math.max(0, res.msBeforeNext)),
-    windowMs: Math.max(1, Math.ceil(rule.windowMs / 1000)) * 1000,
-  })
-
-  const failure = (reason: unknown, rule: RateLimitRule): RateLimitResult => {
-    // rate-limiter-flexible rejects with its result when the window is spent, with an Error when Redis failed.
-    if (reason instanceof RateLimiterRes) return resultOf(reason, rule, false)
-    throw new StoreUnavailableError(reason)
+    windowMs: windowSeconds(rule) * 1000,
   }
+}
 
-  // Timeouts without a timer per call (this is the hot path of every request): calls join the
-  // youngest of three generations, and every timeoutMs / 2 the oldest generation's unsettled calls
-  // time out, so a call times out after timeoutMs to 1.5 x timeoutMs.
+function failure(reason: unknown, rule: RateLimitRule): RateLimitResult {
+  // rate-limiter-flexible rejects with its result when the window is spent, with an Error when Redis failed.
+  if (reason instanceof RateLimiterRes) return resultOf(reason, rule, false)
+  throw new StoreUnavailableError(reason)
+}
+
+/**
+ * Timeouts without a timer per call (this is the hot path of every request): the function returned
+ * adds a call's expiry to the youngest of three generations, and every timeoutMs / 2 the oldest
+ * generation's expiries run, so a call times out after timeoutMs to 1.5 x timeoutMs. The sweeping
+ * interval starts with the first call.
+ */
+function timeoutSweeper(timeoutMs: number): (expire: () => void) => void {
   let generations: Array<Array<() => void>> = [[], [], []]
   let sweeper: ReturnType<typeof setInterval> | undefined
   const sweep = () => {
@@ -180,44 +211,74 @@ export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter 
     generations = [[], generations[0]!, generations[1]!]
     for (const expire of expired) expire()
   }
-
-  const consume = (key: string, rule: RateLimitRule): Promise<RateLimitResult> => {
-    const { redis, fallback } = limitersFor(rule)
+  return (expire) => {
     if (sweeper === undefined) {
       sweeper = setInterval(sweep, Math.max(1, Math.floor(timeoutMs / 2)))
       // The sweeper must not keep a process alive that has nothing else to do.
       ;(sweeper as { unref?: () => void }).unref?.()
     }
-    return new Promise<RateLimitResult>((resolve, reject) => {
-      let settled = false
-      const settle = (res: RateLimiterRes | undefined, reason?: unknown) => {
-        if (settled) return
-        settled = true
-        try {
-          resolve(res === undefined ? failure(reason, rule) : resultOf(res, rule, true))
-        } catch (error) {
-          reject(error)
-        }
-      }
-      // A command on a connection cut mid-flight waits for the client's reconnect: bounded here.
-      generations[0]!.push(() => {
-        if (settled) return
-        if (fallback === undefined) settle(undefined, new Error(`Redis did not answer within ${timeoutMs} ms`))
-        else
-          fallback.consume(key).then(
-            (res) => settle(res),
-            (reason: unknown) => settle(undefined, reason),
-          )
-      })
-      redis.consume(key).then(
-        (res) => settle(res),
-        (reason: unknown) => settle(undefined, reason),
-      )
-    })
+    generations[0]!.push(expire)
   }
+}
 
+/**
+ * Counts one request of `key` on the rule's Redis limiter, settling on its answer or on the
+ * timeout, whichever comes first; on the timeout the fallback counts instead, else Redis is
+ * unavailable.
+ */
+function consumeBounded(
+  { redis, fallback }: RuleLimiters,
+  key: string,
+  rule: RateLimitRule,
+  timeoutMs: number,
+  onTimeout: (expire: () => void) => void,
+): Promise<RateLimitResult> {
+  return new Promise<RateLimitResult>((resolve, reject) => {
+    let settled = false
+    const settle = (res: RateLimiterRes | undefined, reason?: unknown) => {
+      if (settled) return
+      settled = true
+      try {
+        resolve(res === undefined ? failure(reason, rule) : resultOf(res, rule, true))
+      } catch (error) {
+        reject(error)
+      }
+    }
+    // A command on a connection cut mid-flight waits for the client's reconnect: bounded here.
+    onTimeout(() => {
+      if (settled) return
+      if (fallback === undefined) settle(undefined, new Error(`Redis did not answer within ${timeoutMs} ms`))
+      else
+        fallback.consume(key).then(
+          (res) => settle(res),
+          (reason: unknown) => settle(undefined, reason),
+        )
+    })
+    redis.consume(key).then(
+      (res) => settle(res),
+      (reason: unknown) => settle(undefined, reason),
+    )
+  })
+}
+
+/**
+ * A rate limiter on Redis, shared exactly by every process using the same Redis and prefix.
+ *
+ * @example
+ * import { Redis } from 'ioredis'
+ * import { redisRateLimiter } from 'tenant-public-api/redis'
+ * const rateLimiter = redisRateLimiter({ client: new Redis(process.env.REDIS_URL!), limit: 600 })
+ * const api = createPublicApi({ store, keyResolver, rateLimiter })
+ */
+export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
+  const settings = settingsOf(options)
+  const whenConnected = firstConnection(settings)
+  const limitersFor = ruleLimiters(settings)
+  const onTimeout = timeoutSweeper(settings.timeoutMs)
+  const consume = (key: string, rule: RateLimitRule) =>
+    consumeBounded(limitersFor(rule), key, rule, settings.timeoutMs, onTimeout)
   return {
-    consume(key, rule = defaults) {
+    consume(key, rule = settings.defaults) {
       const connected = whenConnected()
       return connected === undefined ? consume(key, rule) : connected.then(() => consume(key, rule))
     },
