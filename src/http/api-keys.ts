@@ -12,27 +12,12 @@ import {
   withoutHash,
 } from '../model/api-keys.js'
 import type { Store } from '../ports/store.js'
-import {
-  constantTimeEqual,
-  hashKey,
-  isKeyPrefix,
-  isWellFormedKey,
-  KEY_START_LENGTH,
-  newKeyToken,
-} from './api-key-token.js'
+import { cachedKeyResolver } from './api-key-resolver.js'
+import { hashKey, isKeyPrefix, KEY_START_LENGTH, newKeyToken } from './api-key-token.js'
 import { SCOPES, type KeyResolver, type Scope } from './auth.js'
-import { type Principal, type RateLimitRule, RateLimitRuleSchema } from './principal.js'
+import { type RateLimitRule, RateLimitRuleSchema } from './principal.js'
 
-/**
- * `lastUsedAt` is written at most this often per key and process: once a minute, like GitHub's
- * "last used" (a write per request would make every read a write).
- *
- * @example
- * Date.parse(key.lastUsedAt!) > Date.now() - 2 * LAST_USED_INTERVAL_MS
- */
-export const LAST_USED_INTERVAL_MS = 60_000
-/** Resolved keys (and unknown hashes) kept per process; beyond this the cache starts afresh. */
-const MAX_CACHED_KEYS = 10_000
+export { LAST_USED_INTERVAL_MS } from './api-key-resolver.js'
 
 /** Options of {@link createApiKeys}. */
 export interface ApiKeysOptions {
@@ -98,24 +83,6 @@ const CreateApiKeyInputSchema = v.object({
   createdBy: v.nullish(ApiKeyCreatorSchema),
 })
 
-/** A resolved token in the cache: the key (or null when unknown) and its principal, until `until`. */
-interface CacheEntry {
-  record: ApiKeyRecord | null
-  principal: Principal | null
-  until: number
-}
-
-function principalOf(record: ApiKeyRecord): Principal {
-  const principal: Principal = {
-    tenantId: record.tenantId,
-    keyId: record.id,
-    scopes: record.scopes,
-    actor: record.createdBy ?? { id: record.id, name: record.name },
-  }
-  if (record.rateLimit !== null) principal.rateLimit = record.rateLimit
-  return principal
-}
-
 /** Fields only, never values: a value may be a secret a host passed by mistake. */
 function invalid(issues: readonly v.BaseIssue<unknown>[]): TypeError {
   const fields = issues.slice(0, 10).map((issue) => {
@@ -123,6 +90,48 @@ function invalid(issues: readonly v.BaseIssue<unknown>[]): TypeError {
     return `${path}: ${issue.message}`
   })
   return new TypeError(`Invalid API key input: ${fields.join('; ')}`)
+}
+
+/** What {@link ApiKeys.create} takes, checked: the expiry as ISO text, and the moment it was checked at. */
+interface CheckedKeyInput extends Omit<v.InferOutput<typeof CreateApiKeyInputSchema>, 'expiresAt'> {
+  expiresAt: string | null
+  /** When the key is made, in ms since the epoch. */
+  at: number
+}
+
+/** Checks the input (a `TypeError` naming the wrong fields), then that its expiry is after `now()`. */
+function checkCreateInput(input: CreateApiKeyInput, now: () => number): CheckedKeyInput {
+  const parsed = v.safeParse(CreateApiKeyInputSchema, input)
+  if (!parsed.success) throw invalid(parsed.issues)
+  const at = now()
+  const { expiresAt } = parsed.output
+  let expires: string | null = null
+  if (expiresAt !== null && expiresAt !== undefined) {
+    const ms = expiresAt instanceof Date ? expiresAt.getTime() : Date.parse(expiresAt)
+    if (!Number.isFinite(ms) || ms <= at) throw new TypeError('Invalid API key input: expiresAt must be in the future')
+    expires = new Date(ms).toISOString()
+  }
+  return { ...parsed.output, expiresAt: expires, at }
+}
+
+/** A new key: the secret, and the record the store keeps of it (its hash, never the key). */
+async function newKeyRecord(prefix: string, input: CheckedKeyInput): Promise<{ key: string; record: ApiKeyRecord }> {
+  const key = newKeyToken(prefix)
+  const record: ApiKeyRecord = {
+    id: crypto.randomUUID(),
+    tenantId: input.tenantId,
+    name: input.name,
+    scopes: [...new Set(input.scopes)],
+    start: key.slice(0, KEY_START_LENGTH),
+    createdAt: new Date(input.at).toISOString(),
+    expiresAt: input.expiresAt,
+    revokedAt: null,
+    lastUsedAt: null,
+    rateLimit: input.rateLimit ?? null,
+    createdBy: input.createdBy ?? null,
+    hash: await hashKey(key),
+  }
+  return { key, record }
 }
 
 /**
@@ -146,83 +155,11 @@ export function createApiKeys(store: Store, options: ApiKeysOptions = {}): ApiKe
     throw new TypeError('createApiKeys needs a store with the API key methods (see docs/stores.md)')
   if (!isKeyPrefix(prefix)) throw new TypeError('prefix must be 1..20 ASCII letters and digits, starting with a letter')
   if (!Number.isSafeInteger(cacheTtlMs) || cacheTtlMs < 0) throw new TypeError('cacheTtlMs must be an integer ≥ 0')
-
-  /** By the token's hash (never the token: the plain key is kept nowhere). */
-  const cache = new Map<string, CacheEntry>()
-  /** Store reads under way, by hash: concurrent requests with one key share one read. */
-  const reading = new Map<string, Promise<CacheEntry>>()
-  /** When this process last wrote (or saw) each key's `lastUsedAt`, in ms. */
-  const lastWritten = new Map<string, number>()
-
-  /** Bumped by every revoke and roll: a read that started before one is not cached (it may predate it). */
-  let generation = 0
-  const forget = (id: string) => {
-    generation++
-    reading.clear() // later requests read afresh rather than join a read that began before
-    for (const [hash, entry] of cache) if (entry.record?.id === id) cache.delete(hash)
-  }
-
-  const lookup = (hash: string): Promise<CacheEntry> => {
-    let pending = reading.get(hash)
-    if (pending === undefined) {
-      const started = generation
-      pending = store
-        .findApiKeyByHash(hash)
-        .then((record) => {
-          const entry = { record, principal: record && principalOf(record), until: now() + cacheTtlMs }
-          if (cache.size >= MAX_CACHED_KEYS) cache.clear()
-          if (cacheTtlMs > 0 && started === generation) cache.set(hash, entry)
-          return entry
-        })
-        .finally(() => reading.delete(hash))
-      reading.set(hash, pending)
-    }
-    return pending
-  }
-
-  /** Writes `lastUsedAt` when this process has not written it (nor seen it written) for a minute. */
-  const touch = async (record: ApiKeyRecord, at: number) => {
-    let last = lastWritten.get(record.id)
-    if (last === undefined) {
-      last = record.lastUsedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(record.lastUsedAt)
-      lastWritten.set(record.id, last)
-    }
-    if (at - last < LAST_USED_INTERVAL_MS) return
-    lastWritten.set(record.id, at)
-    try {
-      await store.updateApiKey(record.id, { lastUsedAt: new Date(at).toISOString() })
-    } catch {
-      // lastUsedAt is advisory: a failed write must not refuse a valid key; the next minute tries again.
-    }
-  }
+  // Revoking and rolling forget the key, so this process stops accepting it at once.
+  const { keyResolver, forget } = cachedKeyResolver(store, { prefix, cacheTtlMs, now })
 
   const create = async (input: CreateApiKeyInput): Promise<CreatedApiKey> => {
-    const parsed = v.safeParse(CreateApiKeyInputSchema, input)
-    if (!parsed.success) throw invalid(parsed.issues)
-    const at = now()
-    const { expiresAt } = parsed.output
-    let expires: string | null = null
-    if (expiresAt !== null && expiresAt !== undefined) {
-      const ms = expiresAt instanceof Date ? expiresAt.getTime() : Date.parse(expiresAt)
-      if (!Number.isFinite(ms) || ms <= at)
-        throw new TypeError('Invalid API key input: expiresAt must be in the future')
-      expires = new Date(ms).toISOString()
-    }
-    const key = newKeyToken(prefix)
-    const record: ApiKeyRecord = {
-      id: crypto.randomUUID(),
-      tenantId: parsed.output.tenantId,
-      name: parsed.output.name,
-      scopes: [...new Set(parsed.output.scopes)],
-      start: key.slice(0, KEY_START_LENGTH),
-      createdAt: new Date(at).toISOString(),
-      expiresAt: expires,
-      revokedAt: null,
-      lastUsedAt: null,
-      rateLimit: parsed.output.rateLimit ?? null,
-      createdBy: parsed.output.createdBy ?? null,
-      hash: await hashKey(key),
-    }
+    const { key, record } = await newKeyRecord(prefix, checkCreateInput(input, now))
     await store.insertApiKey(record)
     return { key, apiKey: withoutHash(record) }
   }
@@ -262,19 +199,6 @@ export function createApiKeys(store: Store, options: ApiKeysOptions = {}): ApiKe
       return created
     },
 
-    async keyResolver(token) {
-      // A mistyped or made-up token costs a regex and a CRC32, never a store read.
-      if (!isWellFormedKey(prefix, token)) return null
-      const hash = await hashKey(token)
-      const at = now()
-      const cached = cache.get(hash)
-      const entry = cached !== undefined && cached.until > at ? cached : await lookup(hash)
-      const { record, principal } = entry
-      if (record === null || principal === null || !constantTimeEqual(record.hash, hash)) return null
-      if (record.revokedAt !== null) return null
-      if (record.expiresAt !== null && Date.parse(record.expiresAt) <= at) return null
-      await touch(record, at)
-      return principal
-    },
+    keyResolver,
   }
 }

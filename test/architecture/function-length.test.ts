@@ -20,7 +20,6 @@ const MAX_LINES = 100
  */
 const KNOWN_LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/client/create-client.ts': 1,
-  'src/http/api-keys.ts': 1,
   'src/stores/memory/memory-store.ts': 1,
   'src/stores/sql/collections.ts': 1,
   'src/stores/sql/events.ts': 1,
