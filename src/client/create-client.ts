@@ -8,6 +8,8 @@ import { ApiResponseError } from './errors.js'
 import { CLIENT_ROUTES, type ClientRoute } from './routes.js'
 import type {
   FeedOperationId,
+  IdempotencyOptions,
+  IfMatchOptions,
   ItemOf,
   ListOperationId,
   OperationMethods,
@@ -146,6 +148,204 @@ function queryString(query: Record<string, unknown> | undefined): string {
   return text === '' ? '' : `?${text}`
 }
 
+/** What every request of one client shares: where, with which key, and how it retries. */
+interface ClientSettings {
+  /** The options as given: the key and headers are read from them at each call. */
+  options: ClientOptions
+  root: string
+  fetch: FetchLike
+  retries: number
+  maxDelay: number
+}
+
+/** The options one call takes, whatever its operation. */
+type CallOptions = RequestOptions & IdempotencyOptions & IfMatchOptions
+
+/** Sends one operation's call and resolves to its parsed JSON answer (see {@link sendWithRetries}). */
+type Send = (route: ClientRoute, id: string | undefined, input: unknown, callOptions?: CallOptions) => Promise<unknown>
+
+/** One call as it goes on the wire, with the retries it may use. */
+interface PreparedRequest {
+  url: string
+  method: ClientRoute['method']
+  headers: Headers
+  body: string | undefined
+  retries: number
+  signal: AbortSignal | undefined
+}
+
+/** The URL, headers and body of one call of `route`: the id in the path, the input as query or JSON body. */
+function prepareRequest(
+  settings: ClientSettings,
+  route: ClientRoute,
+  id: string | undefined,
+  input: unknown,
+  callOptions: CallOptions,
+): PreparedRequest {
+  const path = route.path.replace(':id', () => encodeURIComponent(id ?? ''))
+  const hasBody = route.method === 'POST' || route.method === 'PATCH'
+  const url = settings.root + path + (hasBody ? '' : queryString(input as Record<string, unknown> | undefined))
+  const headers = new Headers({ ...settings.options.headers, ...callOptions.headers })
+  headers.set('authorization', `Bearer ${settings.options.apiKey}`)
+  headers.set('accept', 'application/json')
+  if (hasBody) headers.set('content-type', 'application/json')
+  if (callOptions.requestId !== undefined) headers.set('x-request-id', callOptions.requestId)
+  // One key per call, generated before the first attempt, so every retry of it is the same request to the server.
+  if (route.idempotent) headers.set('idempotency-key', callOptions.idempotencyKey ?? newIdempotencyKey())
+  if (route.ifMatch && callOptions.ifMatch !== undefined)
+    headers.set('if-match', `"${String(callOptions.ifMatch).replace(/"/g, '')}"`)
+  return {
+    url,
+    method: route.method,
+    headers,
+    body: hasBody ? JSON.stringify(input) : undefined,
+    retries: callOptions.retries ?? settings.retries,
+    signal: callOptions.signal,
+  }
+}
+
+/** A 2xx answer's JSON; a body that is not JSON is an `UNEXPECTED_RESPONSE`. */
+async function jsonOf(response: Response): Promise<unknown> {
+  const text = await response.text()
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    throw new ApiResponseError({
+      status: response.status,
+      code: 'UNEXPECTED_RESPONSE',
+      message: 'The response body is not JSON',
+      requestId: response.headers.get('x-request-id') ?? undefined,
+      headers: response.headers,
+    })
+  }
+}
+
+/**
+ * Sends a request until it is answered with a 2xx (its JSON) or can no longer be retried (the
+ * error): a 429, a 503 or a network error is retried when {@link isRetrySafe}, after `Retry-After`
+ * or an exponential backoff with jitter, at most `request.retries` times and never after a wait
+ * longer than `maxDelay`.
+ */
+async function sendWithRetries(settings: ClientSettings, request: PreparedRequest): Promise<unknown> {
+  const { url, method, headers, body, retries, signal } = request
+  for (let attempt = 0; ; attempt++) {
+    const backoff = Math.min(settings.maxDelay, BASE_BACKOFF_MS * 2 ** attempt * (0.5 + Math.random() / 2))
+    let response: Response
+    try {
+      response = await settings.fetch(url, { method, headers, body, signal, credentials: 'omit', redirect: 'follow' })
+    } catch (error) {
+      if (isAbort(error, signal) || attempt >= retries || !isRetrySafe(method, headers)) throw error
+      await sleep(backoff, signal)
+      continue
+    }
+    if (response.ok) return jsonOf(response)
+    const retryable = response.status === 429 || (response.status === 503 && isRetrySafe(method, headers))
+    const wait = retryAfterMs(response.headers.get('retry-after')) ?? backoff
+    if (!retryable || attempt >= retries || wait > settings.maxDelay)
+      throw await ApiResponseError.fromResponse(response)
+    await response.body?.cancel().catch(() => {})
+    await sleep(wait, signal)
+  }
+}
+
+/** One method per operation: `(id?, body | query?, options?)`, as {@link OperationMethods} types them. */
+function operationMethods(send: Send): OperationMethods {
+  const methods = {} as Record<OperationId, (...args: unknown[]) => Promise<unknown>>
+  for (const [operationId, route] of Object.entries(CLIENT_ROUTES) as Array<[OperationId, ClientRoute]>) {
+    const takesId = route.path.includes(':id')
+    methods[operationId] = (...args: unknown[]) => {
+      const id = takesId ? args.shift() : undefined
+      if (takesId && (typeof id !== 'string' || id === ''))
+        return Promise.reject(new TypeError(`${operationId}: the id must be a non-empty string`))
+      // DELETE takes neither body nor query: its only other argument is the options.
+      const input = route.method === 'DELETE' ? undefined : args.shift()
+      return send(route, id as string | undefined, input, args.shift() as OptionsOf<typeof operationId>)
+    }
+  }
+  return methods as unknown as OperationMethods
+}
+
+/** Walks the pages of one list or feed operation, yielding items. */
+type Paginator = (query?: Record<string, unknown>, options?: RequestOptions) => AsyncIterableIterator<unknown>
+
+/** The feed is walked by cursor: `after` is the last event returned. */
+function feedPaginator(send: Send, route: ClientRoute): Paginator {
+  return async function* (query = {}, callOptions = {}) {
+    let after = query.after
+    const limit = query.limit ?? 100
+    for (;;) {
+      const result = (await send(route, undefined, { ...query, after, limit }, callOptions)) as {
+        data: unknown[]
+        pagination: { hasNextPage: boolean; nextCursor: string | null }
+      }
+      yield* result.data
+      if (!result.pagination.hasNextPage || result.pagination.nextCursor === null) return
+      after = result.pagination.nextCursor
+    }
+  }
+}
+
+/**
+ * A list is walked by cursor (docs/extensions.md, section 1): the first request takes the query as
+ * given (a `page` or a `cursor` included), every later one the previous page's `nextCursor` and no
+ * `page`, so a walk never repeats or skips a record while others are added or changed.
+ */
+function listPaginator(send: Send, route: ClientRoute): Paginator {
+  return async function* (query = {}, callOptions = {}) {
+    const { page: _page, cursor: _cursor, ...rest } = query
+    let next: Record<string, unknown> = { limit: 100, ...query }
+    for (;;) {
+      const result = (await send(route, undefined, next, callOptions)) as {
+        data: unknown[]
+        pagination: { nextCursor: string | null }
+      }
+      yield* result.data
+      const cursor = result.pagination.nextCursor
+      if (cursor === null || result.data.length === 0) return
+      next = { limit: 100, ...rest, cursor }
+    }
+  }
+}
+
+/** `paginate.*`: a paginator per list and feed operation. */
+function paginators(send: Send): Paginators {
+  const paginate = {} as Record<ListOperationId | FeedOperationId, Paginator>
+  for (const [operationId, route] of Object.entries(CLIENT_ROUTES) as Array<[OperationId, ClientRoute]>) {
+    if (route.feed) paginate[operationId as FeedOperationId] = feedPaginator(send, route)
+    else if (route.list) paginate[operationId as ListOperationId] = listPaginator(send, route)
+  }
+  return paginate as unknown as Paginators
+}
+
+/** {@link Client.tailEvents}: pages of the feed while there are more, then a poll every `intervalMs`. */
+async function* followEvents(send: Send, options: TailEventsOptions = {}): AsyncIterableIterator<ItemOf<'listEvents'>> {
+  const { signal, types, intervalMs = 5000 } = options
+  let after = options.after
+  const route = CLIENT_ROUTES.listEvents
+  // A function, not the property read inline: TypeScript would narrow it across the awaits.
+  const aborted = () => signal?.aborted === true
+  while (!aborted()) {
+    let page: { data: ItemOf<'listEvents'>[]; pagination: { hasNextPage: boolean; nextCursor: string | null } }
+    try {
+      page = (await send(route, undefined, { after, types, limit: 100 }, { signal })) as typeof page
+    } catch (error) {
+      if (isAbort(error, signal)) return
+      throw error
+    }
+    for (const event of page.data) {
+      yield event
+      after = event.id
+      if (aborted()) return
+    }
+    if (page.pagination.hasNextPage) continue
+    try {
+      await sleep(intervalMs, signal)
+    } catch {
+      return // aborted while waiting
+    }
+  }
+}
+
 /**
  * Creates a typed client of the API. Every method is named by its operation id and typed from the
  * same valibot schemas the server validates with; a non-2xx answer throws {@link ApiResponseError}.
@@ -164,156 +364,21 @@ function queryString(query: Record<string, unknown> | undefined): string {
  * for await (const user of client.paginate.listUsers({ status: 'active' })) console.log(user.email)
  */
 export function createClient(options: ClientOptions): Client {
-  const root = options.baseUrl.replace(/\/+$/, '') + (options.basePath ?? '/api/public/v1').replace(/\/+$/, '')
-  const fetchImpl: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
-  const defaultRetries = options.retries ?? DEFAULT_RETRIES
-  const maxDelay = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS
-  if (!Number.isInteger(defaultRetries) || defaultRetries < 0)
+  const settings: ClientSettings = {
+    options,
+    root: options.baseUrl.replace(/\/+$/, '') + (options.basePath ?? '/api/public/v1').replace(/\/+$/, ''),
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    retries: options.retries ?? DEFAULT_RETRIES,
+    maxDelay: options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
+  }
+  if (!Number.isInteger(settings.retries) || settings.retries < 0)
     throw new TypeError('retries must be a whole number >= 0')
-
-  async function send(
-    route: ClientRoute,
-    id: string | undefined,
-    input: unknown,
-    callOptions: RequestOptions & { idempotencyKey?: string; ifMatch?: number | string } = {},
-  ): Promise<unknown> {
-    const path = route.path.replace(':id', () => encodeURIComponent(id ?? ''))
-    const hasBody = route.method === 'POST' || route.method === 'PATCH'
-    const url = root + path + (hasBody ? '' : queryString(input as Record<string, unknown> | undefined))
-    const headers = new Headers({ ...options.headers, ...callOptions.headers })
-    headers.set('authorization', `Bearer ${options.apiKey}`)
-    headers.set('accept', 'application/json')
-    if (hasBody) headers.set('content-type', 'application/json')
-    if (callOptions.requestId !== undefined) headers.set('x-request-id', callOptions.requestId)
-    // One key per call, generated before the first attempt, so every retry of it is the same request to the server.
-    if (route.idempotent) headers.set('idempotency-key', callOptions.idempotencyKey ?? newIdempotencyKey())
-    if (route.ifMatch && callOptions.ifMatch !== undefined)
-      headers.set('if-match', `"${String(callOptions.ifMatch).replace(/"/g, '')}"`)
-    const body = hasBody ? JSON.stringify(input) : undefined
-    const retries = callOptions.retries ?? defaultRetries
-    const signal = callOptions.signal
-
-    for (let attempt = 0; ; attempt++) {
-      const backoff = Math.min(maxDelay, BASE_BACKOFF_MS * 2 ** attempt * (0.5 + Math.random() / 2))
-      let response: Response
-      try {
-        response = await fetchImpl(url, {
-          method: route.method,
-          headers,
-          body,
-          signal,
-          credentials: 'omit',
-          redirect: 'follow',
-        })
-      } catch (error) {
-        if (isAbort(error, signal) || attempt >= retries || !isRetrySafe(route.method, headers)) throw error
-        await sleep(backoff, signal)
-        continue
-      }
-      if (response.ok) {
-        const text = await response.text()
-        try {
-          return JSON.parse(text) as unknown
-        } catch {
-          throw new ApiResponseError({
-            status: response.status,
-            code: 'UNEXPECTED_RESPONSE',
-            message: 'The response body is not JSON',
-            requestId: response.headers.get('x-request-id') ?? undefined,
-            headers: response.headers,
-          })
-        }
-      }
-      const retryable = response.status === 429 || (response.status === 503 && isRetrySafe(route.method, headers))
-      const wait = retryAfterMs(response.headers.get('retry-after')) ?? backoff
-      if (!retryable || attempt >= retries || wait > maxDelay) throw await ApiResponseError.fromResponse(response)
-      await response.body?.cancel().catch(() => {})
-      await sleep(wait, signal)
-    }
+  // Async, so a request that cannot be built (a body JSON cannot hold, a bad header) rejects rather than throws.
+  const send: Send = async (route, id, input, callOptions = {}) =>
+    sendWithRetries(settings, prepareRequest(settings, route, id, input, callOptions))
+  return {
+    ...operationMethods(send),
+    paginate: paginators(send),
+    tailEvents: (tailOptions) => followEvents(send, tailOptions),
   }
-
-  const methods = {} as Record<OperationId, (...args: unknown[]) => Promise<unknown>>
-  for (const [operationId, route] of Object.entries(CLIENT_ROUTES) as Array<[OperationId, ClientRoute]>) {
-    const takesId = route.path.includes(':id')
-    methods[operationId] = (...args: unknown[]) => {
-      const id = takesId ? args.shift() : undefined
-      if (takesId && (typeof id !== 'string' || id === ''))
-        return Promise.reject(new TypeError(`${operationId}: the id must be a non-empty string`))
-      // DELETE takes neither body nor query: its only other argument is the options.
-      const input = route.method === 'DELETE' ? undefined : args.shift()
-      return send(route, id as string | undefined, input, args.shift() as OptionsOf<typeof operationId>)
-    }
-  }
-
-  const paginate = {} as Record<
-    ListOperationId | FeedOperationId,
-    (query?: Record<string, unknown>, options?: RequestOptions) => AsyncIterableIterator<unknown>
-  >
-  for (const [operationId, route] of Object.entries(CLIENT_ROUTES) as Array<[OperationId, ClientRoute]>) {
-    if (route.feed) {
-      // The feed is walked by cursor: `after` is the last event returned.
-      paginate[operationId as FeedOperationId] = async function* (query = {}, callOptions = {}) {
-        let after = query.after
-        const limit = query.limit ?? 100
-        for (;;) {
-          const result = (await send(route, undefined, { ...query, after, limit }, callOptions)) as {
-            data: unknown[]
-            pagination: { hasNextPage: boolean; nextCursor: string | null }
-          }
-          yield* result.data
-          if (!result.pagination.hasNextPage || result.pagination.nextCursor === null) return
-          after = result.pagination.nextCursor
-        }
-      }
-      continue
-    }
-    if (!route.list) continue
-    // By cursor (docs/extensions.md, section 1): the first request takes the query as given (a `page`
-    // or a `cursor` included), every later one the previous page's `nextCursor` and no `page`, so a
-    // walk never repeats or skips a record while others are added or changed.
-    paginate[operationId as ListOperationId] = async function* (query = {}, callOptions = {}) {
-      const { page: _page, cursor: _cursor, ...rest } = query
-      let next: Record<string, unknown> = { limit: 100, ...query }
-      for (;;) {
-        const result = (await send(route, undefined, next, callOptions)) as {
-          data: unknown[]
-          pagination: { nextCursor: string | null }
-        }
-        yield* result.data
-        const cursor = result.pagination.nextCursor
-        if (cursor === null || result.data.length === 0) return
-        next = { limit: 100, ...rest, cursor }
-      }
-    }
-  }
-
-  async function* tailEvents(options: TailEventsOptions = {}): AsyncIterableIterator<ItemOf<'listEvents'>> {
-    const { signal, types, intervalMs = 5000 } = options
-    let after = options.after
-    const route = CLIENT_ROUTES.listEvents
-    // A function, not the property read inline: TypeScript would narrow it across the awaits.
-    const aborted = () => signal?.aborted === true
-    while (!aborted()) {
-      let page: { data: ItemOf<'listEvents'>[]; pagination: { hasNextPage: boolean; nextCursor: string | null } }
-      try {
-        page = (await send(route, undefined, { after, types, limit: 100 }, { signal })) as typeof page
-      } catch (error) {
-        if (isAbort(error, signal)) return
-        throw error
-      }
-      for (const event of page.data) {
-        yield event
-        after = event.id
-        if (aborted()) return
-      }
-      if (page.pagination.hasNextPage) continue
-      try {
-        await sleep(intervalMs, signal)
-      } catch {
-        return // aborted while waiting
-      }
-    }
-  }
-
-  return { ...(methods as unknown as OperationMethods), paginate: paginate as unknown as Paginators, tailEvents }
 }
