@@ -39,10 +39,11 @@ export interface ListRequest {
 /** What {@link listRequest} reads of a definition. */
 export type ListSpec = Pick<CollectionSpec<never, never>, 'name' | 'sorts' | 'filters' | 'search' | 'order'>
 
-/** What {@link listRequest} reads of a validated list query: its page and whatever else it gives. */
+/** What {@link listRequest} reads of a validated list query: its page, and its other parameters by name. */
 export interface PagedQuery {
   readonly page: number
   readonly limit: number
+  readonly [param: string]: unknown
 }
 
 /**
@@ -56,7 +57,7 @@ export interface PagedQuery {
  * // { filters: { status: 'active' }, search: undefined, order: [{ column: 'email', descending: false }], ... }
  */
 export function listRequest(spec: ListSpec, query: PagedQuery, after?: Keyset): ListRequest {
-  const q = query as PagedQuery & Readonly<Record<string, unknown>>
+  const q = query
   const filters: Record<string, FilterValue> = {}
   for (const name in spec.filters) {
     const value = q[name]
