@@ -78,7 +78,10 @@ export type StoreCollection = SeededCollection
 /** The record a collection's document holds: what lists return (a report template without its structure). */
 export type DocumentOf<C> = C extends { readonly document: (record: never) => infer D } ? D : never
 
-/** The record as reads show it: its collection's `view` applied when it has one (a budget's totals), else its document. */
+/**
+ * The record as reads show it: its collection's `view` applied when it has one (a budget's totals),
+ * else its document.
+ */
 export type Shown<C> = C extends { readonly view: { show(record: never, needs: never): infer V } } ? V : DocumentOf<C>
 
 /** The fields the parts of a collection fill (a ticket's `notes`, a template's `templateStructure`). */

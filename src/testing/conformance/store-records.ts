@@ -1,6 +1,7 @@
 /**
  * Store level, records: `get` of every collection by id (tickets also by number, with and without
- * notes), and the views and parts the definitions declare. The writes are store-writes.ts'. Writes go to fresh tenants; each assertion names the call.
+ * notes), and the views and parts the definitions declare; each assertion names the call. The
+ * writes are store-writes.ts'.
  */
 import type * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
@@ -43,7 +44,7 @@ import { callLabel, shapeProblems } from './store-calls.js'
  */
 export function storeRecords(ctx: ConformanceContext): void {
   describe('store: gets and computed fields', () => {
-    it('get(tickets) finds by id, then by number (lookup); notes only when included, n keeps the newest n', async () => {
+    it('get(tickets) finds by id, then by number (lookup); notes only when asked, n keeps the newest n', async () => {
       const { tickets: ids, ticketNumber } = ctx.a.ids
       const t = ctx.a.tenantId
       const byId = await ctx.store.get(tickets, t, ids[0]!)
