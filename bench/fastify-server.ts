@@ -23,14 +23,14 @@
  * number where the API wants digits only): that costs nothing either way and never arises in the bench.
  */
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify'
-import { hasScope, type Principal, type RateLimiter, type Store } from 'tenant-public-api'
+import { hasScope, type ListResult, type Principal, type RateLimiter, type Store, type Ticket } from 'tenant-public-api'
 // Not in the package's public surface: the bearer token's parsing, the page arithmetic, the tickets'
 // providers and sorts, the cursor's format, the tickets' order and keyset.
 import { bearerToken } from '../src/http/auth.js'
 import { pagination } from '../src/model/computed.js'
 import { PROVIDERS, TICKET_SORT_COLUMNS, tickets } from '../src/model/tickets.js'
 import { decodeCursor, encodeCursor, queryDigest } from '../src/http/cursor.js'
-import { sortOrder } from '../src/model/collection.js'
+import { listRequest } from '../src/model/list-request.js'
 import { keysetOf } from '../src/model/keyset.js'
 
 /** What the peer serves: the bench's store, key resolver and rate limiter. */
@@ -123,7 +123,7 @@ const listResponse = {
   },
 }
 
-interface TicketQuery {
+type TicketQuery = {
   page: number
   limit: number
   cursor?: string
@@ -274,13 +274,14 @@ export function createFastifyPeer(options: FastifyPeerOptions) {
         return sendError(request, reply, 400, 'VALIDATION_ERROR', 'The request has invalid parameters', details)
       }
       const tenantId = request.principal!.tenantId
-      const terms = sortOrder(tickets, query.sortColumn, query.sortDesc)
+      const listed = listRequest(tickets, query)
+      const terms = listed.order
       const digest = queryDigest(query as unknown as Record<string, unknown>)
       let page = query.page
-      let result: Awaited<ReturnType<Store['listTickets']>>
+      let result: ListResult<Ticket>
       let more: boolean
       if (query.cursor === undefined) {
-        result = await store.listTickets(tenantId, query)
+        result = await store.list(tickets, tenantId, listed)
         more = result.items.length > 0 && page * query.limit < result.totalCount
       } else {
         const cursorError = (message: string) =>
@@ -297,7 +298,7 @@ export function createFastifyPeer(options: FastifyPeerOptions) {
           const [issue] = (error as { details?: Array<{ message: string }> }).details ?? []
           return cursorError(issue?.message ?? 'Not a cursor of this API')
         }
-        result = await store.listTickets(tenantId, { ...query, limit: query.limit + 1, after })
+        result = await store.list(tickets, tenantId, { ...listed, limit: query.limit + 1, after })
         more = result.items.length > query.limit
         if (more) result = { ...result, items: result.items.slice(0, query.limit) }
       }

@@ -33,6 +33,8 @@ import {
 import { createDemoData } from 'tenant-public-api/testing'
 // Not in the package's public surface: the page arithmetic of list answers.
 import { pagination } from '../src/model/computed.js'
+import { listRequest } from '../src/model/list-request.js'
+import { tickets } from '../src/model/tickets.js'
 
 const TENANT = 'bench'
 const TOKEN = `test:${TENANT}:*`
@@ -59,11 +61,9 @@ export async function setup(): Promise<{ api: PublicApiHandler; store: MemorySto
   const store = createMemoryStore()
   await store.seed(TENANT, benchSeed())
   const api = createPublicApi({ store, keyResolver: resolveKey, rateLimiter: benchRateLimiter() })
-  const query = { page: 1, limit: 25, sortColumn: 'created_date', sortDesc: true } as Parameters<
-    typeof store.listTickets
-  >[1]
+  const request = listRequest(tickets, { page: 1, limit: 25, sortColumn: 'created_date', sortDesc: true })
   const page = async () => {
-    const result = await store.listTickets(TENANT, query)
+    const result = await store.list(tickets, TENANT, request)
     return JSON.stringify({ data: result.items, pagination: pagination(1, 25, result.totalCount) })
   }
   return { api, store, page }
@@ -171,12 +171,10 @@ async function serve(kind: string, port: number): Promise<void> {
       const { stringifyReply } = await import('../src/http/reply-json.js')
       const store = createMemoryStore()
       await store.seed(TENANT, benchSeed())
-      const query = { page: 1, limit: 25, sortColumn: 'created_date', sortDesc: true } as Parameters<
-        typeof store.listTickets
-      >[1]
+      const request = listRequest(tickets, { page: 1, limit: 25, sortColumn: 'created_date', sortDesc: true })
       createServer((req, res) => {
         if (req.headers.authorization !== `Bearer ${TOKEN}`) return void res.writeHead(401).end()
-        void store.listTickets(TENANT, query).then((result) => {
+        void store.list(tickets, TENANT, request).then((result) => {
           const body = stringifyReply({ data: result.items, pagination: pagination(1, 25, result.totalCount) })
           res.writeHead(200, rawHeaders(body)).end(body)
         })

@@ -19,16 +19,60 @@ export {
   IDEMPOTENCY_LOCK_MS,
   IDEMPOTENCY_TTL_MS,
   type ApiKeyMethods,
+  type DocumentOf,
+  type GetRequest,
   type IdempotencyReservation,
+  type Included,
   type ListResult,
   type NamedRef,
+  type PartField,
   type SeedOptions,
+  type Shown,
   type Store,
+  type StoreCollection,
   type StoredResponse,
   StoreUnavailableError,
+  type VersionedCollection,
 } from './ports/store.js'
 export { RecordNotFoundError, VersionMismatchError } from './model/errors.js'
-export type { AfterKeyset, Keyset } from './model/keyset.js'
+export { compareKeysets, type Keyset, keysetOf } from './model/keyset.js'
+export { type FilterValue, type ListRequest, listRequest, type PagedQuery } from './model/list-request.js'
+
+// The collections a store keeps, each defined once (src/model/<resource>.ts): what `get` and `list` take
+export {
+  automationRules,
+  budgetLineItems,
+  budgets,
+  COLLECTIONS,
+  columnOf,
+  companies,
+  complianceChecks,
+  complianceTemplates,
+  foldedValue,
+  goals,
+  meetingTypes,
+  npsSurveys,
+  plannerItemTypes,
+  reportTemplates,
+  reports,
+  reportTypes,
+  SEEDED_COLLECTIONS,
+  tickets,
+  trainingCourses,
+  trainingEnrollments,
+  users,
+  type AnyCollectionView,
+  type ChildrenNeed,
+  type CollectionSpec,
+  type ColumnSpec,
+  type ColumnValue,
+  type CountNeed,
+  type FilterSpec,
+  type OrderTerm,
+  type PartSpec,
+  type SearchSpec,
+  type ViewNeed,
+} from './model/index.js'
 export type { WebhookDeliveryRecord, WebhookStore } from './ports/webhook-store.js'
 export type {
   FinishedWebhookJob,

@@ -9,7 +9,15 @@ import { mkdirSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { dirname } from 'node:path'
 import type { AddressInfo } from 'node:net'
-import { createApiKeys, createMemoryStore, createPublicApi, SCOPES, type Store } from 'tenant-public-api'
+import {
+  companies,
+  createApiKeys,
+  createMemoryStore,
+  createPublicApi,
+  listRequest,
+  SCOPES,
+  type Store,
+} from 'tenant-public-api'
 import { nodeServerOptions, toNodeHandler } from 'tenant-public-api/node'
 import { createPostgresStore } from 'tenant-public-api/postgres'
 import { createSqliteStore } from 'tenant-public-api/sqlite'
@@ -56,7 +64,11 @@ try {
 }
 
 const demo = createDemoData()
-const existing = await store.listCompanies(DEMO_TENANT_ID, { page: 1, limit: 1, sortBy: 'name', sortOrder: 'asc' })
+const existing = await store.list(
+  companies,
+  DEMO_TENANT_ID,
+  listRequest(companies, { page: 1, limit: 1, sortBy: 'name' }),
+)
 if (existing.totalCount === 0) {
   // Tickets are generated on demand: seed them in slices so a large tenant never sits in memory at once.
   const { tickets, ...rest } = demo

@@ -11,6 +11,8 @@ type Output<S> = S extends Schema ? v.InferOutput<S> : undefined
 
 /** What an operation's handler receives, already authenticated, authorised and validated. */
 export interface OperationContext<P, Q, B> {
+  /** The operation's `id` (what a list's cursors bind). */
+  operationId: string
   request: Request
   /** The request's URL, parsed once per request (read it here rather than parsing `request.url` again). */
   url: URL
@@ -99,7 +101,8 @@ export type DefinedOperation<
  *   id: 'getPlannerItemType', method: 'GET', path: '/planner/types/:id', area: 'Planner',
  *   summary: 'One planner item type', scope: 'planner.read', params: IdParams,
  *   response: dataEnvelope(PlannerItemTypeSchema), successStatus: 200, errors: ['NOT_FOUND'],
- *   handle: async ({ store, tenantId, params }) => ok(await found(store.getPlannerItemType(tenantId, params.id))),
+ *   handle: async ({ store, tenantId, params }) =>
+ *     ok(await found(store.get(plannerItemTypes, tenantId, params.id), 'Planner item type')),
  * })
  */
 export function defineOperation<

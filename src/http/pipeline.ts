@@ -134,6 +134,7 @@ export async function runOperation(
   const store = state.span === undefined ? config.store : tracedStore(config.store, state.span)
   const execute = () =>
     operation.handle({
+      operationId: operation.id,
       request,
       url: state.url,
       requestId: state.requestId,

@@ -95,7 +95,8 @@ export function endRequestSpan(traced: RequestSpan, method: string, status: numb
 
 /**
  * The store as an operation sees it while traced: every method call is a child span
- * `store {method}`, ended when its promise settles (an error recorded by its name only).
+ * `store {method}`, with `store.collection` when its first argument is a collection (`get`,
+ * `list`, `replaceVersioned`), ended when its promise settles (an error recorded by its name only).
  */
 export function tracedStore(store: Store, traced: RequestSpan): Store {
   const { api: otel, context } = traced
@@ -105,11 +106,10 @@ export function tracedStore(store: Store, traced: RequestSpan): Store {
       const value = Reflect.get(target, property, receiver) as unknown
       if (typeof value !== 'function' || typeof property !== 'string') return value
       return (...args: unknown[]) => {
-        const span = tracer.startSpan(
-          `store ${property}`,
-          { kind: otel.SpanKind.INTERNAL, attributes: { 'store.method': property } },
-          context,
-        )
+        const collection = (args[0] as { table?: unknown; name?: unknown } | undefined)?.name
+        const attributes: Record<string, string> = { 'store.method': property }
+        if (typeof args[0] === 'object' && typeof collection === 'string') attributes['store.collection'] = collection
+        const span = tracer.startSpan(`store ${property}`, { kind: otel.SpanKind.INTERNAL, attributes }, context)
         const fail = (error: unknown) => {
           span.setAttribute('error.type', error instanceof Error ? error.name : 'unknown')
           span.setStatus({ code: otel.SpanStatusCode.ERROR })

@@ -189,6 +189,24 @@ export type UpdateBudget = v.InferOutput<typeof UpdateBudgetSchema>
 export type BudgetRecord = Omit<Budget, 'totals' | 'lineItemCount' | 'lineItems'>
 
 /**
+ * The line items of budgets: keyed by their budget and a sequence number from 1, in the order
+ * they were added (a seed adds them oldest first).
+ *
+ * @example
+ * budgetLineItems.key.map((k) => k.name) // ['budget_id', 'seq']
+ */
+export const budgetLineItems = defineCollection<BudgetLineItem>()({
+  name: 'budgetLineItems',
+  table: 'budget_line_items',
+  event: { resource: 'budget_line_item', readScope: 'budgets.write' },
+  parent: { collection: 'budgets', field: 'lineItems' },
+  key: [
+    { name: 'budget_id', type: 'text' },
+    { name: 'seq', type: 'integer' },
+  ],
+})
+
+/**
  * A budget as read: with its line items (oldest first), their totals and their count.
  *
  * @example
@@ -196,7 +214,7 @@ export type BudgetRecord = Omit<Budget, 'totals' | 'lineItemCount' | 'lineItems'
  */
 const budgetView = defineView({
   fields: ['totals', 'lineItemCount'],
-  needs: ['lineItems'],
+  needs: { lineItems: { children: budgetLineItems, by: 'budget_id' } },
   show: (record: BudgetRecord, { lineItems }: { lineItems: readonly BudgetLineItem[] }): Budget => ({
     ...record,
     lineItems: [...lineItems],
@@ -217,22 +235,4 @@ export const budgets = defineCollection<BudgetRecord, BudgetRecord & { lineItems
   event: { resource: 'budget', readScope: 'budgets.write' },
   document: ({ lineItems: _items, ...budget }) => budget,
   view: budgetView,
-})
-
-/**
- * The line items of budgets: keyed by their budget and a sequence number from 1, in the order
- * they were added (a seed adds them oldest first).
- *
- * @example
- * budgetLineItems.key.map((k) => k.name) // ['budget_id', 'seq']
- */
-export const budgetLineItems = defineCollection<BudgetLineItem>()({
-  name: 'budgetLineItems',
-  table: 'budget_line_items',
-  event: { resource: 'budget_line_item', readScope: 'budgets.write' },
-  parent: { collection: 'budgets', field: 'lineItems' },
-  key: [
-    { name: 'budget_id', type: 'text' },
-    { name: 'seq', type: 'integer' },
-  ],
 })

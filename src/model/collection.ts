@@ -65,8 +65,13 @@ export interface OrderTerm {
   readonly descending: boolean
 }
 
-/** A part of the record kept in its own column as JSON text (read whole, never compared). */
-export interface PartSpec<S> {
+/**
+ * A part of the seeded record kept in its own column as JSON text (read whole, never compared): the
+ * record field it fills when a read asks for it (`GetRequest.include`, src/ports/store.ts), and its
+ * value as stored. A list part (a ticket's notes) is stored in the order reads give its first items.
+ */
+export interface PartSpec<S, F extends string = string> {
+  readonly field: F
   readonly read: (record: S) => unknown
 }
 
@@ -76,24 +81,54 @@ export interface PartSpec<S> {
  */
 export type IndexSpec = readonly string[]
 
+/** The collection a view's need reads: what a store needs of it to gather the need generically. */
+export type NeedSource = Pick<CollectionSpec<never, never>, 'name' | 'table' | 'key' | 'columns' | 'parent'>
+
+/**
+ * A need of the records of a child collection (one with a `parent`: a budget's line items): those
+ * whose key column `by` (the first of the child's key) is the record's id, in the child's key order
+ * (oldest first), as their documents.
+ */
+export interface ChildrenNeed {
+  readonly children: NeedSource
+  readonly by: string
+}
+
+/** A need of a count: how many records of `count` have their column `by` equal to the record's id. */
+export interface CountNeed {
+  readonly count: NeedSource
+  readonly by: string
+}
+
+/**
+ * How a store gathers one thing a view needs, stated as data, so that every store (a third-party one
+ * too) gathers it without knowing the collection: the memory store from its maps, the SQL store in
+ * the statement that reads the record.
+ */
+export type ViewNeed = ChildrenNeed | CountNeed
+
+/** The need that gathers a value of type `T`: a count for a number, children for a list. */
+export type NeedFor<T> = T extends number ? CountNeed : ChildrenNeed
+
 /**
  * A derived view: what a read of the collection shows (its GET and its events' objects), computed
  * from the stored record `D` and the few things `N` it needs that the record does not hold (a
  * budget's line items, a course's enrollment count). Written once here; every store gathers `N`
- * its own way (the SQL store counts in SQL) and calls `show`, so the arithmetic lives only here.
+ * as its `needs` say, its own way (the SQL store counts in SQL), and calls `show`, so the
+ * arithmetic lives only here.
  */
 export interface CollectionView<D, N, V, F extends keyof V & string = keyof V & string> {
   /** The fields `show` computes (a seed's values for them are dropped). */
   readonly fields: readonly F[]
-  /** What `show` needs besides the record. */
-  readonly needs: readonly (keyof N & string)[]
+  /** What `show` needs besides the record, and how a store gathers each. */
+  readonly needs: { readonly [K in keyof N]-?: NeedFor<N[K]> }
   show(record: D, needs: N): V
 }
 
 /** A view of any collection, as code that does not call it sees it. */
 export interface AnyCollectionView {
   readonly fields: readonly string[]
-  readonly needs: readonly string[]
+  readonly needs: Readonly<Record<string, ViewNeed>>
   show(record: never, needs: never): unknown
 }
 
@@ -116,7 +151,7 @@ export interface CollectionParent {
 /**
  * A stored collection. `D` is the record as its document holds it (what reads return), `S` the
  * record as seeded when parts of it are kept elsewhere (a ticket's notes, a template's structure),
- * `W` its derived view (null when reads return the record as stored).
+ * `W` its derived view (null when reads return the record as stored), `R` the fields its parts fill.
  * `N`, `E` and `P` keep the name, events and parent literal, so the seed keys, event resource types
  * and read scopes derived from `COLLECTIONS` (src/model/index.ts) are literal unions.
  */
@@ -127,6 +162,7 @@ export interface CollectionSpec<
   E extends CollectionEvents | null = CollectionEvents | null,
   P extends CollectionParent | null = CollectionParent | null,
   W extends AnyCollectionView | null = AnyCollectionView | null,
+  R extends string = string,
 > {
   /** The collection's name: its key in seed data and in `store.remove` (unless it has a parent). */
   readonly name: N
@@ -150,8 +186,14 @@ export interface CollectionSpec<
   readonly columns: readonly ColumnSpec<D>[]
   /** The document of a seeded record (the record itself unless parts are kept apart). */
   readonly document: (record: S) => D
-  /** Columns holding parts of the seeded record as JSON text, by column name. */
-  readonly parts: Readonly<Record<string, PartSpec<S>>>
+  /** Columns holding parts of the seeded record as JSON text, by column name; each names the field it fills. */
+  readonly parts: Readonly<Record<string, PartSpec<S, R>>>
+  /**
+   * A column holding a second key that `get` falls back to when no record has the id asked for: the
+   * record with the smallest id whose column equals it (a ticket's number, which can repeat across
+   * PSA providers). Null when records are found by id only.
+   */
+  readonly lookup: string | null
   /** API sort name → column. */
   readonly sorts: Readonly<Record<string, string>>
   /** List query parameter → the filter it applies. */
@@ -173,6 +215,7 @@ export interface CollectionInput<
   E extends CollectionEvents | null = CollectionEvents | null,
   P extends CollectionParent | null = null,
   W extends AnyCollectionView | null = null,
+  R extends string = never,
 > {
   name: N
   table: string
@@ -185,7 +228,9 @@ export interface CollectionInput<
   key?: readonly KeyColumnSpec[]
   columns?: readonly ColumnSpec<D>[]
   document?: (record: S) => D
-  parts?: Record<string, PartSpec<S>>
+  parts?: Record<string, PartSpec<S, R>>
+  /** Default: none (found by id only). */
+  lookup?: string
   /** API sort name → the record field it orders by (the resource's sort constant); each field a column's. */
   sorts?: Readonly<Record<string, string>>
   filters?: Record<string, FilterSpec>
@@ -239,9 +284,10 @@ export function defineCollection<D, S = D>() {
     const E extends CollectionEvents | null,
     const P extends CollectionParent | null = null,
     W extends AnyCollectionView | null = null,
+    const R extends string = never,
   >(
-    input: CollectionInput<D, S, N, E, P, W>,
-  ): CollectionSpec<D, S, N, E, P, W> => completeSpec(input)
+    input: CollectionInput<D, S, N, E, P, W, R>,
+  ): CollectionSpec<D, S, N, E, P, W, R> => completeSpec(input)
 }
 
 function completeSpec<
@@ -251,7 +297,8 @@ function completeSpec<
   E extends CollectionEvents | null,
   P extends CollectionParent | null,
   W extends AnyCollectionView | null,
->(input: CollectionInput<D, S, N, E, P, W>): CollectionSpec<D, S, N, E, P, W> {
+  R extends string,
+>(input: CollectionInput<D, S, N, E, P, W, R>): CollectionSpec<D, S, N, E, P, W, R> {
   const columns = input.columns ?? []
   const byName = new Map(columns.map((c) => [c.name, c]))
   const need = (name: string, folded = false): string => {
@@ -270,6 +317,9 @@ function completeSpec<
   for (const filter of Object.values(input.filters ?? {})) need(filter.column, filter.op === 'equalsFolded')
   for (const name of input.search?.columns ?? []) need(name, true)
   for (const term of input.order ?? []) need(term.column)
+  if (input.lookup !== undefined) need(input.lookup)
+  const fields = Object.values(input.parts ?? {}).map((part) => part.field)
+  if (new Set(fields).size !== fields.length) throw new TypeError(`${input.name}: two parts fill one field`)
   return {
     name: input.name,
     event: input.event,
@@ -280,6 +330,7 @@ function completeSpec<
     columns,
     document: input.document ?? ((record: S) => record as unknown as D),
     parts: input.parts ?? {},
+    lookup: input.lookup ?? null,
     sorts,
     filters: input.filters ?? {},
     search: input.search ?? null,
@@ -296,14 +347,26 @@ function completeSpec<
 }
 
 /**
- * Declares a collection's view, typed by its `show`.
+ * Declares a collection's view, typed by its `show`; checks that each need names a column of what
+ * it reads (a key column for children).
  *
  * @example
- * defineView({ fields: ['enrollmentCount'], needs: ['enrollmentCount'], show: (course, { enrollmentCount }) => ... })
+ * defineView({
+ *   fields: ['enrollmentCount'],
+ *   needs: { enrollmentCount: { count: trainingEnrollments, by: 'course_id' } },
+ *   show: (course, { enrollmentCount }) => ({ ...course, enrollmentCount }),
+ * })
  */
 export function defineView<D, N, V, const F extends keyof V & string>(
   view: CollectionView<D, N, V, F>,
 ): CollectionView<D, N, V, F> {
+  for (const [name, need] of Object.entries<ViewNeed>(view.needs)) {
+    const ok =
+      'children' in need
+        ? need.children.key[0]?.name === need.by && need.children.parent !== null
+        : need.count.columns.some((c) => c.name === need.by)
+    if (!ok) throw new TypeError(`View need ${name}: ${need.by} is not a column it can read by`)
+  }
   return view
 }
 

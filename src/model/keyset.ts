@@ -19,15 +19,6 @@ export interface Keyset {
 }
 
 /**
- * The list query a store receives: the validated query, and with a cursor the position after which
- * the page starts (`page` is then ignored: the page is the first `limit` records after `after`).
- *
- * @example
- * store.listUsers(tenantId, { ...query, after: { values: ['Ada'], id: 'u-1' } })
- */
-export type AfterKeyset = { readonly after?: Keyset }
-
-/**
  * The position of `record` in `terms` of `spec`.
  *
  * @example

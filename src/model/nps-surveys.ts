@@ -59,7 +59,7 @@ export type NpsSurveyRecord = Omit<NpsSurvey, 'statistics' | 'responseCount'> & 
  */
 const npsSurveyView = defineView({
   fields: ['statistics', 'responseCount'],
-  needs: [],
+  needs: {},
   show: ({ responses, ...survey }: NpsSurveyRecord, _needs: Record<never, never>): NpsSurvey => ({
     ...survey,
     responseCount: responses.length,

@@ -124,7 +124,7 @@ export const reportTemplates = defineCollection<ReportTemplate, ReportTemplateRe
     column('is_shared', 'boolean', { field: 'isShared' }),
   ],
   document: ({ templateStructure: _structure, ...template }) => template,
-  parts: { structure: { read: (template) => template.templateStructure } },
+  parts: { structure: { field: 'templateStructure', read: (template) => template.templateStructure } },
   sorts: REPORT_TEMPLATE_SORT,
   filters: {
     reportTypeId: { column: 'report_type_id', op: 'equals' },

@@ -157,8 +157,9 @@ export type TicketRecord = Ticket & { notes: readonly TicketNote[] }
 const newestFirst = orderBy((n: TicketNote) => n.createdAt, true)
 
 /**
- * The tickets collection. A ticket is found by id or by number (numbers repeat across providers);
- * its notes are stored newest first, apart from the document that lists return.
+ * The tickets collection. A ticket is found by id or by number (`lookup`: numbers repeat across
+ * providers, the smallest id wins); its notes are stored newest first, apart from the document
+ * that lists return.
  *
  * @example
  * tickets.sorts.created_date // 'created_at'
@@ -183,7 +184,8 @@ export const tickets = defineCollection<Ticket, TicketRecord>()({
     column('is_closed', 'boolean', { field: 'isClosed' }),
   ],
   document: ({ notes: _notes, ...ticket }) => ticket,
-  parts: { notes: { read: (ticket) => [...ticket.notes].sort(newestFirst) } },
+  parts: { notes: { field: 'notes', read: (ticket) => [...ticket.notes].sort(newestFirst) } },
+  lookup: 'ticket_number',
   sorts: TICKET_SORT_COLUMNS,
   filters: {
     companyId: { column: 'company_id', op: 'equals' },

@@ -129,7 +129,7 @@ export const trainingEnrollments = defineCollection<TrainingEnrollment>()({
  */
 const courseView = defineView({
   fields: ['enrollmentCount'],
-  needs: ['enrollmentCount'],
+  needs: { enrollmentCount: { count: trainingEnrollments, by: 'course_id' } },
   show: (record: TrainingCourseRecord, { enrollmentCount }: { enrollmentCount: number }): TrainingCourse => ({
     ...record,
     enrollmentCount,

@@ -12,6 +12,7 @@ import {
   UpdateAutomationRuleSchema,
   type AutomationRule,
   type AutomationRuleRecord,
+  automationRules,
 } from '../model/automation-rules.js'
 import { writeContextOf } from './write-context.js'
 
@@ -84,7 +85,7 @@ export const createAutomationRule = defineOperation({
       version: 1,
     }
     const rule = await withCompanies(store, tenantId, record, true)
-    await store.insertAutomationRule(tenantId, record, writeContextOf(context))
+    await store.replaceVersioned(automationRules, tenantId, record, null, writeContextOf(context))
     return {
       status: 201,
       body: { data: rule },
@@ -116,7 +117,7 @@ export const updateAutomationRule = defineOperation({
     const saved = await updateVersioned<AutomationRuleRecord>({
       what: 'Automation rule',
       ifMatch: parseIfMatch(request.headers.get('if-match')),
-      load: () => store.getAutomationRule(tenantId, params.id),
+      load: () => store.get(automationRules, tenantId, params.id),
       change: async (current) => {
         const { conditions, actions, companyIds, ...fields } = body
         const next: AutomationRuleRecord = {
@@ -131,7 +132,8 @@ export const updateAutomationRule = defineOperation({
         rule = await withCompanies(store, tenantId, next, companyIds !== undefined)
         return next
       },
-      save: (next, expected) => store.replaceAutomationRule(tenantId, next, expected, writeContextOf(context)),
+      save: (next, expected) =>
+        store.replaceVersioned(automationRules, tenantId, next, expected, writeContextOf(context)),
     })
     return ok({ ...rule!, version: saved.version }, versionTag(saved.version))
   },

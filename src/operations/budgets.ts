@@ -2,6 +2,8 @@ import { validationError, type ValidationIssue } from '../http/errors.js'
 import { defineOperation } from '../http/operation.js'
 import { annualisedCost } from '../model/computed.js'
 import { dataEnvelope } from '../model/shared.js'
+import { goals } from '../model/goals.js'
+import { plannerItemTypes } from '../model/planner.js'
 import { found, notFound, ok, UuidIdParams } from './results.js'
 import {
   BudgetLineItemSchema,
@@ -33,9 +35,9 @@ export const createBudgetLineItem = defineOperation({
   handle: async (context) => {
     const { store, tenantId, params, body, now, basePath } = context
     const [category, goal] = await Promise.all([
-      body.categoryId === undefined ? null : store.getPlannerItemType(tenantId, body.categoryId),
+      body.categoryId === undefined ? null : store.get(plannerItemTypes, tenantId, body.categoryId),
       body.linkedItemType === 'goal' && body.linkedItemId !== undefined
-        ? store.getGoal(tenantId, body.linkedItemId)
+        ? store.get(goals, tenantId, body.linkedItemId)
         : null,
     ])
     const issues: ValidationIssue[] = []

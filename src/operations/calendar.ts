@@ -16,11 +16,5 @@ export const listMeetingTypes = defineOperation({
   response: listEnvelope(MeetingTypeSchema),
   successStatus: 200,
   errors: [],
-  handle: ({ store, tenantId, query, url }) =>
-    listPage(url, query, {
-      operationId: 'listMeetingTypes',
-      spec: meetingTypes,
-      terms: () => meetingTypes.order,
-      list: (q) => store.listMeetingTypes(tenantId, q),
-    }),
+  handle: (context) => listPage(context, meetingTypes),
 })

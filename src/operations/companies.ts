@@ -1,7 +1,6 @@
 import { defineOperation } from '../http/operation.js'
 import { companies } from '../model/companies.js'
 import { listPage } from './list-pages.js'
-import { sortOrder } from '../model/collection.js'
 import { listEnvelope } from '../model/shared.js'
 import { CompanyListQuerySchema, CompanySchema } from '../model/companies.js'
 
@@ -16,11 +15,5 @@ export const listCompanies = defineOperation({
   response: listEnvelope(CompanySchema),
   successStatus: 200,
   errors: [],
-  handle: ({ store, tenantId, query, url }) =>
-    listPage(url, query, {
-      operationId: 'listCompanies',
-      spec: companies,
-      terms: (q) => sortOrder(companies, q.sortBy, q.sortOrder === 'desc'),
-      list: (q) => store.listCompanies(tenantId, q),
-    }),
+  handle: (context) => listPage(context, companies),
 })

@@ -1,7 +1,6 @@
 import { defineOperation } from '../http/operation.js'
-import { complianceTemplates } from '../model/compliance.js'
+import { complianceChecks, complianceTemplates } from '../model/compliance.js'
 import { listPage } from './list-pages.js'
-import { sortOrder } from '../model/collection.js'
 import { dataEnvelope, listEnvelope } from '../model/shared.js'
 import { found, ok, UuidIdParams } from './results.js'
 import {
@@ -21,13 +20,7 @@ export const listComplianceTemplates = defineOperation({
   response: listEnvelope(ComplianceTemplateSchema),
   successStatus: 200,
   errors: [],
-  handle: ({ store, tenantId, query, url }) =>
-    listPage(url, query, {
-      operationId: 'listComplianceTemplates',
-      spec: complianceTemplates,
-      terms: (q) => sortOrder(complianceTemplates, q.sortBy, q.sortOrder === 'desc'),
-      list: (q) => store.listComplianceTemplates(tenantId, q),
-    }),
+  handle: (context) => listPage(context, complianceTemplates),
 })
 
 export const getComplianceTemplate = defineOperation({
@@ -42,7 +35,7 @@ export const getComplianceTemplate = defineOperation({
   successStatus: 200,
   errors: ['NOT_FOUND'],
   handle: async ({ store, tenantId, params }) =>
-    ok(await found(store.getComplianceTemplate(tenantId, params.id), 'Compliance template')),
+    ok(await found(store.get(complianceTemplates, tenantId, params.id), 'Compliance template')),
 })
 
 export const getComplianceCheck = defineOperation({
@@ -57,5 +50,5 @@ export const getComplianceCheck = defineOperation({
   successStatus: 200,
   errors: ['NOT_FOUND'],
   handle: async ({ store, tenantId, params }) =>
-    ok(await found(store.getComplianceCheck(tenantId, params.id), 'Compliance check')),
+    ok(await found(store.get(complianceChecks, tenantId, params.id), 'Compliance check')),
 })

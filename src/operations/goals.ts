@@ -1,7 +1,7 @@
 import { defineOperation } from '../http/operation.js'
 import { dataEnvelope } from '../model/shared.js'
 import { found, ok, UuidIdParams } from './results.js'
-import { GoalSchema } from '../model/goals.js'
+import { GoalSchema, goals } from '../model/goals.js'
 
 export const getGoal = defineOperation({
   id: 'getGoal',
@@ -15,5 +15,5 @@ export const getGoal = defineOperation({
   response: dataEnvelope(GoalSchema),
   successStatus: 200,
   errors: ['NOT_FOUND'],
-  handle: async ({ store, tenantId, params }) => ok(await found(store.getGoal(tenantId, params.id), 'Goal')),
+  handle: async ({ store, tenantId, params }) => ok(await found(store.get(goals, tenantId, params.id), 'Goal')),
 })

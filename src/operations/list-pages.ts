@@ -3,29 +3,24 @@
  * `pagination` with `nextCursor`, and `Link: <...>; rel="next"` when a page follows.
  */
 import { pagination } from '../model/computed.js'
-import type { CollectionSpec, OrderTerm } from '../model/collection.js'
-import { type AfterKeyset, keysetOf } from '../model/keyset.js'
+import { keysetOf } from '../model/keyset.js'
+import type { CollectionSpec } from '../model/collection.js'
+import { type ListRequest, type ListSpec, listRequest, type PagedQuery } from '../model/list-request.js'
 import { decodeCursor, encodeCursor, queryDigest } from '../http/cursor.js'
 import { validationError } from '../http/errors.js'
-import type { OperationResult } from '../http/operation.js'
-import type { ListResult } from '../ports/store.js'
+import type { OperationContext, OperationResult } from '../http/operation.js'
+import type { ListResult, StoreCollection } from '../ports/store.js'
 
 /** What every list query has. */
-export interface PagedQuery {
-  page: number
-  limit: number
-  cursor?: string | undefined
+export interface ListQuery extends PagedQuery {
+  readonly cursor?: string | undefined
 }
 
-/** How one list reads its records. */
-export interface ListSource<Q extends PagedQuery, D extends { id: string }> {
-  /** The operation's id: a cursor binds it. */
-  operationId: string
-  spec: Pick<CollectionSpec<never, never>, 'name' | 'columns'>
-  /** The order the store lists in for `query`. */
-  terms: (query: Q) => readonly OrderTerm[]
-  list: (query: Q & AfterKeyset) => Promise<ListResult<D>>
-}
+/** What a list reads of its handler's context: the operation's id (a cursor binds it), the query, the store. */
+export type ListContext = Pick<
+  OperationContext<unknown, ListQuery, unknown>,
+  'store' | 'tenantId' | 'query' | 'url' | 'operationId'
+>
 
 /** Whether the raw query string names `page` (the validated query always has one: it defaults to 1). */
 function namesPage(url: URL): boolean {
@@ -71,41 +66,53 @@ function nextLink(url: URL, cursor: string): string {
 }
 
 /**
- * 200 `{ data, pagination }` for a list `query`: a page by number, or with `query.cursor` the page
- * after the cursor's position (a 400 on `cursor` when it does not belong to this list and query).
+ * 200 `{ data, pagination }` for a list of `collection`: a page by number, or with `query.cursor`
+ * the page after the cursor's position (a 400 on `cursor` when it does not belong to this list and
+ * query). The store is asked once, with the one request `listRequest` builds from the definition.
  *
  * @example
- * handle: ({ store, tenantId, query, url }) =>
- *   listPage(url, query, {
- *     operationId: 'listUsers',
- *     spec: users,
- *     terms: (q) => sortOrder(users, q.sortColumn, q.sortDesc),
- *     list: (q) => store.listUsers(tenantId, q),
- *   })
+ * handle: (context) => listPage(context, users)
  */
-export async function listPage<Q extends PagedQuery, D extends { id: string }>(
-  url: URL,
-  query: Q,
-  source: ListSource<Q, D>,
+export function listPage(context: ListContext, collection: StoreCollection): Promise<OperationResult> {
+  return pageOf(context, collection, (request) => context.store.list(collection, context.tenantId, request))
+}
+
+/** A list's definition as {@link pageOf} reads it: its filters, sorts or fixed order, and its columns for cursors. */
+export type PagedSpec = ListSpec & Pick<CollectionSpec<never, never>, 'columns'>
+
+/**
+ * {@link listPage} over any source of records in the order of `spec` (a list that is no collection
+ * of the store, such as webhook endpoints).
+ *
+ * @example
+ * pageOf(context, ENDPOINTS, async (request) => ({ items, totalCount }))
+ */
+export async function pageOf(
+  context: Pick<ListContext, 'query' | 'url' | 'operationId'>,
+  spec: PagedSpec,
+  list: (request: ListRequest) => Promise<ListResult<{ id: string }>>,
 ): Promise<OperationResult> {
-  const terms = source.terms(query)
+  const { query, url, operationId } = context
+  let request = listRequest(spec, query)
+  const terms = request.order
   const digest = queryDigest(query as unknown as Record<string, unknown>)
   let page = query.page
-  let items: D[]
+  let items: { id: string }[]
   let totalCount: number
   let more: boolean
   if (query.cursor !== undefined) {
     if (namesPage(url))
       throw validationError([{ in: 'query', path: 'cursor', message: 'Give cursor or page, not both' }])
-    const state = decodeCursor(query.cursor, source.operationId, digest, source.spec, terms)
+    const state = decodeCursor(query.cursor, operationId, digest, spec, terms)
     page = state.page
     // One record more than the page tells whether another page follows.
-    const result = await source.list({ ...query, limit: query.limit + 1, after: state.after })
+    request = { ...request, limit: query.limit + 1, after: state.after }
+    const result = await list(request)
     more = result.items.length > query.limit
     items = more ? result.items.slice(0, query.limit) : result.items
     totalCount = result.totalCount
   } else {
-    const result = await source.list(query)
+    const result = await list(request)
     items = result.items
     totalCount = result.totalCount
     more = items.length > 0 && page * query.limit < totalCount
@@ -113,7 +120,7 @@ export async function listPage<Q extends PagedQuery, D extends { id: string }>(
   const last = items.at(-1)
   const nextCursor =
     more && last !== undefined
-      ? encodeCursor(source.operationId, digest, { page: page + 1, after: keysetOf(source.spec, terms, last as never) })
+      ? encodeCursor(operationId, digest, { page: page + 1, after: keysetOf<never>(spec, terms, last as never) })
       : null
   const counts = pagination(page, query.limit, totalCount)
   return {

@@ -1,7 +1,7 @@
 import { defineOperation } from '../http/operation.js'
 import { dataEnvelope } from '../model/shared.js'
 import { found, ok, TextIdParams } from './results.js'
-import { NpsSurveySchema } from '../model/nps-surveys.js'
+import { NpsSurveySchema, npsSurveys } from '../model/nps-surveys.js'
 
 export const getNpsSurvey = defineOperation({
   id: 'getNpsSurvey',
@@ -14,5 +14,6 @@ export const getNpsSurvey = defineOperation({
   response: dataEnvelope(NpsSurveySchema),
   successStatus: 200,
   errors: ['NOT_FOUND'],
-  handle: async ({ store, tenantId, params }) => ok(await found(store.getNpsSurvey(tenantId, params.id), 'NPS survey')),
+  handle: async ({ store, tenantId, params }) =>
+    ok(await found(store.get(npsSurveys, tenantId, params.id), 'NPS survey')),
 })

@@ -1,7 +1,7 @@
 import { defineOperation } from '../http/operation.js'
 import { dataEnvelope } from '../model/shared.js'
 import { found, ok, UuidIdParams } from './results.js'
-import { PlannerItemTypeSchema } from '../model/planner.js'
+import { PlannerItemTypeSchema, plannerItemTypes } from '../model/planner.js'
 
 export const getPlannerItemType = defineOperation({
   id: 'getPlannerItemType',
@@ -15,5 +15,5 @@ export const getPlannerItemType = defineOperation({
   successStatus: 200,
   errors: ['NOT_FOUND'],
   handle: async ({ store, tenantId, params }) =>
-    ok(await found(store.getPlannerItemType(tenantId, params.id), 'Planner item type')),
+    ok(await found(store.get(plannerItemTypes, tenantId, params.id), 'Planner item type')),
 })

@@ -1,7 +1,6 @@
 import { defineOperation } from '../http/operation.js'
 import { reportTemplates } from '../model/report-templates.js'
 import { listPage } from './list-pages.js'
-import { sortOrder } from '../model/collection.js'
 import { dataEnvelope, listEnvelope } from '../model/shared.js'
 import { found, ok, UuidIdParams } from './results.js'
 import {
@@ -22,13 +21,7 @@ export const listReportTemplates = defineOperation({
   response: listEnvelope(ReportTemplateSchema),
   successStatus: 200,
   errors: [],
-  handle: ({ store, tenantId, query, url }) =>
-    listPage(url, query, {
-      operationId: 'listReportTemplates',
-      spec: reportTemplates,
-      terms: (q) => sortOrder(reportTemplates, q.sortBy, q.sortOrder === 'desc'),
-      list: (q) => store.listReportTemplates(tenantId, q),
-    }),
+  handle: (context) => listPage(context, reportTemplates),
 })
 
 export const getReportTemplate = defineOperation({
@@ -44,5 +37,12 @@ export const getReportTemplate = defineOperation({
   successStatus: 200,
   errors: ['NOT_FOUND'],
   handle: async ({ store, tenantId, params, query }) =>
-    ok(await found(store.getReportTemplate(tenantId, params.id, query.includeStructure), 'Report template')),
+    ok(
+      await found(
+        store.get(reportTemplates, tenantId, params.id, {
+          include: query.includeStructure ? { templateStructure: true } : {},
+        }),
+        'Report template',
+      ),
+    ),
 })

@@ -3,7 +3,14 @@ import { defineOperation } from '../http/operation.js'
 import { parseIfMatch, updateVersioned } from '../model/versioning.js'
 import { dataEnvelope } from '../model/shared.js'
 import { ok, UuidIdParams, versionTag } from './results.js'
-import { ReportSchema, UpdateReportSchema, type Report, type ReportRecord } from '../model/reports.js'
+import {
+  ReportSchema,
+  reportTypes,
+  reports,
+  UpdateReportSchema,
+  type Report,
+  type ReportRecord,
+} from '../model/reports.js'
 import { writeContextOf } from './write-context.js'
 
 export const updateReport = defineOperation({
@@ -29,12 +36,12 @@ export const updateReport = defineOperation({
     const saved = await updateVersioned<ReportRecord>({
       what: 'Report',
       ifMatch: parseIfMatch(request.headers.get('if-match')),
-      load: () => store.getReport(tenantId, params.id),
+      load: () => store.get(reports, tenantId, params.id),
       change: async (current) => {
         const next: ReportRecord = { ...current, ...body, updatedAt: now.toISOString() }
         const [companies, reportType] = await Promise.all([
           next.companyId === null ? [] : store.findCompanies(tenantId, [next.companyId]),
-          next.reportTypeId === null ? null : store.getReportType(tenantId, next.reportTypeId),
+          next.reportTypeId === null ? null : store.get(reportTypes, tenantId, next.reportTypeId),
         ])
         const issues: ValidationIssue[] = []
         if (typeof body.companyId === 'string' && companies.length === 0)
@@ -45,7 +52,7 @@ export const updateReport = defineOperation({
         names = { companyName: companies[0]?.name ?? null, reportTypeName: reportType?.name ?? null }
         return next
       },
-      save: (next, expected) => store.replaceReport(tenantId, next, expected, writeContextOf(context)),
+      save: (next, expected) => store.replaceVersioned(reports, tenantId, next, expected, writeContextOf(context)),
     })
     const { content: _content, ...fields } = saved
     const report: Report = {

@@ -1,7 +1,6 @@
 import { defineOperation } from '../http/operation.js'
 import { tickets } from '../model/tickets.js'
 import { listPage } from './list-pages.js'
-import { sortOrder } from '../model/collection.js'
 import { dataEnvelope, listEnvelope } from '../model/shared.js'
 import { found, ok, TextIdParams } from './results.js'
 import {
@@ -23,13 +22,7 @@ export const listTickets = defineOperation({
   response: listEnvelope(TicketSchema),
   successStatus: 200,
   errors: [],
-  handle: ({ store, tenantId, query, url }) =>
-    listPage(url, query, {
-      operationId: 'listTickets',
-      spec: tickets,
-      terms: (q) => sortOrder(tickets, q.sortColumn, q.sortDesc),
-      list: (q) => store.listTickets(tenantId, q),
-    }),
+  handle: (context) => listPage(context, tickets),
 })
 
 export const getTicket = defineOperation({
@@ -46,5 +39,10 @@ export const getTicket = defineOperation({
   successStatus: 200,
   errors: ['NOT_FOUND'],
   handle: async ({ store, tenantId, params, query }) =>
-    ok(await found(store.getTicket(tenantId, params.id, query.includeNotes ? query.notesLimit : null), 'Ticket')),
+    ok(
+      await found(
+        store.get(tickets, tenantId, params.id, query.includeNotes ? { include: { notes: query.notesLimit } } : {}),
+        'Ticket',
+      ),
+    ),
 })

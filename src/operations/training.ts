@@ -1,5 +1,5 @@
 import { defineOperation } from '../http/operation.js'
-import { trainingEnrollments } from '../model/training.js'
+import { trainingCourses, trainingEnrollments } from '../model/training.js'
 import { listPage } from './list-pages.js'
 import { dataEnvelope, listEnvelope, MessageSchema } from '../model/shared.js'
 import { found, notFound, ok, UuidIdParams } from './results.js'
@@ -18,13 +18,7 @@ export const listTrainingEnrollments = defineOperation({
   response: listEnvelope(TrainingEnrollmentSchema),
   successStatus: 200,
   errors: [],
-  handle: ({ store, tenantId, query, url }) =>
-    listPage(url, query, {
-      operationId: 'listTrainingEnrollments',
-      spec: trainingEnrollments,
-      terms: () => trainingEnrollments.order,
-      list: (q) => store.listTrainingEnrollments(tenantId, q),
-    }),
+  handle: (context) => listPage(context, trainingEnrollments),
 })
 
 export const deleteTrainingEnrollment = defineOperation({
@@ -58,5 +52,5 @@ export const getTrainingCourse = defineOperation({
   successStatus: 200,
   errors: ['NOT_FOUND'],
   handle: async ({ store, tenantId, params }) =>
-    ok(await found(store.getTrainingCourse(tenantId, params.id), 'Training course')),
+    ok(await found(store.get(trainingCourses, tenantId, params.id), 'Training course')),
 })

@@ -1,7 +1,6 @@
 import { defineOperation } from '../http/operation.js'
 import { users } from '../model/users.js'
 import { listPage } from './list-pages.js'
-import { sortOrder } from '../model/collection.js'
 import { listEnvelope } from '../model/shared.js'
 import { UserListQuerySchema, UserSchema } from '../model/users.js'
 
@@ -16,11 +15,5 @@ export const listUsers = defineOperation({
   response: listEnvelope(UserSchema),
   successStatus: 200,
   errors: [],
-  handle: ({ store, tenantId, query, url }) =>
-    listPage(url, query, {
-      operationId: 'listUsers',
-      spec: users,
-      terms: (q) => sortOrder(users, q.sortColumn, q.sortDesc),
-      list: (q) => store.listUsers(tenantId, q),
-    }),
+  handle: (context) => listPage(context, users),
 })

@@ -27,7 +27,7 @@ import { webhookUrlProblem } from '../model/webhook-urls.js'
 import { column, type OrderTerm } from '../model/collection.js'
 import { compareKeysets, keysetOf } from '../model/keyset.js'
 import { orderBy } from '../model/ordering.js'
-import { listPage } from './list-pages.js'
+import { pageOf, type PagedSpec } from './list-pages.js'
 import { found, notFound, ok, UuidIdParams } from './results.js'
 
 type AnyContext = OperationContext<unknown, unknown, unknown>
@@ -127,9 +127,16 @@ export const createWebhookEndpoint = defineOperation({
 
 /** Endpoints list newest first (ties by id), by page or by cursor like every other list. */
 const ENDPOINT_ORDER: readonly OrderTerm[] = [{ column: 'created_at', descending: true }]
-const ENDPOINT_ORDER_SPEC = {
+const ENDPOINT_COLUMNS = {
   name: 'webhookEndpoints',
   columns: [column<{ createdAt: string }>('created_at', 'text', { field: 'createdAt' })],
+}
+const ENDPOINT_LIST: PagedSpec = {
+  ...ENDPOINT_COLUMNS,
+  sorts: {},
+  filters: {},
+  search: null,
+  order: ENDPOINT_ORDER,
 }
 
 export const listWebhookEndpoints = defineOperation({
@@ -144,25 +151,20 @@ export const listWebhookEndpoints = defineOperation({
   response: listEnvelope(WebhookEndpointSchema),
   successStatus: 200,
   errors: [],
-  handle: ({ store, tenantId, query, url }) =>
-    listPage(url, query, {
-      operationId: 'listWebhookEndpoints',
-      spec: ENDPOINT_ORDER_SPEC,
-      terms: () => ENDPOINT_ORDER,
-      // At most MAX_WEBHOOK_ENDPOINTS per tenant: pages and cursors are cut here rather than in each store.
-      list: async (q) => {
-        const all = (await store.listWebhookEndpoints(tenantId)).map(publicEndpoint)
-        all.sort(orderBy((endpoint) => endpoint.createdAt, true))
-        const after = q.after
-        const start =
-          after === undefined
-            ? (q.page - 1) * q.limit
-            : all.filter(
-                (endpoint) =>
-                  compareKeysets(ENDPOINT_ORDER, keysetOf(ENDPOINT_ORDER_SPEC, ENDPOINT_ORDER, endpoint), after) <= 0,
-              ).length
-        return { items: all.slice(start, start + q.limit), totalCount: all.length }
-      },
+  // At most MAX_WEBHOOK_ENDPOINTS per tenant: pages and cursors are cut here rather than in each store.
+  handle: (context) =>
+    pageOf(context, ENDPOINT_LIST, async (request) => {
+      const all = (await context.store.listWebhookEndpoints(context.tenantId)).map(publicEndpoint)
+      all.sort(orderBy((endpoint) => endpoint.createdAt, true))
+      const after = request.after
+      const start =
+        after === undefined
+          ? (request.page - 1) * request.limit
+          : all.filter(
+              (endpoint) =>
+                compareKeysets(ENDPOINT_ORDER, keysetOf(ENDPOINT_COLUMNS, ENDPOINT_ORDER, endpoint), after) <= 0,
+            ).length
+      return { items: all.slice(start, start + request.limit), totalCount: all.length }
     }),
 })
 

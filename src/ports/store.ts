@@ -9,20 +9,10 @@
  * suite exported from `tenant-public-api/conformance`.
  */
 import type { ApiKey, ApiKeyChanges, ApiKeyRecord } from '../model/api-keys.js'
-import type { AutomationRuleRecord } from '../model/automation-rules.js'
-import type { Budget, BudgetLineItem, UpdateBudget } from '../model/budgets.js'
-import type { MeetingType, MeetingTypeListQuery } from '../model/calendar.js'
-import type { Company, CompanyListQuery } from '../model/companies.js'
-import type { ComplianceCheck, ComplianceTemplate, ComplianceTemplateListQuery } from '../model/compliance.js'
-import type { Goal } from '../model/goals.js'
-import type { AfterKeyset } from '../model/keyset.js'
-import type { NpsSurvey } from '../model/nps-surveys.js'
-import type { PlannerItemType } from '../model/planner.js'
-import type { ReportTemplate, ReportTemplateDetail, ReportTemplateListQuery } from '../model/report-templates.js'
-import type { ReportRecord, ReportType } from '../model/reports.js'
-import type { Ticket, TicketListQuery, TicketWithNotes } from '../model/tickets.js'
-import type { TrainingCourse, TrainingEnrollment, TrainingEnrollmentListQuery } from '../model/training.js'
-import type { User, UserListQuery } from '../model/users.js'
+import type { BudgetLineItem, UpdateBudget } from '../model/budgets.js'
+import type { budgets } from '../model/budgets.js'
+import type { SeededCollection } from '../model/index.js'
+import type { ListRequest } from '../model/list-request.js'
 import type { WriteContext } from '../model/events.js'
 import type { EventPage, EventQuery } from './event-feed.js'
 import type { RemoveIds } from '../model/removal.js'
@@ -80,6 +70,52 @@ export interface NamedRef {
 }
 
 /**
+ * A collection a store keeps by id: every collection of `COLLECTIONS` (src/model/index.ts) but the
+ * children of another (budget line items, read through their budget's view).
+ */
+export type StoreCollection = SeededCollection
+
+/** The record a collection's document holds: what lists return (a report template without its structure). */
+export type DocumentOf<C> = C extends { readonly document: (record: never) => infer D } ? D : never
+
+/**
+ * The record as reads show it: its collection's `view` applied when it has one (a budget's totals),
+ * else its document.
+ */
+export type Shown<C> = C extends { readonly view: { show(record: never, needs: never): infer V } } ? V : DocumentOf<C>
+
+/** The fields the parts of a collection fill (a ticket's `notes`, a template's `templateStructure`). */
+export type PartField<C> = C extends { readonly parts: Readonly<Record<string, { readonly field: infer F }>> }
+  ? F & string
+  : never
+
+type SeededOf<C> = C extends { readonly document: (record: infer S) => unknown } ? S : never
+
+/** The parts a `get` may add, by field: each present only when asked for. */
+export type Included<C> = { [F in PartField<C> & keyof SeededOf<C>]?: SeededOf<C>[F] }
+
+/**
+ * What a `get` adds to the record: the parts kept apart (the collection's `parts`), by the field each
+ * fills. A number keeps at most that many of a list part's first items (a ticket's notes, stored
+ * newest first), `true` the whole part. Parts not asked for are absent from the record.
+ *
+ * @example
+ * await store.get(tickets, tenantId, '1042', { include: { notes: 25 } })
+ */
+export interface GetRequest<C = StoreCollection> {
+  readonly include?: [PartField<C>] extends [never] ? never : { readonly [F in PartField<C>]?: number | true }
+}
+
+/**
+ * A collection replaced by compare-and-set on its records' `version` (automation rules, reports):
+ * those whose records carry a numeric `version` (kept in a `version` column).
+ */
+export type VersionedCollection = Extract<
+  StoreCollection,
+  { readonly document: (record: never) => { readonly version: number } }
+>
+
+/**
  * Options of `store.seed(tenantId, data, options)`.
  *
  * @example
@@ -94,31 +130,43 @@ export interface SeedOptions {
 }
 
 /**
- * Where an API's data lives. Every method is tenant-scoped. Lists take the validated query
- * (page, limit, sort and filters) and must order as the contract says: strings by code point,
- * nulls last in both directions, ties by `id` ascending; `search` is a case-insensitive substring
- * match in which `%`, `_` and `\` match themselves. With `after` (a cursor's position), a list is
- * the first `limit` records strictly after it in that order (`page` ignored), found by seeking.
+ * Where an API's data lives: the records of the collections of `src/model/` (`get`, `list`), the
+ * few writes the API makes (each named for what it does), the host's `seed` and `remove`, and the
+ * events feed, idempotency, API key and webhook parts. Every method is tenant-scoped. Nothing in it
+ * names a resource's reads: a store serves any collection from its definition (docs/stores.md).
  *
  * @example
  * const api = createPublicApi({ store: createMemoryStore(), keyResolver })
  */
 export interface Store extends WebhookStore, WebhookDispatchStore {
-  // --- tickets (read-only: they change only through PSA sync, i.e. `seed`) ---
-  listTickets(tenantId: string, query: TicketListQuery & AfterKeyset): Promise<ListResult<Ticket>>
   /**
-   * By internal id first, then by ticket number (numbers can repeat across PSA providers: the
-   * ticket with the smallest id wins); `notesLimit` null leaves `notes` out, else the newest
-   * `notesLimit` notes (ties by id).
+   * The record `id` of `collection` as reads show it (its `view` applied to the record and the needs
+   * the view declares, gathered by the store), with the parts `request.include` asks for; null when
+   * there is none. A collection with a `lookup` column falls back, when no record has the id, to the
+   * record with the smallest id whose lookup column equals it (a ticket by its number).
    */
-  getTicket(tenantId: string, idOrNumber: string, notesLimit: number | null): Promise<TicketWithNotes | null>
+  get<C extends StoreCollection>(
+    collection: C,
+    tenantId: string,
+    id: string,
+    request?: GetRequest<C>,
+  ): Promise<(Shown<C> & Included<C>) | null>
+  /**
+   * A page of `collection`'s documents that match `request`'s filters (each compares its column as
+   * the definition says; a null column never matches) and search (a case-insensitive substring of a
+   * search column, in which `%`, `_` and `\` match themselves), in `request.order`: strings by code
+   * point, nulls last in both directions, ties by `id` ascending. With `after`, the first `limit`
+   * records strictly after it (`page` ignored), found by seeking; `totalCount` counts every match.
+   */
+  list<C extends StoreCollection>(
+    collection: C,
+    tenantId: string,
+    request: ListRequest,
+  ): Promise<ListResult<DocumentOf<C>>>
 
-  // --- budgets ---
-  /** The budget with `totals`, `lineItemCount` and `lineItems` (oldest first). */
-  getBudget(tenantId: string, id: string): Promise<Budget | null>
   /**
    * Applies the supplied fields (`notes: null` clears) and sets `updatedAt`; returns the budget as
-   * {@link getBudget} does.
+   * `get(budgets, ...)` does, or null when there is none.
    */
   updateBudget(
     tenantId: string,
@@ -126,70 +174,28 @@ export interface Store extends WebhookStore, WebhookDispatchStore {
     patch: UpdateBudget,
     updatedAt: string,
     write?: WriteContext,
-  ): Promise<Budget | null>
+  ): Promise<Shown<typeof budgets> | null>
   /**
    * Adds a complete line item and sets the budget's `updatedAt` to the item's `createdAt`, in one
    * transaction; false when no such budget.
    */
   addBudgetLineItem(tenantId: string, budgetId: string, item: BudgetLineItem, write?: WriteContext): Promise<boolean>
-
-  // --- automation rules ---
-  getAutomationRule(tenantId: string, id: string): Promise<AutomationRuleRecord | null>
-  insertAutomationRule(tenantId: string, rule: AutomationRuleRecord, write?: WriteContext): Promise<void>
-  /**
-   * Compare-and-set: replaces the rule only if its stored `version` is `expectedVersion`; false
-   * otherwise (or when it is gone).
-   */
-  replaceAutomationRule(
-    tenantId: string,
-    rule: AutomationRuleRecord,
-    expectedVersion: number,
-    write?: WriteContext,
-  ): Promise<boolean>
-
-  // --- reports ---
-  getReport(tenantId: string, id: string): Promise<ReportRecord | null>
-  /** Compare-and-set, as {@link replaceAutomationRule}. */
-  replaceReport(tenantId: string, report: ReportRecord, expectedVersion: number, write?: WriteContext): Promise<boolean>
-  getReportType(tenantId: string, id: string): Promise<ReportType | null>
-  listReportTemplates(
-    tenantId: string,
-    query: ReportTemplateListQuery & AfterKeyset,
-  ): Promise<ListResult<ReportTemplate>>
-  /** `templateStructure` is present only when `includeStructure`. */
-  getReportTemplate(tenantId: string, id: string, includeStructure: boolean): Promise<ReportTemplateDetail | null>
-
-  // --- compliance ---
-  listComplianceTemplates(
-    tenantId: string,
-    query: ComplianceTemplateListQuery & AfterKeyset,
-  ): Promise<ListResult<ComplianceTemplate>>
-  getComplianceTemplate(tenantId: string, id: string): Promise<ComplianceTemplate | null>
-  getComplianceCheck(tenantId: string, id: string): Promise<ComplianceCheck | null>
-
-  // --- training ---
-  /** Newest `enrolledAt` first, ties by id. */
-  listTrainingEnrollments(
-    tenantId: string,
-    query: TrainingEnrollmentListQuery & AfterKeyset,
-  ): Promise<ListResult<TrainingEnrollment>>
   /** False when there was no such enrollment. */
   deleteTrainingEnrollment(tenantId: string, id: string, write?: WriteContext): Promise<boolean>
-  /** With `enrollmentCount`: the enrollments of that course now. */
-  getTrainingCourse(tenantId: string, id: string): Promise<TrainingCourse | null>
-
-  // --- everything else ---
-  listUsers(tenantId: string, query: UserListQuery & AfterKeyset): Promise<ListResult<User>>
-  /** Ordered by `orderIndex`, then `name`, then `id`. */
-  listMeetingTypes(tenantId: string, query: MeetingTypeListQuery & AfterKeyset): Promise<ListResult<MeetingType>>
-  listCompanies(tenantId: string, query: CompanyListQuery & AfterKeyset): Promise<ListResult<Company>>
+  /**
+   * Compare-and-set: stores `record` only if the stored record's `version` is `expectedVersion`;
+   * false otherwise (or when it is gone). `expectedVersion` null stores a new record (its id is
+   * fresh): true.
+   */
+  replaceVersioned<C extends VersionedCollection>(
+    collection: C,
+    tenantId: string,
+    record: DocumentOf<C>,
+    expectedVersion: number | null,
+    write?: WriteContext,
+  ): Promise<boolean>
   /** Those of `ids` that are companies of the tenant, as `{ id, name }`, in any order. */
   findCompanies(tenantId: string, ids: readonly string[]): Promise<NamedRef[]>
-  /** With `tasks` oldest first and `updates` newest first. */
-  getGoal(tenantId: string, id: string): Promise<Goal | null>
-  /** With `responseCount` and `statistics` computed from its responses. */
-  getNpsSurvey(tenantId: string, id: string): Promise<NpsSurvey | null>
-  getPlannerItemType(tenantId: string, id: string): Promise<PlannerItemType | null>
 
   // --- idempotency (POST /budgets/{id}/items) ---
   /**
@@ -250,32 +256,13 @@ export interface Store extends WebhookStore, WebhookDispatchStore {
  * cannot drift from the interface.
  */
 const STORE_METHODS: { readonly [Method in keyof Store]-?: true } = {
-  listTickets: true,
-  getTicket: true,
-  getBudget: true,
+  get: true,
+  list: true,
   updateBudget: true,
   addBudgetLineItem: true,
-  getAutomationRule: true,
-  insertAutomationRule: true,
-  replaceAutomationRule: true,
-  getReport: true,
-  replaceReport: true,
-  getReportType: true,
-  listReportTemplates: true,
-  getReportTemplate: true,
-  listComplianceTemplates: true,
-  getComplianceTemplate: true,
-  getComplianceCheck: true,
-  listTrainingEnrollments: true,
   deleteTrainingEnrollment: true,
-  getTrainingCourse: true,
-  listUsers: true,
-  listMeetingTypes: true,
-  listCompanies: true,
+  replaceVersioned: true,
   findCompanies: true,
-  getGoal: true,
-  getNpsSurvey: true,
-  getPlannerItemType: true,
   reserveIdempotencyKey: true,
   completeIdempotencyKey: true,
   releaseIdempotencyKey: true,

@@ -3,8 +3,10 @@
  * returns it (its GET, or its write or list where it has no GET), computed from the stored record
  * and the few other records it names. Shared by every store, so their events are the same.
  */
+import type { CountNeed } from '../model/collection.js'
 import { changeOf, type EventDraft, type EventResourceType } from '../model/events.js'
-import { SEEDED_COLLECTIONS } from '../model/index.js'
+import { companies, reportTypes, SEEDED_COLLECTIONS } from '../model/index.js'
+import type { StoreCollection } from '../ports/store.js'
 import type { SyncCollection } from '../model/removal.js'
 import { type BudgetLineItem, type BudgetRecord, budgets } from '../model/budgets.js'
 import { type NpsSurveyRecord, npsSurveys } from '../model/nps-surveys.js'
@@ -25,6 +27,26 @@ export interface ViewLookups {
 }
 
 type Doc = Record<string, unknown>
+
+/**
+ * The lookups of a store that reads any document by collection and id and counts a view's count
+ * need (the memory store, a third-party store): the names are the documents' `name`, the count the
+ * one `trainingCourses`' view declares.
+ *
+ * @example
+ * lookupsFrom((collection, id) => documents.get(collection.name)?.get(id), (need, id) => countOf(need, id))
+ */
+export function lookupsFrom(
+  read: (collection: StoreCollection, id: string) => Doc | undefined,
+  count: (need: CountNeed, id: string) => number,
+): ViewLookups {
+  const name = (collection: StoreCollection, id: string) => read(collection, id)?.name as string | null | undefined
+  return {
+    companyName: (id) => name(companies, id),
+    reportTypeName: (id) => name(reportTypes, id),
+    enrollmentCount: (courseId) => count(trainingCourses.view.needs.enrollmentCount, courseId),
+  }
+}
 
 /**
  * The event object of a stored record of `key` (tickets without notes, budgets with their line

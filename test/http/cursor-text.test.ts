@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { decodeCursor, encodeCursor, queryDigest } from '../../src/http/cursor.js'
 import { tickets } from '../../src/model/tickets.js'
 import { sortOrder } from '../../src/model/collection.js'
-import { listPage } from '../../src/operations/list-pages.js'
+import { pageOf } from '../../src/operations/list-pages.js'
 
 /** base64url without padding of the UTF-8 bytes of `text`, through btoa. */
 function referenceBase64Url(text: string): string {
@@ -99,16 +99,11 @@ describe('cursor text', () => {
     await fc.assert(
       fc.asyncProperty(search, async (raw) => {
         const url = new URL(`http://127.0.0.1:8080/api/public/v1/tickets?${raw}`)
-        const result = await listPage(
-          url,
-          { page: 1, limit: 1 },
-          {
-            operationId: 'listTickets',
-            spec: tickets,
-            terms: () => sortOrder(tickets, 'created_date', true),
-            list: async () => ({ items: [item as never], totalCount: 5 }),
-          },
-        )
+        const query = { page: 1, limit: 1, sortColumn: 'created_date', sortDesc: true }
+        const result = await pageOf({ url, query, operationId: 'listTickets' }, tickets, async () => ({
+          items: [item],
+          totalCount: 5,
+        }))
         const cursor = (result.body as { pagination: { nextCursor: string } }).pagination.nextCursor
         expect(result.headers?.link).toBe(`<${referenceLink(url, cursor)}>; rel="next"`)
       }),

@@ -65,7 +65,7 @@ describe('500 INTERNAL_ERROR', () => {
     ['null', () => null],
     ['a plain object', () => ({ message: SECRET })],
   ])('whatever is thrown (%s) becomes the same generic 500', async (_label, make) => {
-    const { api, key, errors } = await setup({ store: await storeFailingAt('listTickets', make), seed: false })
+    const { api, key, errors } = await setup({ store: await storeFailingAt('list', make), seed: false })
     const response = await api(raw('/tickets', { headers: { authorization: `Bearer ${key}` } }))
     expect(response.status).toBe(500)
     const body = await errorBody(response)
@@ -77,7 +77,7 @@ describe('500 INTERNAL_ERROR', () => {
     const store = createMemoryStore()
     const broken = new Proxy(store, {
       get: (target, property, receiver) =>
-        property === 'getGoal'
+        property === 'get'
           ? () => {
               throw new RangeError('sync')
             }

@@ -1,9 +1,8 @@
 /**
  * The pipeline suites' shared fixture: one small tenant with a record behind every operation of
  * the registry, an API over the memory store, a harness that checks every response against the
- * OpenAPI document, and a snapshot of the tenant read back through the store's own getters.
+ * OpenAPI document, and a snapshot of the tenant read back through the store's own `list` and `get`.
  */
-import * as v from 'valibot'
 import {
   createMemoryStore,
   createPublicApi,
@@ -15,13 +14,9 @@ import {
   type SeedData,
   type Store,
 } from 'tenant-public-api'
-import { MeetingTypeListQuerySchema } from '../../src/model/calendar.js'
-import { CompanyListQuerySchema } from '../../src/model/companies.js'
-import { ComplianceTemplateListQuerySchema } from '../../src/model/compliance.js'
-import { ReportTemplateListQuerySchema } from '../../src/model/report-templates.js'
-import { TicketListQuerySchema } from '../../src/model/tickets.js'
-import { TrainingEnrollmentListQuerySchema } from '../../src/model/training.js'
-import { UserListQuerySchema } from '../../src/model/users.js'
+import { SEEDED_COLLECTIONS } from '../../src/model/index.js'
+import type { ListRequest } from '../../src/model/list-request.js'
+import type { GetRequest, StoreCollection } from '../../src/ports/store.js'
 import type { WebhookEndpointRecord } from '../../src/model/webhook-endpoints.js'
 import { createHarness, testKey, testKeyResolver, type CallResult, type Harness } from 'tenant-public-api/testing'
 import { assertMatchesContract } from '../support/contract.js'
@@ -363,33 +358,22 @@ export async function errorBody(
   return body
 }
 
-const listQuery = <S extends v.GenericSchema>(schema: S) =>
-  ({ ...(v.parse(schema, {}) as object), limit: 100 }) as v.InferOutput<S>
+/** Every record of a collection, by id. */
+const ALL: ListRequest = { filters: {}, search: undefined, order: [], page: 1, limit: 100, after: undefined }
 
 /**
- * Everything the tenant holds, read through the store's getters and lists: two snapshots are
- * equal exactly when no request changed stored data.
+ * Everything the tenant holds, read through the store's own `list` and `get` (each record with every
+ * part it keeps apart): two snapshots are equal exactly when no request changed stored data.
  */
 export async function snapshot(store: Store, tenantId = TENANT): Promise<unknown> {
-  return {
-    tickets: await store.listTickets(tenantId, listQuery(TicketListQuerySchema)),
-    ticket: await store.getTicket(tenantId, IDS.ticket, 100),
-    budget: await store.getBudget(tenantId, IDS.budget),
-    rule: await store.getAutomationRule(tenantId, IDS.rule),
-    report: await store.getReport(tenantId, IDS.report),
-    reportTemplates: await store.listReportTemplates(tenantId, listQuery(ReportTemplateListQuerySchema)),
-    reportTemplate: await store.getReportTemplate(tenantId, IDS.reportTemplate, true),
-    complianceTemplates: await store.listComplianceTemplates(tenantId, listQuery(ComplianceTemplateListQuerySchema)),
-    complianceCheck: await store.getComplianceCheck(tenantId, IDS.complianceCheck),
-    enrollments: await store.listTrainingEnrollments(tenantId, listQuery(TrainingEnrollmentListQuerySchema)),
-    course: await store.getTrainingCourse(tenantId, IDS.course),
-    users: await store.listUsers(tenantId, listQuery(UserListQuerySchema)),
-    meetingTypes: await store.listMeetingTypes(tenantId, listQuery(MeetingTypeListQuerySchema)),
-    companies: await store.listCompanies(tenantId, listQuery(CompanyListQuerySchema)),
-    goal: await store.getGoal(tenantId, IDS.goal),
-    survey: await store.getNpsSurvey(tenantId, IDS.survey),
-    plannerType: await store.getPlannerItemType(tenantId, IDS.plannerType),
+  const held: Record<string, unknown> = {}
+  for (const collection of SEEDED_COLLECTIONS) {
+    const { items, totalCount } = await store.list(collection, tenantId, ALL)
+    const include = Object.fromEntries(Object.values(collection.parts).map((part) => [part.field, true]))
+    const get = (id: string) => store.get(collection as StoreCollection, tenantId, id, { include } as GetRequest)
+    held[collection.name] = { totalCount, records: await Promise.all(items.map((item) => get(item.id))) }
   }
+  return held
 }
 
 /** A store whose every method throws `error` (or whatever `make` returns), for 500/503 tests. */

@@ -117,7 +117,7 @@ describe('an ApiError with a code outside the table', () => {
     const fromStore = await setup({
       store: new Proxy(store, {
         get: (target, property, receiver) =>
-          property === 'listCompanies'
+          property === 'list'
             ? async () => {
                 throw unknownCode()
               }

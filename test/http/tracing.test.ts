@@ -73,6 +73,7 @@ describe('OpenTelemetry', () => {
       expect(child.attributes['store.method']).toBe(child.name.slice('store '.length))
     }
     expect(byName(children, 'store updateBudget')).toHaveLength(1)
+    expect(byName(children, 'store updateBudget')[0]!.attributes['store.collection']).toBeUndefined()
   })
 
   it("joins the client's trace from traceparent", async () => {
@@ -116,7 +117,8 @@ describe('OpenTelemetry', () => {
     const server = spans.find((span) => span.kind === SpanKind.SERVER)!
     expect(server.status.code).toBe(SpanStatusCode.ERROR)
     expect(server.attributes['error.type']).toBe('SERVICE_UNAVAILABLE')
-    const [store] = byName(spans, 'store listTickets')
+    const [store] = byName(spans, 'store list')
+    expect(store!.attributes['store.collection']).toBe('tickets')
     expect(store!.status.code).toBe(SpanStatusCode.ERROR)
     expect(store!.attributes['error.type']).toBe('StoreUnavailableError')
     expect(JSON.stringify(spans.map((span) => [span.attributes, span.status, span.events]))).not.toContain('secret')

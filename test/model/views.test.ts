@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { BudgetLineItem, BudgetRecord } from '../../src/model/budgets.js'
-import { COLLECTIONS } from '../../src/model/index.js'
+import { COLLECTIONS, defineView, type ViewNeed } from '../../src/model/index.js'
 import type { NpsSurveyRecord } from '../../src/model/nps-surveys.js'
 import type { TrainingCourseRecord } from '../../src/model/training.js'
 import { deepFreeze } from '../../src/model/frozen-records.js'
@@ -45,16 +45,40 @@ describe('collection views', () => {
       const sample = SAMPLES[collection.name]!
       const record = deepFreeze(structuredClone(sample.record))
       const needs = deepFreeze(structuredClone(sample.needs))
-      expect(Object.keys(needs).sort()).toEqual([...view.needs].sort())
+      expect(Object.keys(needs).sort()).toEqual(Object.keys(view.needs).sort())
       const show = view.show as (record: object, needs: object) => Record<string, unknown>
       const shown = show(record, needs)
       const added = Object.keys(shown).filter((key) => !(key in record))
       for (const field of view.fields) expect(added).toContain(field)
-      for (const key of added) expect([...view.fields, ...view.needs]).toContain(key)
+      for (const key of added) expect([...view.fields, ...Object.keys(view.needs)]).toContain(key)
       expect(show(record, needs)).toEqual(shown)
       expect([record, needs]).toEqual([sample.record, sample.needs])
     })
   }
+
+  it('every need names a collection of COLLECTIONS and what a store reads it by', () => {
+    for (const collection of withViews)
+      for (const [name, need] of Object.entries<ViewNeed>(collection.view!.needs)) {
+        const source = 'children' in need ? need.children : need.count
+        expect(COLLECTIONS as readonly unknown[], `${collection.name}.${name}`).toContain(source)
+        if ('children' in need) {
+          // Children are the records of a collection kept under this one, keyed by its id first.
+          expect(need.children.parent?.collection, `${collection.name}.${name}`).toBe(collection.name)
+          expect(need.children.key[0]?.name, `${collection.name}.${name}`).toBe(need.by)
+        } else expect(need.count.columns.map((c) => c.name), `${collection.name}.${name}`).toContain(need.by)
+      }
+  })
+
+  it('defineView refuses a need by a column its collection does not have', () => {
+    const enrollments = COLLECTIONS.find((c) => c.name === 'trainingEnrollments')!
+    expect(() =>
+      defineView<object, { n: number }, object, never>({
+        fields: [],
+        needs: { n: { count: enrollments, by: 'no_such_column' } },
+        show: (record) => record,
+      }),
+    ).toThrow(/no_such_column/)
+  })
 
   it('budgets: totals skip rejected items, round to cents; line items are a copy', () => {
     const { record, needs } = SAMPLES.budgets! as { record: BudgetRecord; needs: { lineItems: BudgetLineItem[] } }

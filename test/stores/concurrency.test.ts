@@ -14,6 +14,7 @@ import { createSqliteStore } from 'tenant-public-api/sqlite'
 import { createHarness, testKey, testKeyResolver, type Reply } from 'tenant-public-api/testing'
 import { eventId } from '../../src/model/events.js'
 import { createTestPostgresStore, DATABASE_URL } from '../support/postgres.js'
+import { automationRules } from '../../src/model/automation-rules.js'
 
 const ruleId = '33333333-3333-4333-8333-333333333333'
 const rule = {
@@ -73,7 +74,7 @@ describe.each(['memory', 'sqlite', 'postgres'])('%s', (kind) => {
     expect(results.map((r) => r.body.data.version).sort((x, y) => x - y)).toEqual(
       Array.from({ length: 50 }, (_, i) => i + 2),
     )
-    expect((await a.getAutomationRule('tenant-cc', ruleId))?.version).toBe(51)
+    expect((await a.get(automationRules, 'tenant-cc', ruleId))?.version).toBe(51)
     const page = await a.listEvents('tenant-cc', { after: null, order: 'asc', types: null, limit: 100 })
     if (page.state !== 'ok') throw new Error('the feed expired')
     expect(page.events.map((event) => event.id)).toEqual(page.events.map((_, i) => eventId(i + 1)))

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDemoData } from 'tenant-public-api/testing'
 import { columnOf, sortOrder } from '../../src/model/collection.js'
 import { keysetOf } from '../../src/model/keyset.js'
+import { listRequest } from '../../src/model/list-request.js'
 import { TICKET_SORT_COLUMNS, tickets, type TicketSortColumn } from '../../src/model/tickets.js'
 import { createMemoryStore } from '../../src/stores/memory/memory-store.js'
 import { createPostgresStore } from '../../src/stores/postgres/index.js'
@@ -44,7 +45,7 @@ interface Sent {
 async function positions(sort: TicketSortColumn, descending: boolean) {
   // The order, read whole from a memory store (the conformance suite proves the stores order alike).
   const query = { page: 1, limit: COUNT, sortColumn: sort, sortDesc: descending }
-  const all = (await (await reference).listTickets(TENANT, query)).items
+  const all = (await (await reference).list(tickets, TENANT, listRequest(tickets, query))).items
   const terms = sortOrder(tickets, sort, descending)
   const column = columnOf(tickets, terms[0]!.column)
   const lastValued = all.findLastIndex((t) => column.read(t) !== null)
@@ -59,10 +60,11 @@ async function cursorPages(store: Store, sent: Sent[]) {
     for (const descending of [false, true]) {
       const { terms, afters } = await positions(sort, descending)
       for (const after of afters) {
-        const query = { page: 1, limit: 101, sortColumn: sort, sortDesc: descending, after }
-        await store.listTickets(TENANT, query) // the first call counts; the next is the steady state
+        const query = { page: 1, limit: 101, sortColumn: sort, sortDesc: descending }
+        const request = listRequest(tickets, query, after)
+        await store.list(tickets, TENANT, request) // the first call counts; the next is the steady state
         sent.length = 0
-        const { items } = await store.listTickets(TENANT, query)
+        const { items } = await store.list(tickets, TENANT, request)
         expect(items.length).toBeGreaterThan(0)
         const statements = sent.filter((s) => /SELECT doc FROM/i.test(s.text))
         expect(statements.length, `${sort} ${descending}`).toBeGreaterThan(0)

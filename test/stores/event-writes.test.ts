@@ -13,8 +13,9 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { Store } from 'tenant-public-api'
 import { createSqliteStore, type SqlStore } from 'tenant-public-api/sqlite'
 import { createDemoData } from 'tenant-public-api/testing'
-import type { AutomationRuleRecord } from '../../src/model/automation-rules.js'
-import type { ReportRecord } from '../../src/model/reports.js'
+import { type AutomationRuleRecord, automationRules } from '../../src/model/automation-rules.js'
+import { budgets } from '../../src/model/budgets.js'
+import { type ReportRecord, reports } from '../../src/model/reports.js'
 import { eventId } from '../../src/model/events.js'
 import { createCountingPostgresStore, createTestPostgresStore } from '../support/postgres.js'
 import { createCountingSqliteStore } from '../support/sqlite.js'
@@ -145,7 +146,7 @@ describe('a write with its event on Postgres', () => {
     await store.seed(TENANT, { ...demo, automationRules: [rule] } as never)
     let before = statements()
     const next = { ...rule, priority: rule.priority === 1 ? 2 : 1, version: rule.version + 1 }
-    expect(await store.replaceAutomationRule(TENANT, next, rule.version)).toBe(true)
+    expect(await store.replaceVersioned(automationRules, TENANT, next, rule.version)).toBe(true)
     expect(statements() - before).toBe(4)
     const budget = demo.budgets[0]!
     const item = { ...budget.lineItems[0]!, id: crypto.randomUUID(), description: 'One more', annualisedCost: 0 }
@@ -156,7 +157,7 @@ describe('a write with its event on Postgres', () => {
     before = statements()
     const updated = await store.updateBudget(TENANT, budget.id, { title: 'Renamed' }, new Date().toISOString())
     expect(statements() - before).toBe(5)
-    expect(updated).toEqual(await store.getBudget(TENANT, budget.id))
+    expect(updated).toEqual(await store.get(budgets, TENANT, budget.id))
     const page = await store.listEvents(TENANT, { after: null, order: 'desc', types: null, limit: 3 })
     expect(page.state === 'ok' && page.events.map((event) => [event.type, event.resource.id])).toEqual([
       ['budget.updated', budget.id],
@@ -225,12 +226,12 @@ describe.each([
       [tenantRule, expected.guarded],
       [companyRule, expected.naming],
     ] as const) {
-      const read = (await store.getAutomationRule(TENANT, rule.id))!
+      const read = (await store.get(automationRules, TENANT, rule.id))!
       const next = { ...read, priority: read.priority + 7, version: read.version + 1 }
       const before = statements()
-      expect(await store.replaceAutomationRule(TENANT, next, read.version)).toBe(true)
+      expect(await store.replaceVersioned(automationRules, TENANT, next, read.version)).toBe(true)
       expect(statements() - before).toBe(count)
-      expect(await store.getAutomationRule(TENANT, rule.id)).toEqual(next)
+      expect(await store.get(automationRules, TENANT, rule.id)).toEqual(next)
       const event = await newest(store)
       expect([event.type, event.resource.id, event.data.previous]).toEqual([
         'automation_rule.updated',
@@ -238,19 +239,19 @@ describe.each([
         { priority: read.priority, version: read.version },
       ])
     }
-    const read = (await store.getReport(TENANT, report.id))!
+    const read = (await store.get(reports, TENANT, report.id))!
     const next = { ...read, title: 'Retitled', version: read.version + 1 }
     const before = statements()
-    expect(await store.replaceReport(TENANT, next, read.version)).toBe(true)
+    expect(await store.replaceVersioned(reports, TENANT, next, read.version)).toBe(true)
     expect(statements() - before).toBe(expected.guarded)
-    expect(await store.getReport(TENANT, report.id)).toEqual(next)
+    expect(await store.get(reports, TENANT, report.id)).toEqual(next)
     expect((await newest(store)).data.previous).toEqual({ title: read.title, version: read.version })
     // A second update after a second read: guarded again.
-    const again = (await store.getAutomationRule(TENANT, tenantRule.id))!
+    const again = (await store.get(automationRules, TENANT, tenantRule.id))!
     const last = statements()
-    expect(await store.replaceAutomationRule(TENANT, { ...again, version: again.version + 1 }, again.version)).toBe(
-      true,
-    )
+    expect(
+      await store.replaceVersioned(automationRules, TENANT, { ...again, version: again.version + 1 }, again.version),
+    ).toBe(true)
     expect(statements() - last).toBe(expected.guarded)
     await expectGapFree(store)
   })
@@ -259,22 +260,22 @@ describe.each([
     const { store, statements, another, tenantRule } = await seeded()
     const other = await another()
     stores.push(other)
-    const read = (await store.getAutomationRule(TENANT, tenantRule.id))!
+    const read = (await store.get(automationRules, TENANT, tenantRule.id))!
     const theirs = { ...read, name: 'Theirs', version: read.version + 1 }
-    expect(await other.replaceAutomationRule(TENANT, theirs, read.version)).toBe(true)
+    expect(await other.replaceVersioned(automationRules, TENANT, theirs, read.version)).toBe(true)
     const theirEvent = await newest(store)
     const mine = { ...read, priority: read.priority + 7, version: read.version + 1 }
     const before = statements()
-    expect(await store.replaceAutomationRule(TENANT, mine, read.version)).toBe(false)
+    expect(await store.replaceVersioned(automationRules, TENANT, mine, read.version)).toBe(false)
     // The guarded update changed nothing; the locked read decided.
     expect(statements() - before).toBe(expected.lost)
-    expect(await store.getAutomationRule(TENANT, tenantRule.id)).toEqual(theirs)
+    expect(await store.get(automationRules, TENANT, tenantRule.id)).toEqual(theirs)
     expect((await newest(store)).id).toBe(theirEvent.id)
     // Read again, then the update goes through guarded, its previous state theirs.
-    const reread = (await store.getAutomationRule(TENANT, tenantRule.id))!
+    const reread = (await store.get(automationRules, TENANT, tenantRule.id))!
     const retry = { ...reread, priority: reread.priority + 7, version: reread.version + 1 }
     const again = statements()
-    expect(await store.replaceAutomationRule(TENANT, retry, reread.version)).toBe(true)
+    expect(await store.replaceVersioned(automationRules, TENANT, retry, reread.version)).toBe(true)
     expect(statements() - again).toBe(expected.guarded)
     const event = await newest(store)
     expect(event.id).toBe(eventId(positionOf(theirEvent.id) + 1))
@@ -284,17 +285,17 @@ describe.each([
 
   it('falls back when a seed changed the document but not its version, and records what it replaced', async () => {
     const { store, statements, tenantRule } = await seeded()
-    const read = (await store.getAutomationRule(TENANT, tenantRule.id))!
+    const read = (await store.get(automationRules, TENANT, tenantRule.id))!
     // Behind the read's back: same version, another name (the store's remembered text is now stale).
     await store.seed(TENANT, { automationRules: [{ ...read, name: 'Seeded' }] })
     const seedEvent = await newest(store)
     expect(seedEvent.data.previous).toEqual({ name: read.name })
     const next = { ...read, priority: read.priority + 7, version: read.version + 1 }
     const before = statements()
-    expect(await store.replaceAutomationRule(TENANT, next, read.version)).toBe(true)
+    expect(await store.replaceVersioned(automationRules, TENANT, next, read.version)).toBe(true)
     // The guarded update missed; the locked read, the update with its event.
     expect(statements() - before).toBe(expected.reread)
-    expect(await store.getAutomationRule(TENANT, tenantRule.id)).toEqual(next)
+    expect(await store.get(automationRules, TENANT, tenantRule.id)).toEqual(next)
     const page = await store.listEvents(TENANT, {
       after: positionOf(seedEvent.id),
       order: 'asc',
@@ -313,9 +314,9 @@ describe.each([
     const pruning = await another({ eventRetentionMs: 1 })
     stores.push(pruning)
     await new Promise((resolve) => setTimeout(resolve, 5))
-    const read = (await pruning.getAutomationRule(TENANT, tenantRule.id))!
+    const read = (await pruning.get(automationRules, TENANT, tenantRule.id))!
     const next = { ...read, priority: read.priority + 7, version: read.version + 1 }
-    expect(await pruning.replaceAutomationRule(TENANT, next, read.version)).toBe(true)
+    expect(await pruning.replaceVersioned(automationRules, TENANT, next, read.version)).toBe(true)
     const page = await store.listEvents(TENANT, { after: null, order: 'asc', types: null, limit: 100 })
     expect(page.state === 'ok' && page.events.map((event) => [event.type, event.resource.id])).toEqual([
       ['automation_rule.updated', tenantRule.id],

@@ -10,6 +10,7 @@ import { createPostgresStore } from 'tenant-public-api/postgres'
 import { createSqliteStore, type SqlStore } from 'tenant-public-api/sqlite'
 import { DATABASE_URL, dropSchemas, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
 import { runWorker } from './support.js'
+import { automationRules } from '../../src/model/automation-rules.js'
 
 const ruleId = '11111111-1111-4111-8111-111111111111'
 const rule = {
@@ -39,7 +40,7 @@ afterAll(async () => {
 })
 
 async function versionOf(store: SqlStore): Promise<number | undefined> {
-  return (await store.getAutomationRule('tenant-mp', ruleId))?.version
+  return (await store.get(automationRules, 'tenant-mp', ruleId))?.version
 }
 
 describe('two processes on one SQLite file', () => {

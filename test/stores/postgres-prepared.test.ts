@@ -9,6 +9,9 @@ import { createPostgresStore, type SqlStore } from 'tenant-public-api/postgres'
 import { createDemoData } from 'tenant-public-api/testing'
 import { PREPARE } from '../../src/stores/sql/engine.js'
 import { DATABASE_URL, dropSchemas, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
+import { automationRules } from '../../src/model/automation-rules.js'
+import { listRequest } from '../../src/model/list-request.js'
+import { tickets } from '../../src/model/tickets.js'
 
 const TENANT = 'tenant-prepared'
 const server = await postgresServerAnswers()
@@ -42,11 +45,11 @@ async function oneConnectionStore(preparedStatements?: boolean) {
 async function updateRule(store: SqlStore, id: string, count: number): Promise<number> {
   let version = 0
   for (let i = 0; i < count; i++) {
-    const read = (await store.getAutomationRule(TENANT, id))!
+    const read = (await store.get(automationRules, TENANT, id))!
     version = read.version + 1
-    expect(await store.replaceAutomationRule(TENANT, { ...read, priority: (i % 90) + 1, version }, read.version)).toBe(
-      true,
-    )
+    expect(
+      await store.replaceVersioned(automationRules, TENANT, { ...read, priority: (i % 90) + 1, version }, read.version),
+    ).toBe(true)
   }
   return version
 }
@@ -63,11 +66,11 @@ describe('prepared statements on Postgres', () => {
     expect(statements[0]!.name).toBe('tenant_public_api_1')
     expect(statements[0]!.statement.startsWith(`${PREPARE}WITH`)).toBe(true)
     // Reads, however often, are planned for their own parameters.
-    for (let i = 0; i < 3; i++)
-      await store.listTickets(TENANT, { page: 1, limit: 2, sortColumn: 'created_date', sortDesc: true })
+    const query = { page: 1, limit: 2, sortColumn: 'created_date', sortDesc: true }
+    for (let i = 0; i < 3; i++) await store.list(tickets, TENANT, listRequest(tickets, query))
     expect(await prepared()).toHaveLength(1)
     // The prepared statement did the writes: every update is there, with its event, positions gap-free.
-    const read = await store.getAutomationRule(TENANT, rule.id)
+    const read = await store.get(automationRules, TENANT, rule.id)
     expect(read?.version).toBe(rule.version + 5)
     const page = await store.listEvents(TENANT, {
       after: null,

@@ -8,8 +8,14 @@ import { createMemoryStore, createPublicApi, type Store } from 'tenant-public-ap
 import { createSqliteStore } from 'tenant-public-api/sqlite'
 import { createDemoData, testKey, testKeyResolver } from 'tenant-public-api/testing'
 import { createTestPostgresStore } from '../support/postgres.js'
+import { listRequest } from '../../src/model/list-request.js'
+import { tickets as ticketsSpec } from '../../src/model/tickets.js'
 
 const query = { page: 1, limit: 5, sortColumn: 'created_date', sortDesc: true } as const
+
+/** A page of the tenant's tickets for a list query, as the operation asks the store for it. */
+const listTickets = (store: Store, tenantId: string, q: { page: number; limit: number; [name: string]: unknown }) =>
+  store.list(ticketsSpec, tenantId, listRequest(ticketsSpec, q))
 
 const stores: Array<[string, () => Promise<Store>]> = [
   ['memory', async () => createMemoryStore()],
@@ -23,14 +29,14 @@ describe.each(stores)('%s store results', (_name, create) => {
     try {
       const data = createDemoData({ tickets: 20 })
       await store.seed('tenant-frozen', { tickets: data.tickets.slice(), companies: data.companies })
-      const first = await store.listTickets('tenant-frozen', query)
+      const first = await listTickets(store, 'tenant-frozen', query)
       const ticket = first.items[0]!
       const title = ticket.title
       expect(Object.isFrozen(ticket)).toBe(true)
       expect(() => {
         ;(ticket as { title: string }).title = 'changed by a caller'
       }).toThrow(TypeError)
-      const again = await store.listTickets('tenant-frozen', query)
+      const again = await listTickets(store, 'tenant-frozen', query)
       expect(again.items[0]!.title).toBe(title)
     } finally {
       await store.close()
@@ -98,7 +104,7 @@ describe("the SQL stores' parsed-doc cache", () => {
         const query = { page: 1, limit: 10, sortColumn: 'title', sortDesc: false } as const
         for (let round = 0; round < 3; round++) {
           expect(
-            (await store.listTickets('tenant-prefix', query)).items.map((t) => [t.id.slice(-1), t.title]),
+            (await listTickets(store, 'tenant-prefix', query)).items.map((t) => [t.id.slice(-1), t.title]),
             name,
           ).toEqual([
             ['a', 'Title a'],
@@ -106,7 +112,7 @@ describe("the SQL stores' parsed-doc cache", () => {
             ['c', 'Title c'],
           ])
           for (const ticket of tickets)
-            expect((await store.getTicket('tenant-prefix', ticket.id, null))?.title, name).toBe(ticket.title)
+            expect((await store.get(ticketsSpec, 'tenant-prefix', ticket.id))?.title, name).toBe(ticket.title)
         }
       } finally {
         await store.close()

@@ -1,7 +1,8 @@
 /**
- * Lists on SQL, derived from the collection specs: WHERE from a spec's filters and search, ORDER
- * BY from its sorts or fixed order, and pages with their exact count (tickets' counts cached per
- * ticket generation, so that a steady-state page is one statement).
+ * Lists on SQL, derived from the collection specs and a `ListRequest`: WHERE from the request's
+ * filters and search as the spec compares them, ORDER BY from the request's order, and pages with
+ * their exact count (cached per tenant generation where the schema keeps one, `CURRENT.generations`:
+ * a steady-state page of tickets is then one statement).
  */
 import { sql, type RawBuilder } from 'kysely'
 import { foldCase } from '../../model/ordering.js'
@@ -13,10 +14,10 @@ import {
   foldedName,
   type OrderTerm,
 } from '../../model/collection.js'
+import type { ListRequest } from '../../model/list-request.js'
 import type { ListResult } from '../../ports/store.js'
 import type { SqlContext } from './context.js'
 import { keysetSegments } from './keyset.js'
-import type { Keyset } from '../../model/keyset.js'
 import { CURRENT, quote } from './migrations/index.js'
 
 /** What lists read of a spec. */
@@ -47,17 +48,20 @@ function filtersOf(spec: ListSpec): Filter[] {
 }
 
 /**
- * The conditions of a list `query` on `spec` (the tenant's is the caller's): its search first, then
+ * The conditions of a list `request` on `spec` (the tenant's is the caller's): its search first, then
  * its filters in the spec's order.
  *
  * @example
- * const where = [sql`tenant_id = ${tenantId}`, ...listConditions(ctx, users, query)]
+ * const where = [sql`tenant_id = ${tenantId}`, ...listConditions(ctx, users, request)]
  */
-export function listConditions(ctx: SqlContext, spec: ListSpec, query: object): RawBuilder<unknown>[] {
-  const q = query as Record<string, unknown>
+export function listConditions(
+  ctx: SqlContext,
+  spec: ListSpec,
+  request: Pick<ListRequest, 'filters' | 'search'>,
+): RawBuilder<unknown>[] {
   const where: RawBuilder<unknown>[] = []
-  if (spec.search !== null && typeof q.search === 'string') {
-    const term = foldCase(q.search)
+  if (spec.search !== null && request.search !== undefined) {
+    const term = foldCase(request.search)
     const fts = spec.search.trigram ? CURRENT.fts[spec.table] : undefined
     const matches = spec.search.columns.map((c) => {
       const folded = foldedName(c)
@@ -66,7 +70,7 @@ export function listConditions(ctx: SqlContext, spec: ListSpec, query: object): 
     where.push(matches.length === 1 ? matches[0]! : sql`(${sql.join(matches, sql` OR `)})`)
   }
   for (const { param, column, op, ref: name } of filtersOf(spec)) {
-    const value = q[param]
+    const value = request.filters[param]
     if (value === undefined) continue
     if (op === 'equals')
       where.push(sql`${name} = ${column.type === 'boolean' ? ctx.engine.bool(Boolean(value)) : value}`)
@@ -113,47 +117,32 @@ function limitOffset(limit: number, offset: number): RawBuilder<unknown> {
 
 const and = (parts: RawBuilder<unknown>[]) => sql.join(parts, sql` AND `)
 
-/** Counts are cached per (tenant, ticket generation, filter); the table bumps on every ticket seed. */
+/** Counts are cached per (table, tenant, generation, filters); a generation bumps on every seed or removal of its rows. */
 const MAX_CACHED_COUNTS = 10_000
 
 /** A page request: by number, or (with `after`) the first `limit` rows after a cursor's position. */
-interface PageQuery {
-  page: number
-  limit: number
-  after?: Keyset | undefined
-}
+type PageQuery = Pick<ListRequest, 'page' | 'limit'>
 
 /** The pages of one store. */
 export interface Pages {
-  /** A page of the tenant's records of `spec` that match `query`, in `terms` (then by id), with its exact count. */
-  list<T>(spec: ListSpec, tenantId: string, query: PageQuery, terms: readonly OrderTerm[]): Promise<ListResult<T>>
-  /** A page of `table` under `where` (the tenant's condition included), in `order`, with its exact count. */
-  listPage<T>(
-    table: string,
-    where: RawBuilder<unknown>[],
-    order: RawBuilder<unknown>,
-    query: PageQuery,
-    seek?: RawBuilder<unknown>[],
-  ): Promise<ListResult<T>>
   /**
-   * A page of `tickets` of the tenant under `conditions`, with its exact count, cached per
-   * (tenant, `filterKey`) under the tenant's ticket generation.
+   * A page of the tenant's records of `spec` that match `request`, in its order (then by id), with
+   * its exact count: cached per tenant generation where the table has one (`CURRENT.generations`).
    */
-  ticketPage<T>(
-    tenantId: string,
-    filterKey: string,
-    conditions: RawBuilder<unknown>[],
-    order: RawBuilder<unknown>,
-    query: PageQuery,
-    seek?: RawBuilder<unknown>[],
-  ): Promise<ListResult<T>>
+  list<T>(spec: ListSpec, tenantId: string, request: ListRequest): Promise<ListResult<T>>
+}
+
+/** The key of a count: the filters and search of a request, whatever their order (the order does not change a count). */
+function countKey(table: string, tenantId: string, request: ListRequest): string {
+  const filters = Object.entries(request.filters).sort(([a], [b]) => (a < b ? -1 : 1))
+  return `${table}\u0000${tenantId}\u0000${JSON.stringify([request.search ?? null, filters])}`
 }
 
 /**
- * The pages of the store of `ctx`, with its ticket count cache.
+ * The pages of the store of `ctx`, with its count cache.
  *
  * @example
- * const { listPage } = createPages(ctx)
+ * const page = await createPages(ctx).list(users, tenantId, listRequest(users, query))
  */
 export function createPages(ctx: SqlContext): Pages {
   const { table: t, rows, one, parseDoc } = ctx
@@ -201,61 +190,85 @@ export function createPages(ctx: SqlContext): Pages {
     return items
   }
 
-  const pages: Pages = {
-    list(spec, tenantId, query, terms) {
-      const where = [sql`tenant_id = ${tenantId}`, ...listConditions(ctx, spec, query)]
-      const seek = query.after === undefined ? undefined : keysetSegments(ctx.engine, spec, terms, query.after)
-      return pages.listPage(spec.table, where, orderSql(spec, terms), query, seek)
-    },
+  /** A page of `table` under `where` (the tenant's condition included), in `order`, with its exact count. */
+  async function countedPage(
+    table: string,
+    where: RawBuilder<unknown>[],
+    order: RawBuilder<unknown>,
+    request: ListRequest,
+    seek: RawBuilder<unknown>[] | undefined,
+  ): Promise<ListResult<never>> {
+    const filter = and(where)
+    const totalCount = Number(
+      (await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t(table)} WHERE ${filter}`))?.n ?? 0,
+    )
+    const offset = seek === undefined ? (request.page - 1) * request.limit : 0
+    // Past the end: no query (and no huge OFFSET reaches SQL).
+    if (offset >= totalCount) return { items: [], totalCount }
+    return { items: (await readPage(table, filter, order, request, offset, seek)) as never[], totalCount }
+  }
 
-    async listPage(table, where, order, query, seek) {
-      const filter = and(where)
-      const totalCount = Number(
+  /**
+   * A page of `table` of the tenant under `conditions`, its count cached under the tenant's
+   * generation in `generations`. In the steady state one statement reads the page, and reads it
+   * only while the stored generation is still the cached one: the tenant it seeks in its index is
+   * `(SELECT tenant_id ... AND generation = cached)`, evaluated once, so after a seed it finds
+   * nothing at once (a condition beside the seek would be tested row by row, scanning the tenant).
+   */
+  async function generationPage(
+    table: string,
+    generations: string,
+    tenantId: string,
+    conditions: RawBuilder<unknown>[],
+    order: RawBuilder<unknown>,
+    request: ListRequest,
+    seek: RawBuilder<unknown>[] | undefined,
+  ): Promise<ListResult<never>> {
+    const offset = seek === undefined ? (request.page - 1) * request.limit : 0
+    const key = countKey(table, tenantId, request)
+    const cached = countCache.get(key)
+    const where = (tenant: RawBuilder<unknown>) => and([sql`tenant_id = ${tenant}`, ...conditions])
+    if (cached !== undefined && offset < cached.count) {
+      const current = sql`(SELECT tenant_id FROM ${t(generations)}
+        WHERE tenant_id = ${tenantId} AND generation = ${cached.generation})`
+      const page = await readPage(table, where(current), order, request, offset, seek)
+      // No rows: a seed changed the generation (or, after a cursor, nothing follows: checked below).
+      if (page.length > 0) return { items: page as never[], totalCount: cached.count }
+    }
+    const filter = where(sql`${tenantId}`)
+    const gen = await one<{ generation: unknown }>(
+      sql`SELECT generation FROM ${t(generations)} WHERE tenant_id = ${tenantId}`,
+    )
+    if (gen === undefined) return { items: [], totalCount: 0 }
+    // Kept as a number (pg returns bigint as text): the steady-state statement binds it against the column.
+    const generation = Number(gen.generation)
+    let totalCount = cached?.generation === generation ? cached.count : undefined
+    if (totalCount === undefined) {
+      totalCount = Number(
         (await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t(table)} WHERE ${filter}`))?.n ?? 0,
       )
-      const offset = seek === undefined ? (query.page - 1) * query.limit : 0
-      // Past the end: no query (and no huge OFFSET reaches SQL).
-      if (offset >= totalCount) return { items: [], totalCount }
-      return { items: (await readPage(table, filter, order, query, offset, seek)) as never[], totalCount }
-    },
+      if (countCache.size >= MAX_CACHED_COUNTS) countCache.clear()
+      // Cached under the generation read before counting: a seed in between only makes it recount later.
+      countCache.set(key, { generation, count: totalCount })
+    }
+    if (offset >= totalCount) return { items: [], totalCount }
+    return { items: (await readPage(table, filter, order, request, offset, seek)) as never[], totalCount }
+  }
 
-    /**
-     * In the steady state one statement reads the page, and reads it only while the stored
-     * generation is still the cached one: the tenant it seeks in its index is `(SELECT tenant_id ...
-     * AND generation = cached)`, evaluated once, so after a seed it finds nothing at once (a
-     * condition beside the seek would be tested row by row, scanning the tenant).
-     */
-    async ticketPage(tenantId, filterKey, conditions, order, query, seek) {
-      const offset = seek === undefined ? (query.page - 1) * query.limit : 0
-      const key = `${tenantId}\u0000${filterKey}`
-      const cached = countCache.get(key)
-      const where = (tenant: RawBuilder<unknown>) => and([sql`tenant_id = ${tenant}`, ...conditions])
-      if (cached !== undefined && offset < cached.count) {
-        const current = sql`(SELECT tenant_id FROM ${t('ticket_generations')}
-          WHERE tenant_id = ${tenantId} AND generation = ${cached.generation})`
-        const page = await readPage('tickets', where(current), order, query, offset, seek)
-        // No rows: a seed changed the generation (or, after a cursor, nothing follows: checked below).
-        if (page.length > 0) return { items: page as never[], totalCount: cached.count }
-      }
-      const filter = where(sql`${tenantId}`)
-      const gen = await one<{ generation: unknown }>(
-        sql`SELECT generation FROM ${t('ticket_generations')} WHERE tenant_id = ${tenantId}`,
-      )
-      if (gen === undefined) return { items: [], totalCount: 0 }
-      // Kept as a number (pg returns bigint as text): the steady-state statement binds it against the column.
-      const generation = Number(gen.generation)
-      let totalCount = cached?.generation === generation ? cached.count : undefined
-      if (totalCount === undefined) {
-        totalCount = Number(
-          (await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t('tickets')} WHERE ${filter}`))?.n ?? 0,
-        )
-        if (countCache.size >= MAX_CACHED_COUNTS) countCache.clear()
-        // Cached under the generation read before counting: a seed in between only makes it recount later.
-        countCache.set(key, { generation, count: totalCount })
-      }
-      if (offset >= totalCount) return { items: [], totalCount }
-      return { items: (await readPage('tickets', filter, order, query, offset, seek)) as never[], totalCount }
+  return {
+    list<T>(spec: ListSpec, tenantId: string, request: ListRequest) {
+      const conditions = listConditions(ctx, spec, request)
+      const order = orderSql(spec, request.order)
+      const { after } = request
+      const seek = after === undefined ? undefined : keysetSegments(ctx.engine, spec, request.order, after)
+      const generations = CURRENT.generations[spec.table]
+      // With a generation, the tenant's condition is generationPage's: it seeks the tenant only while
+      // its counted generation is current.
+      const page =
+        generations === undefined
+          ? countedPage(spec.table, [sql`tenant_id = ${tenantId}`, ...conditions], order, request, seek)
+          : generationPage(spec.table, generations, tenantId, conditions, order, request, seek)
+      return page as Promise<ListResult<T>>
     },
   }
-  return pages
 }

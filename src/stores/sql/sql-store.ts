@@ -5,7 +5,8 @@
  * say which); writes that read first run in a write transaction; versioned replaces are one
  * `UPDATE ... WHERE version = expected`. This file composes the parts: `context.ts` (database and
  * parsed records), `queries.ts` (lists and pages), `seeding.ts` (rows and seeds), `collections.ts`
- * (each collection's reads and writes), `idempotency.ts` and `migrations/`.
+ * (the collection methods: `records.ts` reads a record, `versioned.ts` replaces one by
+ * compare-and-set, `domain-writes.ts` the named writes), `idempotency.ts` and `migrations/`.
  */
 import type { Kysely, RawBuilder } from 'kysely'
 import { StoreUnavailableError } from '../../ports/store.js'

@@ -9,6 +9,7 @@ import { testKey, testKeyResolver } from '../keys.js'
 import type { ConformanceContext } from './context.js'
 import { MINIMAL_RULE, writableSeed } from './fixtures.js'
 import type { Reply } from '../harness.js'
+import * as model from '../../model/index.js'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
@@ -61,7 +62,7 @@ export function automationRules(ctx: ConformanceContext): void {
       expect(result.headers.get('etag')).toBe('"1"')
       expect(result.headers.get('location')).toMatch(new RegExp(`/automation/${rule.id}$`))
       const { companies: _companies, ...record } = rule
-      expect(await ctx.store.getAutomationRule(tenantId, rule.id)).toEqual(record)
+      expect(await ctx.store.get(model.automationRules, tenantId, rule.id)).toEqual(record)
     })
 
     it('generates missing ids of groups, conditions and actions; action order defaults to its index', async () => {
@@ -130,7 +131,7 @@ export function automationRules(ctx: ConformanceContext): void {
     it('PATCH changes only the supplied fields, bumps version by 1, sets ETag, updatedBy and updatedAt', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const actor = await testActor()
-      const before = (await ctx.store.getAutomationRule(tenantId, ctx.a.ids.rule))!
+      const before = (await ctx.store.get(model.automationRules, tenantId, ctx.a.ids.rule))!
       const result = await h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ctx.a.ids.rule}`, {
         body: { name: 'Renamed', isActive: false },
       })
@@ -151,7 +152,7 @@ export function automationRules(ctx: ConformanceContext): void {
         { id: ctx.a.ids.companies[2], name: 'Zeta' },
         { id: ctx.a.ids.companies[0], name: 'Acme' },
       ])
-      expect(await ctx.store.getAutomationRule(tenantId, ctx.a.ids.rule)).toEqual(record)
+      expect(await ctx.store.get(model.automationRules, tenantId, ctx.a.ids.rule)).toEqual(record)
       const again = await h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ctx.a.ids.rule}`, {
         body: { priority: 50 },
       })
@@ -205,7 +206,7 @@ export function automationRules(ctx: ConformanceContext): void {
       })
       expect(stale.status).toBe(412)
       expect(stale.body.code).toBe('PRECONDITION_FAILED')
-      expect((await ctx.store.getAutomationRule(tenantId, ctx.a.ids.rule))?.version).toBe(3)
+      expect((await ctx.store.get(model.automationRules, tenantId, ctx.a.ids.rule))?.version).toBe(3)
       const quoted = await h.call<Reply<'updateAutomationRule'>>('PATCH', path, {
         body: { priority: 1 },
         headers: { 'if-match': '"3"' },
@@ -218,7 +219,7 @@ export function automationRules(ctx: ConformanceContext): void {
       expect([bare.status, bare.body.data.version]).toEqual([200, 5])
       const old = await h.call('PATCH', path, { body: { priority: 3 }, headers: { 'if-match': '4' } })
       expect(old.status).toBe(412)
-      expect((await ctx.store.getAutomationRule(tenantId, ctx.a.ids.rule))?.priority).toBe(2)
+      expect((await ctx.store.get(model.automationRules, tenantId, ctx.a.ids.rule))?.priority).toBe(2)
     })
 
     it('companies follows companyIds (in their order, duplicates once)', async () => {
@@ -259,7 +260,7 @@ export function automationRules(ctx: ConformanceContext): void {
 
     it('a failed PATCH or create changes nothing', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
-      const before = await ctx.store.getAutomationRule(tenantId, ctx.a.ids.rule)
+      const before = await ctx.store.get(model.automationRules, tenantId, ctx.a.ids.rule)
       const unknownCompany = await h.call<Reply<'updateAutomationRule'>>('PATCH', `/automation/${ctx.a.ids.rule}`, {
         body: { name: 'Lost', companyIds: ['0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f'] },
       })
@@ -268,7 +269,7 @@ export function automationRules(ctx: ConformanceContext): void {
         body: { name: 'Lost', scopeType: 'tenant' },
       })
       expect(badScope.status).toBe(400)
-      expect(await ctx.store.getAutomationRule(tenantId, ctx.a.ids.rule)).toEqual(before)
+      expect(await ctx.store.get(model.automationRules, tenantId, ctx.a.ids.rule)).toEqual(before)
     })
   })
 }

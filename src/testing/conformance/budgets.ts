@@ -8,6 +8,7 @@ import type { SeedData } from '../../model/seed.js'
 import type { ConformanceContext } from './context.js'
 import { at, fixtureId, MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
 import type { Reply } from '../harness.js'
+import * as model from '../../model/index.js'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -75,7 +76,7 @@ export function budgets(ctx: ConformanceContext): void {
         updatedAt: item.createdAt,
       })
       expect(result.headers.get('location')).toMatch(new RegExp(`/budgets/${ctx.a.ids.emptyBudget}/items/${item.id}$`))
-      const budget = await ctx.store.getBudget(tenantId, ctx.a.ids.emptyBudget)
+      const budget = await ctx.store.get(model.budgets, tenantId, ctx.a.ids.emptyBudget)
       expect(budget?.lineItems).toEqual([item])
       // Adding an item moves the budget's updatedAt to the item's creation time.
       expect(budget?.updatedAt).toBe(item.createdAt)
@@ -133,14 +134,14 @@ export function budgets(ctx: ConformanceContext): void {
 
     it('PATCH changes only the supplied fields and sets updatedAt', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
-      const before = await ctx.store.getBudget(tenantId, ctx.a.ids.budget)
+      const before = await ctx.store.get(model.budgets, tenantId, ctx.a.ids.budget)
       const { status, body } = await h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${ctx.a.ids.budget}`, {
         body: { title: 'Renamed', currency: 'eur' },
       })
       expect(status).toBe(200)
       expect(body.data).toEqual({ ...before, title: 'Renamed', currency: 'EUR', updatedAt: expect.stringMatching(ISO) })
       expect(body.data.updatedAt > before!.updatedAt).toBe(true)
-      expect(await ctx.store.getBudget(tenantId, ctx.a.ids.budget)).toEqual(body.data)
+      expect(await ctx.store.get(model.budgets, tenantId, ctx.a.ids.budget)).toEqual(body.data)
     })
 
     it('PATCH sets every writable field at once, and notes: null clears', async () => {
@@ -194,7 +195,7 @@ export function budgets(ctx: ConformanceContext): void {
         lineItems: budget.lineItems?.map((item) => ({ ...item, annualisedCost: 12345 })),
       }))
       const { tenantId } = await ctx.fresh({ ...seed, budgets } as SeedData)
-      const budget = await ctx.store.getBudget(tenantId, ctx.a.ids.budget)
+      const budget = await ctx.store.get(model.budgets, tenantId, ctx.a.ids.budget)
       expect(budget?.totals.grandTotal).toBe(1411.42)
       expect(budget?.lineItemCount).toBe(6)
       expect(budget?.lineItems.map((item) => item.annualisedCost)).toEqual(
@@ -204,7 +205,7 @@ export function budgets(ctx: ConformanceContext): void {
 
     it('a failed line item request changes nothing', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
-      const before = await ctx.store.getBudget(tenantId, ctx.a.ids.budget)
+      const before = await ctx.store.get(model.budgets, tenantId, ctx.a.ids.budget)
       const bad = await h.call<Reply<'createBudgetLineItem'>>('POST', `/budgets/${ctx.a.ids.budget}/items`, {
         body: { ...MINIMAL_LINE_ITEM, categoryId: '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f' },
       })
@@ -217,12 +218,12 @@ export function budgets(ctx: ConformanceContext): void {
         body: { title: 'ok', fiscalYear: 3000 },
       })
       expect(badPatch.status).toBe(400)
-      expect(await ctx.store.getBudget(tenantId, ctx.a.ids.budget)).toEqual(before)
+      expect(await ctx.store.get(model.budgets, tenantId, ctx.a.ids.budget)).toEqual(before)
     })
 
     it('keeps a seeded budget’s timestamps as seeded', async () => {
       const { tenantId } = await ctx.fresh(writableSeed('a'))
-      const budget = await ctx.store.getBudget(tenantId, ctx.a.ids.budget)
+      const budget = await ctx.store.get(model.budgets, tenantId, ctx.a.ids.budget)
       expect([budget?.createdAt, budget?.updatedAt]).toEqual([at(1), at(5)])
     })
   })

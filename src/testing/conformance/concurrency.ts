@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { ConformanceContext } from './context.js'
 import { MINIMAL_LINE_ITEM, MINIMAL_RULE, writableSeed } from './fixtures.js'
 import type { Reply } from '../harness.js'
+import { automationRules, budgets, reports } from '../../model/index.js'
 
 const range = (n: number, from = 0) => Array.from({ length: n }, (_, i) => from + i)
 
@@ -40,7 +41,7 @@ export function concurrency(ctx: ConformanceContext): void {
           results
             .filter((_, i) => key in patches[i]!)
             .reduce((a, b) => (a.body.data.version > b.body.data.version ? a : b)).body.data[key]
-        const stored = await ctx.store.getAutomationRule(tenantId, id)
+        const stored = await ctx.store.get(automationRules, tenantId, id)
         expect(stored).toMatchObject({ version: n + 1, name: lastOf('name'), description: lastOf('description') })
       })
     }
@@ -55,7 +56,7 @@ export function concurrency(ctx: ConformanceContext): void {
       expect(results.every((r) => r.status === 200)).toBe(true)
       expect(results.map((r) => r.body.data.version as number).sort((x, y) => x - y)).toEqual(range(30, 2))
       const last = results.reduce((a, b) => (a.body.data.version > b.body.data.version ? a : b))
-      expect(await ctx.store.getReport(tenantId, ctx.a.ids.report)).toMatchObject({
+      expect(await ctx.store.get(reports, tenantId, ctx.a.ids.report)).toMatchObject({
         version: 31,
         title: last.body.data.title,
       })
@@ -73,7 +74,7 @@ export function concurrency(ctx: ConformanceContext): void {
       )
       expect(results.filter((r) => r.status === 200)).toHaveLength(1)
       expect(results.filter((r) => r.status === 412)).toHaveLength(9)
-      expect((await ctx.store.getAutomationRule(tenantId, ctx.a.ids.rule))?.version).toBe(4)
+      expect((await ctx.store.get(automationRules, tenantId, ctx.a.ids.rule))?.version).toBe(4)
     })
 
     it('30 concurrent line item POSTs all land', async () => {
@@ -86,7 +87,7 @@ export function concurrency(ctx: ConformanceContext): void {
         ),
       )
       expect(results.every((r) => r.status === 201)).toBe(true)
-      const budget = await ctx.store.getBudget(tenantId, ctx.a.ids.emptyBudget)
+      const budget = await ctx.store.get(budgets, tenantId, ctx.a.ids.emptyBudget)
       expect(budget?.lineItemCount).toBe(30)
       expect(new Set(budget?.lineItems.map((item) => item.id))).toEqual(new Set(results.map((r) => r.body.data.id)))
       // 0 + 1 + ... + 29
@@ -103,7 +104,7 @@ export function concurrency(ctx: ConformanceContext): void {
         ),
         h.call<Reply<'updateBudget'>>('PATCH', `/budgets/${ctx.a.ids.emptyBudget}`, { body: { title: 'Concurrent' } }),
       ])
-      const budget = await ctx.store.getBudget(tenantId, ctx.a.ids.emptyBudget)
+      const budget = await ctx.store.get(budgets, tenantId, ctx.a.ids.emptyBudget)
       expect([budget?.title, budget?.lineItemCount]).toEqual(['Concurrent', 5])
     })
   })

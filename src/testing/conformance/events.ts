@@ -10,6 +10,7 @@ import type { Store } from '../../ports/store.js'
 import type { Harness, Reply, ValidationErrorReply } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { at, fixtureSeed, MINIMAL_LINE_ITEM, MINIMAL_RULE, writableSeed } from './fixtures.js'
+import * as model from '../../model/index.js'
 
 /** Every event of the feed after `after`, walked by cursor. */
 async function feed(h: Harness, after?: string, extra = ''): Promise<Event[]> {
@@ -119,7 +120,7 @@ export function events(
         id: '00000000-0000-4000-8000-00000000a11c',
         name: 'Test Key',
       }
-      const budgetBefore = await ctx.store.getBudget(tenantId, ids.budget)
+      const budgetBefore = await ctx.store.get(model.budgets, tenantId, ids.budget)
       const item = await h.call<Reply<'createBudgetLineItem'>>('POST', `/budgets/${ids.budget}/items`, {
         body: MINIMAL_LINE_ITEM,
       })
@@ -239,7 +240,7 @@ export function events(
         (await h.call<Reply<'getNpsSurvey'>>('GET', `/surveys/nps/${ctx.a.ids.npsSurveys.full}`)).body.data,
       )
       const budget = seen.find((e) => e.resource.type === 'budget' && e.resource.id === ctx.a.ids.budget)
-      expect(budget?.data.object).toEqual(await ctx.store.getBudget(tenantId, ctx.a.ids.budget))
+      expect(budget?.data.object).toEqual(await ctx.store.get(model.budgets, tenantId, ctx.a.ids.budget))
     })
 
     it('detects changes on re-seeding: unchanged records record nothing, changed ones their old values', async () => {

@@ -8,6 +8,7 @@ import type { Store } from '../../ports/store.js'
 import type { ConformanceContext } from './context.js'
 import { MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
 import type { Reply } from '../harness.js'
+import { budgets } from '../../model/index.js'
 
 /**
  * A view of `store` whose `method` waits at a gate until `release()`; `reached` resolves when a
@@ -46,7 +47,7 @@ export function idempotency(ctx: ConformanceContext): void {
   describe('Idempotency-Key on line items', () => {
     const itemsPath = () => `/budgets/${ctx.a.ids.emptyBudget}/items`
     const count = async (tenantId: string) =>
-      (await ctx.store.getBudget(tenantId, ctx.a.ids.emptyBudget))?.lineItemCount
+      (await ctx.store.get(budgets, tenantId, ctx.a.ids.emptyBudget))?.lineItemCount
 
     it('replays the first response to a repeat with the same key and body, adding one item only', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))

@@ -26,6 +26,7 @@ import { reports } from './reports.js'
 import { storeIdempotencyAndIsolation } from './store-idempotency.js'
 import { storeLists } from './store-lists.js'
 import { storeRecords } from './store-records.js'
+import { storeWrites } from './store-writes.js'
 import { storeSeedBatches } from './store-seed-batches.js'
 import { storeWebhookDispatch } from './store-webhook-dispatch.js'
 import { tickets } from './tickets.js'
@@ -42,6 +43,7 @@ export type ConformanceGroup = (ctx: ConformanceContext) => void
 const STORE_GROUPS: ConformanceGroup[] = [
   storeLists,
   storeRecords,
+  storeWrites,
   storeSeedBatches,
   storeIdempotencyAndIsolation,
   storeWebhookDispatch,

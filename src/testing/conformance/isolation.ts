@@ -9,6 +9,7 @@ import type { ConformanceContext } from './context.js'
 import { at, fixtureIds, MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
 import { hasIdParam } from './samples.js'
 import type { Reply } from '../harness.js'
+import { automationRules, budgets, reports } from '../../model/index.js'
 
 /** A page of any list: counted lists have `totalCount`, the events feed `nextCursor`. */
 type AnyPage = { data: unknown[]; pagination: { totalCount?: number; nextCursor?: string | null } }
@@ -56,9 +57,9 @@ export function isolation(ctx: ConformanceContext): void {
       const b = await ctx.fresh(writableSeed('b'))
       const ids = fixtureIds('b')
       const before = {
-        budget: await ctx.store.getBudget(b.tenantId, ids.budget),
-        rule: await ctx.store.getAutomationRule(b.tenantId, ids.rule),
-        report: await ctx.store.getReport(b.tenantId, ids.report),
+        budget: await ctx.store.get(budgets, b.tenantId, ids.budget),
+        rule: await ctx.store.get(automationRules, b.tenantId, ids.rule),
+        report: await ctx.store.get(reports, b.tenantId, ids.report),
       }
       const attempts = [
         a.h.call<Reply<'createBudgetLineItem'>>('POST', `/budgets/${ids.budget}/items`, { body: MINIMAL_LINE_ITEM }),
@@ -71,9 +72,9 @@ export function isolation(ctx: ConformanceContext): void {
         expect(result.status).toBe(404)
         expect(result.body.code).toBe('NOT_FOUND')
       }
-      expect(await ctx.store.getBudget(b.tenantId, ids.budget)).toEqual(before.budget)
-      expect(await ctx.store.getAutomationRule(b.tenantId, ids.rule)).toEqual(before.rule)
-      expect(await ctx.store.getReport(b.tenantId, ids.report)).toEqual(before.report)
+      expect(await ctx.store.get(budgets, b.tenantId, ids.budget)).toEqual(before.budget)
+      expect(await ctx.store.get(automationRules, b.tenantId, ids.rule)).toEqual(before.rule)
+      expect(await ctx.store.get(reports, b.tenantId, ids.report)).toEqual(before.report)
       expect(
         (await b.h.call<Reply<'getTrainingCourse'>>('GET', `/training/courses/${ids.courses[0]}`)).body.data
           .enrollmentCount,
@@ -112,9 +113,12 @@ export function isolation(ctx: ConformanceContext): void {
         body: { priority: 99 },
       })
       await x.h.call<Reply<'deleteTrainingEnrollment'>>('DELETE', `/training/enrollments/${ctx.a.ids.enrollments[0]}`)
-      const budget = await ctx.store.getBudget(y.tenantId, ctx.a.ids.budget)
+      const budget = await ctx.store.get(budgets, y.tenantId, ctx.a.ids.budget)
       expect([budget?.title, budget?.lineItemCount]).toEqual(['FY24 budget', 6])
-      expect(await ctx.store.getAutomationRule(y.tenantId, ctx.a.ids.rule)).toMatchObject({ priority: 10, version: 3 })
+      expect(await ctx.store.get(automationRules, y.tenantId, ctx.a.ids.rule)).toMatchObject({
+        priority: 10,
+        version: 3,
+      })
       expect(
         (await y.h.call<Reply<'listTrainingEnrollments'>>('GET', '/training/enrollments')).body.pagination.totalCount,
       ).toBe(6)
@@ -158,7 +162,7 @@ export function isolation(ctx: ConformanceContext): void {
       const { tenantId } = await ctx.fresh(seed)
       const budget = seed.budgets!.find((b) => b.id === ctx.a.ids.budget)!
       await ctx.store.seed(tenantId, { budgets: [{ ...budget, lineItems: budget.lineItems!.slice(0, 2) }] })
-      const stored = await ctx.store.getBudget(tenantId, ctx.a.ids.budget)
+      const stored = await ctx.store.get(budgets, tenantId, ctx.a.ids.budget)
       expect(stored?.lineItemCount).toBe(2)
     })
 
@@ -176,7 +180,7 @@ export function isolation(ctx: ConformanceContext): void {
         ],
       })
       expect((await h.call<Reply<'listCompanies'>>('GET', '/companies')).body.pagination.totalCount).toBe(8)
-      expect(await ctx.store.getBudget(tenantId, ctx.a.ids.budget)).not.toBeNull()
+      expect(await ctx.store.get(budgets, tenantId, ctx.a.ids.budget)).not.toBeNull()
     })
   })
 }

@@ -11,7 +11,7 @@ import type { Reply } from '../harness.js'
 
 type Value = string | number | boolean | null | undefined
 
-/** The Store methods behind the lists (each is also the id of its list operation). */
+/** The list operations of the collections (each lists one collection: `LIST_COLLECTIONS` in store-calls.ts). */
 export type ListMethod =
   | 'listTickets'
   | 'listUsers'

@@ -9,6 +9,7 @@ import type { Store } from '../../ports/store.js'
 import type { Harness, Reply } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { type FixtureIds, fixtureSeed } from './fixtures.js'
+import { automationRules, budgets, reportTypes, reports } from '../../model/index.js'
 
 /** Whether the record `id` of a collection is still there, read through the API where it has a read. */
 type Probe = (ctx: ConformanceContext, tenantId: string, h: Harness, id: string) => Promise<boolean>
@@ -37,10 +38,10 @@ const stored =
 const COLLECTIONS: Record<SyncCollection, { probe: Probe; id: (ids: FixtureIds) => string }> = {
   tickets: { probe: found('/tickets'), id: (ids) => ids.tickets[0]! },
   // Budgets, rules and reports have no GET: the store's own reads see them.
-  budgets: { probe: stored((s, t, id) => s.getBudget(t, id)), id: (ids) => ids.budget },
-  automationRules: { probe: stored((s, t, id) => s.getAutomationRule(t, id)), id: (ids) => ids.rule },
-  reports: { probe: stored((s, t, id) => s.getReport(t, id)), id: (ids) => ids.report },
-  reportTypes: { probe: stored((s, t, id) => s.getReportType(t, id)), id: (ids) => ids.reportTypes[0]! },
+  budgets: { probe: stored((s, t, id) => s.get(budgets, t, id)), id: (ids) => ids.budget },
+  automationRules: { probe: stored((s, t, id) => s.get(automationRules, t, id)), id: (ids) => ids.rule },
+  reports: { probe: stored((s, t, id) => s.get(reports, t, id)), id: (ids) => ids.report },
+  reportTypes: { probe: stored((s, t, id) => s.get(reportTypes, t, id)), id: (ids) => ids.reportTypes[0]! },
   reportTemplates: { probe: found('/report-templates'), id: (ids) => ids.reportTemplates[0]! },
   complianceTemplates: { probe: found('/compliance/templates'), id: (ids) => ids.complianceTemplates[0]! },
   complianceChecks: { probe: found('/compliance/checks'), id: (ids) => ids.complianceCheck },
@@ -94,11 +95,11 @@ export function removals(ctx: ConformanceContext): void {
       const { tenantId, h } = await ctx.fresh(seed)
       const budget = seed.budgets!.find((b) => b.id === ctx.a.ids.budget)!
       await ctx.store.remove(tenantId, { budgets: [budget.id!] })
-      expect(await ctx.store.getBudget(tenantId, budget.id!)).toBeNull()
+      expect(await ctx.store.get(budgets, tenantId, budget.id!)).toBeNull()
       expect((await h.call('PATCH', `/budgets/${budget.id}`, { body: { title: 'x' } })).status).toBe(404)
       const { lineItems: _items, ...bare } = budget
       await ctx.store.seed(tenantId, { budgets: [bare] })
-      const stored = await ctx.store.getBudget(tenantId, budget.id!)
+      const stored = await ctx.store.get(budgets, tenantId, budget.id!)
       expect([stored?.lineItemCount, stored?.lineItems]).toEqual([0, []])
     })
 

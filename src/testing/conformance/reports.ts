@@ -7,6 +7,7 @@ import type { SeedData } from '../../model/seed.js'
 import type { ConformanceContext } from './context.js'
 import { writableSeed } from './fixtures.js'
 import type { Reply } from '../harness.js'
+import * as model from '../../model/index.js'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
@@ -20,7 +21,7 @@ export function reports(ctx: ConformanceContext): void {
   describe('reports', () => {
     it('PATCH changes only the supplied fields, bumps version, sets ETag and derives the names', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
-      const before = (await ctx.store.getReport(tenantId, ctx.a.ids.report))!
+      const before = (await ctx.store.get(model.reports, tenantId, ctx.a.ids.report))!
       const result = await h.call<Reply<'updateReport'>>('PATCH', `/reports/${ctx.a.ids.report}`, {
         body: { title: 'February', status: 'published', isShared: true },
       })
@@ -38,7 +39,7 @@ export function reports(ctx: ConformanceContext): void {
         updatedAt: expect.stringMatching(ISO),
       })
       expect(result.body.data.updatedAt > before.updatedAt).toBe(true)
-      const after = await ctx.store.getReport(tenantId, ctx.a.ids.report)
+      const after = await ctx.store.get(model.reports, tenantId, ctx.a.ids.report)
       expect(after).toEqual({
         ...before,
         title: 'February',
@@ -87,7 +88,7 @@ export function reports(ctx: ConformanceContext): void {
       })
       expect(early.status).toBe(200)
       expect(early.body.data).toMatchObject({ dateStart: '0050-01-01', dateEnd: '0068-02-15T12:40:58Z' })
-      expect(await ctx.store.getReport(tenantId, ctx.a.ids.report)).toMatchObject({ dateStart: '0050-01-01' })
+      expect(await ctx.store.get(model.reports, tenantId, ctx.a.ids.report)).toMatchObject({ dateStart: '0050-01-01' })
       const zero = await h.call<Reply<'updateReport'>>('PATCH', path, { body: { dateStart: '0000-01-01' } })
       expect(zero.status).toBe(200)
       // 0050 is before 1949: not taken as 1950.
@@ -106,19 +107,19 @@ export function reports(ctx: ConformanceContext): void {
         body: { content },
       })
       expect(status).toBe(200)
-      expect((await ctx.store.getReport(tenantId, ctx.a.ids.report))?.content).toEqual(content)
+      expect((await ctx.store.get(model.reports, tenantId, ctx.a.ids.report))?.content).toEqual(content)
     })
 
     it('honours If-Match ("1" or 1) and answers another version with 412, changing nothing', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
       const path = `/reports/${ctx.a.ids.report}`
-      const before = await ctx.store.getReport(tenantId, ctx.a.ids.report)
+      const before = await ctx.store.get(model.reports, tenantId, ctx.a.ids.report)
       const stale = await h.call<Reply<'updateReport'>>('PATCH', path, {
         body: { title: 'Lost' },
         headers: { 'if-match': '"7"' },
       })
       expect([stale.status, stale.body.code]).toEqual([412, 'PRECONDITION_FAILED'])
-      expect(await ctx.store.getReport(tenantId, ctx.a.ids.report)).toEqual(before)
+      expect(await ctx.store.get(model.reports, tenantId, ctx.a.ids.report)).toEqual(before)
       expect(
         (await h.call<Reply<'updateReport'>>('PATCH', path, { body: { title: 'A' }, headers: { 'if-match': '"1"' } }))
           .body.data.version,
@@ -142,7 +143,7 @@ export function reports(ctx: ConformanceContext): void {
 
     it('a failed PATCH changes nothing', async () => {
       const { tenantId, h } = await ctx.fresh(writableSeed('a'))
-      const before = await ctx.store.getReport(tenantId, ctx.a.ids.report)
+      const before = await ctx.store.get(model.reports, tenantId, ctx.a.ids.report)
       for (const body of [
         { title: 'Lost', companyId: '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f' },
         { title: 'Lost', reportTypeId: ctx.b.ids.reportTypes[0] },
@@ -150,7 +151,7 @@ export function reports(ctx: ConformanceContext): void {
       ]) {
         expect((await h.call('PATCH', `/reports/${ctx.a.ids.report}`, { body })).status).toBe(400)
       }
-      expect(await ctx.store.getReport(tenantId, ctx.a.ids.report)).toEqual(before)
+      expect(await ctx.store.get(model.reports, tenantId, ctx.a.ids.report)).toEqual(before)
     })
   })
 }

@@ -1,11 +1,22 @@
 /**
  * Helpers of the store-level groups: they call a `Store` directly and name the call in every
- * assertion message, so that a store author reads `listUsers(A, {…})` and the ids it returned,
+ * assertion message, so that a store author reads `list(users, A, {…})` and the ids it returned,
  * not an HTTP body.
  */
 import * as v from 'valibot'
 import { operations } from '../../operations/index.js'
-import type { ListResult, Store } from '../../ports/store.js'
+import {
+  companies,
+  complianceTemplates,
+  meetingTypes,
+  reportTemplates,
+  tickets,
+  trainingEnrollments,
+  users,
+} from '../../model/index.js'
+import type { Keyset } from '../../model/keyset.js'
+import { type ListRequest, listRequest } from '../../model/list-request.js'
+import type { ListResult, Store, StoreCollection } from '../../ports/store.js'
 import type { ListMethod } from './lists-and-ordering.js'
 import type { Row } from './reference.js'
 
@@ -13,7 +24,7 @@ import type { Row } from './reference.js'
  * Names a store call the way a store author would write it; fixture tenants read as `A` and `B`.
  *
  * @example
- * callLabel('listUsers', 'A', { sortColumn: 'email', sortDesc: true }) // listUsers(A, {"sortColumn":"email",…})
+ * callLabel('get(tickets)', 'A', '1042') // get(tickets)(A, "1042")
  */
 export function callLabel(method: string, tenant: string, ...args: unknown[]): string {
   const shown = args.map((arg) => (arg instanceof Date ? `new Date('${arg.toISOString()}')` : JSON.stringify(arg)))
@@ -33,36 +44,65 @@ export function listQuery(method: ListMethod, query: string): Record<string, unk
   return v.parse(operation.query, Object.fromEntries(new URLSearchParams(query))) as Record<string, unknown>
 }
 
-/** A list method called by name, with a query from {@link listQuery}. */
+/** A list called by its operation's id, with a query from {@link listQuery}. */
 export type ListCall = (tenantId: string, query: Record<string, unknown>) => Promise<ListResult<Row>>
 
 /**
- * Calls a list method by name. The query comes from the method's own schema (see
- * {@link listQuery}), so widening the method's query type here is sound.
+ * The collection each list operation lists (a list operation's handler is `listPage(context, collection)`).
+ *
+ * @example
+ * LIST_COLLECTIONS.listUsers // users
+ */
+export const LIST_COLLECTIONS: Readonly<Record<ListMethod, StoreCollection>> = {
+  listTickets: tickets,
+  listUsers: users,
+  listComplianceTemplates: complianceTemplates,
+  listReportTemplates: reportTemplates,
+  listCompanies: companies,
+  listMeetingTypes: meetingTypes,
+  listTrainingEnrollments: trainingEnrollments,
+}
+
+/**
+ * The `ListRequest` the operation layer builds for a validated list query (and a cursor's position).
+ *
+ * @example
+ * requestOf('listUsers', listQuery('listUsers', 'sortColumn=email')) // { filters: {}, order: [...], ... }
+ */
+export function requestOf(method: ListMethod, query: Record<string, unknown>): ListRequest {
+  const { page, limit, after } = query as { page: number; limit: number; after?: Keyset }
+  return listRequest(LIST_COLLECTIONS[method], { ...query, page, limit }, after)
+}
+
+/**
+ * Lists the collection of a list operation: `store.list` with the request the operation would
+ * build from `query` (see {@link listQuery}; an `after` in it is a cursor's position).
  *
  * @example
  * const result = await lister(store, 'listUsers')(tenantId, listQuery('listUsers', 'limit=100'))
  */
 export function lister(store: Store, method: ListMethod): ListCall {
-  const fn = store[method] as unknown as ListCall
-  return (tenantId, query) => fn.call(store, tenantId, query)
+  const collection = LIST_COLLECTIONS[method]
+  return (tenantId, query) => store.list(collection, tenantId, requestOf(method, query)) as Promise<ListResult<Row>>
 }
 
 /**
- * Every list method of the Store.
+ * Names a list call the way a store author would write it: `list(users, A, {request})`.
+ *
+ * @example
+ * listLabel('listUsers', 'A', listQuery('listUsers', 'sortColumn=email')) // list(users, A, {"filters":{},…})
+ */
+export function listLabel(method: ListMethod, tenant: string, query: Record<string, unknown>): string {
+  return `list(${LIST_COLLECTIONS[method].name}, ${tenant}, ${JSON.stringify(requestOf(method, query))})`
+}
+
+/**
+ * Every list operation whose collection the store lists.
  *
  * @example
  * for (const method of LIST_METHODS) await lister(store, method)(tenantId, listQuery(method, ''))
  */
-export const LIST_METHODS: readonly ListMethod[] = [
-  'listTickets',
-  'listUsers',
-  'listComplianceTemplates',
-  'listReportTemplates',
-  'listCompanies',
-  'listMeetingTypes',
-  'listTrainingEnrollments',
-]
+export const LIST_METHODS = Object.keys(LIST_COLLECTIONS) as readonly ListMethod[]
 
 /**
  * The problems of `value` against a model schema, one `path: message` each (none when it

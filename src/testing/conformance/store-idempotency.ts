@@ -10,7 +10,21 @@ import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, type StoredResponse } from '..
 import { UpdateBudgetSchema } from '../../model/budgets.js'
 import type { ConformanceContext } from './context.js'
 import { at, fixtureIds, MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
-import { callLabel, LIST_METHODS, lister, listQuery } from './store-calls.js'
+import { callLabel, LIST_METHODS, listLabel, lister, listQuery } from './store-calls.js'
+import {
+  automationRules,
+  budgets,
+  complianceChecks,
+  complianceTemplates,
+  goals,
+  npsSurveys,
+  plannerItemTypes,
+  reportTemplates,
+  reportTypes,
+  reports,
+  tickets,
+  trainingCourses,
+} from '../../model/index.js'
 
 const T0 = new Date('2024-03-01T12:00:00.000Z')
 const later = (ms: number) => new Date(T0.getTime() + ms)
@@ -90,7 +104,7 @@ export function storeIdempotencyAndIsolation(ctx: ConformanceContext): void {
   })
 
   describe('store: tenant isolation', () => {
-    it('every list method returns only the tenant’s own records', async () => {
+    it('every list returns only the tenant’s own records', async () => {
       for (const method of LIST_METHODS) {
         const query = listQuery(method, 'limit=100')
         for (const [own, head] of [
@@ -98,7 +112,7 @@ export function storeIdempotencyAndIsolation(ctx: ConformanceContext): void {
           [ctx.b, 'bbbbbbbb-'],
         ] as const) {
           const listed = await lister(ctx.store, method)(own.tenantId, query)
-          const label = callLabel(method, own === ctx.a ? 'A' : 'B', query)
+          const label = listLabel(method, own === ctx.a ? 'A' : 'B', query)
           expect(listed.items.length, `${label} returned no items`).toBeGreaterThan(0)
           const text = JSON.stringify(listed.items)
           expect(
@@ -113,23 +127,27 @@ export function storeIdempotencyAndIsolation(ctx: ConformanceContext): void {
       const b = fixtureIds('b')
       const t = ctx.a.tenantId
       const gets: Array<[string, string, () => Promise<unknown>]> = [
-        ['getTicket', b.tickets[0]!, () => ctx.store.getTicket(t, b.tickets[0]!, 25)],
-        ['getTicket', b.ticketNumber, () => ctx.store.getTicket(t, b.ticketNumber, null)],
-        ['getBudget', b.budget, () => ctx.store.getBudget(t, b.budget)],
-        ['getAutomationRule', b.rule, () => ctx.store.getAutomationRule(t, b.rule)],
-        ['getReport', b.report, () => ctx.store.getReport(t, b.report)],
-        ['getReportType', b.reportTypes[0]!, () => ctx.store.getReportType(t, b.reportTypes[0]!)],
-        ['getReportTemplate', b.reportTemplates[0]!, () => ctx.store.getReportTemplate(t, b.reportTemplates[0]!, true)],
+        ['get(tickets)', b.tickets[0]!, () => ctx.store.get(tickets, t, b.tickets[0]!, { include: { notes: 25 } })],
+        ['get(tickets)', b.ticketNumber, () => ctx.store.get(tickets, t, b.ticketNumber)],
+        ['get(budgets)', b.budget, () => ctx.store.get(budgets, t, b.budget)],
+        ['get(automationRules)', b.rule, () => ctx.store.get(automationRules, t, b.rule)],
+        ['get(reports)', b.report, () => ctx.store.get(reports, t, b.report)],
+        ['get(reportTypes)', b.reportTypes[0]!, () => ctx.store.get(reportTypes, t, b.reportTypes[0]!)],
         [
-          'getComplianceTemplate',
-          b.complianceTemplates[0]!,
-          () => ctx.store.getComplianceTemplate(t, b.complianceTemplates[0]!),
+          'get(reportTemplates)',
+          b.reportTemplates[0]!,
+          () => ctx.store.get(reportTemplates, t, b.reportTemplates[0]!, { include: { templateStructure: true } }),
         ],
-        ['getComplianceCheck', b.complianceCheck, () => ctx.store.getComplianceCheck(t, b.complianceCheck)],
-        ['getTrainingCourse', b.courses[0]!, () => ctx.store.getTrainingCourse(t, b.courses[0]!)],
-        ['getGoal', b.goals[0]!, () => ctx.store.getGoal(t, b.goals[0]!)],
-        ['getNpsSurvey', b.npsSurveys.full, () => ctx.store.getNpsSurvey(t, b.npsSurveys.full)],
-        ['getPlannerItemType', b.plannerTypes[0]!, () => ctx.store.getPlannerItemType(t, b.plannerTypes[0]!)],
+        [
+          'get(complianceTemplates)',
+          b.complianceTemplates[0]!,
+          () => ctx.store.get(complianceTemplates, t, b.complianceTemplates[0]!),
+        ],
+        ['get(complianceChecks)', b.complianceCheck, () => ctx.store.get(complianceChecks, t, b.complianceCheck)],
+        ['get(trainingCourses)', b.courses[0]!, () => ctx.store.get(trainingCourses, t, b.courses[0]!)],
+        ['get(goals)', b.goals[0]!, () => ctx.store.get(goals, t, b.goals[0]!)],
+        ['get(npsSurveys)', b.npsSurveys.full, () => ctx.store.get(npsSurveys, t, b.npsSurveys.full)],
+        ['get(plannerItemTypes)', b.plannerTypes[0]!, () => ctx.store.get(plannerItemTypes, t, b.plannerTypes[0]!)],
       ]
       for (const [method, id, get] of gets) expect(await get(), callLabel(method, 'A', id)).toBeNull()
       const found = await ctx.store.findCompanies(t, b.companies)
@@ -142,10 +160,10 @@ export function storeIdempotencyAndIsolation(ctx: ConformanceContext): void {
       const b = fixtureIds('b')
       const snapshot = () =>
         Promise.all([
-          ctx.store.getBudget(owner.tenantId, b.budget),
-          ctx.store.getAutomationRule(owner.tenantId, b.rule),
-          ctx.store.getReport(owner.tenantId, b.report),
-          ctx.store.getTrainingCourse(owner.tenantId, b.courses[0]!),
+          ctx.store.get(budgets, owner.tenantId, b.budget),
+          ctx.store.get(automationRules, owner.tenantId, b.rule),
+          ctx.store.get(reports, owner.tenantId, b.report),
+          ctx.store.get(trainingCourses, owner.tenantId, b.courses[0]!),
         ])
       const before = await snapshot()
       const [budget, rule, report] = before
@@ -161,13 +179,13 @@ export function storeIdempotencyAndIsolation(ctx: ConformanceContext): void {
       ).toBe(false)
       const ruleNext = { ...rule!, name: 'Hijacked', version: rule!.version + 1 }
       expect(
-        await ctx.store.replaceAutomationRule(a.tenantId, ruleNext, rule!.version),
-        callLabel('replaceAutomationRule', 'A', b.rule),
+        await ctx.store.replaceVersioned(automationRules, a.tenantId, ruleNext, rule!.version),
+        callLabel('replaceVersioned(automationRules)', 'A', b.rule),
       ).toBe(false)
       const reportNext = { ...report!, title: 'Hijacked', version: report!.version + 1 }
       expect(
-        await ctx.store.replaceReport(a.tenantId, reportNext, report!.version),
-        callLabel('replaceReport', 'A', b.report),
+        await ctx.store.replaceVersioned(reports, a.tenantId, reportNext, report!.version),
+        callLabel('replaceVersioned(reports)', 'A', b.report),
       ).toBe(false)
       expect(
         await ctx.store.deleteTrainingEnrollment(a.tenantId, b.enrollments[0]!),
@@ -180,11 +198,11 @@ export function storeIdempotencyAndIsolation(ctx: ConformanceContext): void {
       const one = await ctx.fresh(writableSeed('a'))
       const two = await ctx.fresh(writableSeed('a'))
       const { budget } = ctx.a.ids
-      const before = await ctx.store.getBudget(two.tenantId, budget)
+      const before = await ctx.store.get(budgets, two.tenantId, budget)
       await ctx.store.updateBudget(one.tenantId, budget, { title: 'Only in one' }, at(20))
       expect(
-        await ctx.store.getBudget(two.tenantId, budget),
-        'getBudget(two) after updateBudget(one, same id)',
+        await ctx.store.get(budgets, two.tenantId, budget),
+        'get(budgets, two) after updateBudget(one, same id)',
       ).toEqual(before)
     })
   })

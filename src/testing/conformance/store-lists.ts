@@ -1,8 +1,8 @@
 /**
- * Store level, lists: every list method with each sort in both directions, its fixed or default
+ * Store level, lists: every collection's list with each sort in both directions, its fixed or default
  * order, every filter and search case, pages that neither overlap nor skip, a page past the end
  * and an empty tenant, each against the independent reference (reference.ts), called directly on
- * the store with the query the pipeline would hand it.
+ * the store with the request the operation layer would build (`listRequest`).
  */
 import type * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
@@ -18,7 +18,7 @@ import type { ConformanceContext } from './context.js'
 import { FILTERS, FIXED, SORTABLE, type ListMethod } from './lists-and-ordering.js'
 import { sortRows } from './reference.js'
 import { hasIdParam } from './samples.js'
-import { callLabel, LIST_METHODS, lister, listQuery, shapeProblems } from './store-calls.js'
+import { LIST_METHODS, listLabel, lister, listQuery, shapeProblems } from './store-calls.js'
 
 /**
  * Calls `method` on fixture tenant A with `query` (a URL query string) and checks the ids and the
@@ -43,7 +43,7 @@ async function expectList(
   const list = lister(ctx.store, method)
   const results = await Promise.all(queries.map((call) => list(ctx.a.tenantId, call.query)))
   queries.forEach((call, i) => {
-    const label = callLabel(method, 'A', call.query)
+    const label = listLabel(method, 'A', call.query)
     expect(
       results[i]!.items.map((item) => item.id),
       `${label} returned these ids`,
@@ -141,7 +141,7 @@ export function storeLists(ctx: ConformanceContext): void {
         const query = listQuery(method, 'limit=100')
         const { items } = await lister(ctx.store, method)(ctx.a.tenantId, query)
         const problems = items.flatMap((item, i) => shapeProblems(ITEM_SCHEMAS[method], item).map((p) => `[${i}] ${p}`))
-        expect(problems, `${callLabel(method, 'A', query)} returned items that do not match the model`).toEqual([])
+        expect(problems, `${listLabel(method, 'A', query)} returned items that do not match the model`).toEqual([])
       }
     })
 
@@ -150,7 +150,7 @@ export function storeLists(ctx: ConformanceContext): void {
       for (const method of LIST_METHODS) {
         const query = listQuery(method, '')
         const result = await lister(ctx.store, method)(tenantId, query)
-        expect(result, callLabel(method, 'empty tenant', query)).toEqual({ items: [], totalCount: 0 })
+        expect(result, listLabel(method, 'empty tenant', query)).toEqual({ items: [], totalCount: 0 })
       }
     })
   })

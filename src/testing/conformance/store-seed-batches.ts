@@ -11,6 +11,7 @@ import { type RemoveIds, SYNC_COLLECTIONS, type SyncCollection } from '../../mod
 import { SEED_PARTS, type SeedData } from '../../model/seed.js'
 import { type ConformanceContext, newTenantId } from './context.js'
 import { at, fixtureSeed } from './fixtures.js'
+import { budgets, reportTypes } from '../../model/index.js'
 
 type Row = Record<string, unknown> & { id: string }
 
@@ -98,7 +99,7 @@ export function storeSeedBatches(ctx: ConformanceContext): void {
       )
       ;({ events, last } = await eventsAfter(tenantId, last))
       expect(described(events), `${label}, then seed(t, the originals): nothing changed`).toEqual([])
-      const type = await ctx.store.getReportType(tenantId, all.reportTypes.original.id)
+      const type = await ctx.store.get(reportTypes, tenantId, all.reportTypes.original.id)
       expect(type?.name, `getReportType after ${label}`).toBe(all.reportTypes.original.name)
     })
 
@@ -121,7 +122,7 @@ export function storeSeedBatches(ctx: ConformanceContext): void {
       )
       ;({ events, last } = await eventsAfter(tenantId, last))
       expect(described(events), `${label}, then seed(t, the changed copies): nothing changed`).toEqual([])
-      const type = await ctx.store.getReportType(tenantId, all.reportTypes.original.id)
+      const type = await ctx.store.get(reportTypes, tenantId, all.reportTypes.original.id)
       expect(type?.name, `getReportType after ${label}`).toBe(all.reportTypes.changed.name)
     })
 
@@ -139,10 +140,11 @@ export function storeSeedBatches(ctx: ConformanceContext): void {
       await ctx.store.remove(tenantId, ids as RemoveIds)
       ;({ events, last } = await eventsAfter(tenantId, last))
       expect(described(events), `${label}: one deleted event per record`).toEqual(expected(all, 'deleted'))
-      expect(await ctx.store.getReportType(tenantId, all.reportTypes.original.id), `getReportType after ${label}`).toBe(
-        null,
-      )
-      expect(await ctx.store.getBudget(tenantId, all.budgets.original.id), `getBudget after ${label}`).toBe(null)
+      expect(
+        await ctx.store.get(reportTypes, tenantId, all.reportTypes.original.id),
+        `getReportType after ${label}`,
+      ).toBe(null)
+      expect(await ctx.store.get(budgets, tenantId, all.budgets.original.id), `get(budgets) after ${label}`).toBe(null)
       await ctx.store.remove(tenantId, ids as RemoveIds)
       ;({ events, last } = await eventsAfter(tenantId, last))
       expect(described(events), `${label} again: nothing left to delete`).toEqual([])

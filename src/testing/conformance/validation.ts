@@ -13,6 +13,7 @@ import type { ConformanceContext } from './context.js'
 import { fixtureIds, MINIMAL_LINE_ITEM, MINIMAL_RULE, writableSeed, type FixtureIds } from './fixtures.js'
 import type { Row } from './reference.js'
 import { hasIdParam, isPageList, sampleBody, samplePath } from './samples.js'
+import { automationRules, budgets, reports } from '../../model/index.js'
 
 /** A string of `n` characters. */
 const chars = (n: number) => 'x'.repeat(n)
@@ -631,10 +632,10 @@ export function validationAgainstStore(ctx: ConformanceContext): void {
       const { tenantId: pristine } = await ctx.fresh(writableSeed('a'))
       const read = (id: string) =>
         Promise.all([
-          ctx.store.getBudget(id, A.budget),
-          ctx.store.getBudget(id, A.emptyBudget),
-          ctx.store.getAutomationRule(id, A.rule),
-          ctx.store.getReport(id, A.report),
+          ctx.store.get(budgets, id, A.budget),
+          ctx.store.get(budgets, id, A.emptyBudget),
+          ctx.store.get(automationRules, id, A.rule),
+          ctx.store.get(reports, id, A.report),
         ])
       expect(await read(tenantId)).toEqual(await read(pristine))
     })

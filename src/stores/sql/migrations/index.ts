@@ -32,15 +32,19 @@ const MIGRATIONS: readonly CodeMigration[] = [
 
 /**
  * What the stores need to know of the schema the latest migration leaves: the tickets' indexes
- * (dropped and rebuilt around a bulk load) and SQLite's FTS5 tables, by the table they index.
+ * (dropped and rebuilt around a bulk load), SQLite's FTS5 tables by the table they index, and the
+ * tables of per-tenant generations by the table they count: every seed or removal of its rows bumps
+ * the tenant's generation, so a list's count is cached under it (src/stores/sql/queries.ts).
  *
  * @example
  * const { drop, create } = CURRENT.ticketIndexStatements('sqlite', quote)
+ * CURRENT.generations.tickets // 'ticket_generations'
  */
 export const CURRENT: {
   ticketIndexStatements: typeof ticketIndexStatements
   fts: Readonly<Record<string, { table: string; column: string }>>
-} = { ticketIndexStatements, fts: { tickets: TICKET_FTS } }
+  generations: Readonly<Record<string, string>>
+} = { ticketIndexStatements, fts: { tickets: TICKET_FTS }, generations: { tickets: 'ticket_generations' } }
 
 /** Where the tables live. */
 export interface MigrationContext {

@@ -1,0 +1,223 @@
+/**
+ * A store of your own, written against the package's public names only (docs/stores.md, "Your own
+ * store"): the records of every collection are kept here, in Maps, and read and written from the
+ * collection definitions alone: `get` (lookup column, parts, view needs), `list` (filters, search,
+ * order, pages and cursors), the named writes, `seed` and `remove`. Nothing below names a resource
+ * except the named writes. The parts of the port that are not about records (the events feed,
+ * idempotency, API keys, webhooks) come from `createMemoryStore()`, to which every write is applied
+ * too, so that its feed records the write's events. `test/conformance/third-party.test.ts` runs the
+ * exported conformance suite on it.
+ */
+import {
+  budgets,
+  type ColumnValue,
+  columnOf,
+  companies,
+  compareCodePoints,
+  compareKeysets,
+  createMemoryStore,
+  type FilterSpec,
+  foldCase,
+  foldedValue,
+  type GetRequest,
+  keysetOf,
+  type ListRequest,
+  normalizeRemoval,
+  normalizeSeed,
+  SEEDED_COLLECTIONS,
+  type Store,
+  type StoreCollection,
+  trainingEnrollments,
+  type ViewNeed,
+} from 'tenant-public-api'
+
+/** A record as seeded: its document, with its parts and children in their fields. */
+type Seeded = Record<string, unknown> & { id: string }
+
+/** What this file reads of any definition (each is one of `SEEDED_COLLECTIONS`). */
+interface Definition {
+  name: string
+  columns: readonly { name: string; read: (record: never) => ColumnValue }[]
+  document: (record: Seeded) => Seeded
+  parts: Readonly<Record<string, { field: string; read: (record: Seeded) => unknown }>>
+  lookup: string | null
+  filters: Readonly<Record<string, FilterSpec>>
+  search: { columns: readonly string[] } | null
+  view: { needs: Readonly<Record<string, ViewNeed>>; show: (record: never, needs: never) => unknown } | null
+}
+const definition = (collection: StoreCollection) => collection as unknown as Definition
+
+const read = (spec: Definition, column: string) => columnOf(spec as never, column).read as (r: Seeded) => ColumnValue
+
+/** The records of every tenant, as seeded, by tenant, collection and id; and what reads make of them. */
+class MapRecords {
+  private readonly tenants = new Map<string, Map<string, Map<string, Seeded>>>()
+
+  /** The records of one collection of one tenant (made empty when there are none). */
+  of(tenantId: string, name: string): Map<string, Seeded> {
+    let tenant = this.tenants.get(tenantId)
+    if (tenant === undefined) this.tenants.set(tenantId, (tenant = new Map()))
+    let held = tenant.get(name)
+    if (held === undefined) tenant.set(name, (held = new Map()))
+    return held
+  }
+
+  /** The record with this id or, failing that, the smallest id whose lookup column holds it. */
+  find(spec: Definition, tenantId: string, id: string): Seeded | undefined {
+    const held = this.of(tenantId, spec.name)
+    const found = held.get(id)
+    if (found !== undefined || spec.lookup === null) return found
+    const lookup = read(spec, spec.lookup)
+    const ids = [...held.values()].filter((r) => lookup(spec.document(r)) === id).map((r) => r.id)
+    return held.get(ids.sort(compareCodePoints)[0] ?? '')
+  }
+
+  /** The record as reads show it: its view over the needs its definition declares, with the parts asked for. */
+  shown(spec: Definition, tenantId: string, seeded: Seeded, request?: GetRequest): Seeded {
+    let record = structuredClone(spec.document(seeded))
+    if (spec.view !== null) {
+      const needs = Object.entries(spec.view.needs).map(([name, need]) => [name, this.gather(tenantId, seeded, need)])
+      record = spec.view.show(record as never, Object.fromEntries(needs) as never) as Seeded
+    }
+    const include = (request?.include ?? {}) as Record<string, number | true | undefined>
+    for (const part of Object.values(spec.parts)) {
+      const wanted = include[part.field]
+      if (wanted === undefined) continue
+      const value = structuredClone(part.read(seeded))
+      record[part.field] = wanted === true || !Array.isArray(value) ? value : value.slice(0, wanted)
+    }
+    return record
+  }
+
+  /** A page of the documents the request keeps, in its order (ties by id), from its page or after its cursor. */
+  list(spec: Definition, tenantId: string, request: ListRequest): { items: Seeded[]; totalCount: number } {
+    const kept = [...this.of(tenantId, spec.name).values()]
+      .map((seeded) => spec.document(seeded))
+      .filter((doc) => matches(spec, request, doc))
+      .map((doc) => ({ doc, at: keysetOf(spec as never, request.order, doc as never) }))
+      .sort((a, b) => compareKeysets(request.order, a.at, b.at))
+    const { after } = request
+    const start =
+      after === undefined
+        ? (request.page - 1) * request.limit
+        : kept.filter((entry) => compareKeysets(request.order, entry.at, after) <= 0).length
+    const items = kept.slice(start, start + request.limit).map((entry) => structuredClone(entry.doc))
+    return { items, totalCount: kept.length }
+  }
+
+  clear(): void {
+    this.tenants.clear()
+  }
+
+  /** One need of a view: the children kept in the record's field, or a count of another collection. */
+  private gather(tenantId: string, seeded: Seeded, need: ViewNeed): unknown {
+    if ('children' in need) return structuredClone(seeded[need.children.parent!.field] ?? [])
+    const counted = definition(need.count as StoreCollection)
+    const by = read(counted, need.by)
+    return [...this.of(tenantId, counted.name).values()].filter((r) => by(counted.document(r)) === seeded.id).length
+  }
+}
+
+/** Whether a document passes the request's filters and search. */
+function matches(spec: Definition, request: ListRequest, doc: Seeded): boolean {
+  for (const [name, value] of Object.entries(request.filters)) {
+    const filter = spec.filters[name]!
+    const x = read(spec, filter.column)(doc)
+    if (filter.op === 'equals' && x !== value) return false
+    if (filter.op === 'equalsFolded' && foldedValue(x) !== foldedValue(value)) return false
+    if (filter.op === 'atLeast' && (x === null || x < value)) return false
+    if (filter.op === 'atMost' && (x === null || x > value)) return false
+  }
+  if (request.search === undefined || spec.search === null) return true
+  const term = foldCase(request.search)
+  return spec.search.columns.some((column) => foldedValue(read(spec, column)(doc))?.includes(term) === true)
+}
+
+/**
+ * A store keeping its records in Maps, by tenant, collection and id.
+ *
+ * @example
+ * const api = createPublicApi({ store: createMapStore(), keyResolver })
+ */
+export function createMapStore(): Store {
+  const rest = createMemoryStore()
+  const held = new MapRecords()
+  const records = (tenantId: string, name: string) => held.of(tenantId, name)
+  const store: Store = {
+    ...rest,
+
+    async get(collection, tenantId, id, request) {
+      const spec = definition(collection)
+      const seeded = held.find(spec, tenantId, id)
+      return (seeded === undefined ? null : held.shown(spec, tenantId, seeded, request as GetRequest)) as never
+    },
+
+    async list(collection, tenantId, request) {
+      return held.list(definition(collection), tenantId, request) as never
+    },
+
+    // Each write is applied here after the memory store's, reading the record afresh then: between
+    // the awaits another write may have changed it.
+    async updateBudget(tenantId, id, patch, updatedAt, write) {
+      const all = records(tenantId, budgets.name)
+      if (!all.has(id) || (await rest.updateBudget(tenantId, id, patch, updatedAt, write)) === null) return null
+      const current = all.get(id)
+      if (current === undefined) return null // removed meanwhile
+      const next = { ...current, ...patch, updatedAt }
+      all.set(id, next)
+      return held.shown(definition(budgets), tenantId, next) as never
+    },
+
+    async addBudgetLineItem(tenantId, budgetId, item, write) {
+      const all = records(tenantId, budgets.name)
+      if (!all.has(budgetId) || !(await rest.addBudgetLineItem(tenantId, budgetId, item, write))) return false
+      const current = all.get(budgetId)
+      if (current === undefined) return false // removed meanwhile
+      const lineItems = [...(current.lineItems as unknown[]), structuredClone(item)]
+      all.set(budgetId, { ...current, updatedAt: item.createdAt, lineItems })
+      return true
+    },
+
+    async deleteTrainingEnrollment(tenantId, id, write) {
+      if (!records(tenantId, trainingEnrollments.name).has(id)) return false
+      records(tenantId, trainingEnrollments.name).delete(id)
+      return rest.deleteTrainingEnrollment(tenantId, id, write)
+    },
+
+    async replaceVersioned(collection, tenantId, record, expectedVersion, write) {
+      const all = records(tenantId, collection.name)
+      if (expectedVersion !== null && all.get(record.id)?.version !== expectedVersion) return false
+      if (!(await rest.replaceVersioned(collection, tenantId, record, expectedVersion, write))) return false
+      all.set(record.id, structuredClone(record) as Seeded)
+      return true
+    },
+
+    async findCompanies(tenantId, ids) {
+      const all = records(tenantId, companies.name)
+      return ids.flatMap((id) => {
+        const company = all.get(id)
+        return company === undefined ? [] : [{ id, name: company.name as string }]
+      })
+    },
+
+    async seed(tenantId, data, options) {
+      const normalized = normalizeSeed(data) as unknown as Record<string, Seeded[]>
+      await rest.seed(tenantId, data, options)
+      for (const spec of SEEDED_COLLECTIONS)
+        for (const seeded of normalized[spec.name] ?? []) records(tenantId, spec.name).set(seeded.id, seeded)
+    },
+
+    async remove(tenantId, ids) {
+      const removal = normalizeRemoval(ids) as Record<string, string[]>
+      await rest.remove(tenantId, ids)
+      for (const spec of SEEDED_COLLECTIONS)
+        for (const id of removal[spec.name] ?? []) records(tenantId, spec.name).delete(id)
+    },
+
+    async close() {
+      held.clear()
+      await rest.close()
+    },
+  }
+  return store
+}

@@ -1,0 +1,172 @@
+/**
+ * One tenant of the memory store: a {@link Collection} per collection of `COLLECTIONS` kept by id,
+ * the records of each child collection (budget line items) by their parent's id, and what a read
+ * shows of a record: its view applied to the needs its definition declares, gathered from these maps.
+ * Nothing here names a collection: everything is read from the definitions (src/model/).
+ */
+import {
+  type AnyCollectionView,
+  type CollectionSpec,
+  columnOf,
+  type CountNeed,
+  type ViewNeed,
+} from '../../model/collection.js'
+import { COLLECTIONS, SEEDED_COLLECTIONS } from '../../model/index.js'
+import type { GetRequest, StoreCollection } from '../../ports/store.js'
+import { deepFreeze } from '../../model/frozen-records.js'
+import { EventLog } from '../event-feed.js'
+import { Collection, type Doc, type Entry, type MemorySpec } from './collection.js'
+import type { IdempotencyEntry } from './idempotency.js'
+
+/** A collection kept under another's records (its `parent`): budget line items under budgets. */
+type ChildCollection = Extract<(typeof COLLECTIONS)[number], { readonly parent: { readonly field: string } }>
+
+/** The child collections, as `{ name, parent }`. */
+const CHILD_COLLECTIONS: readonly ChildCollection[] = COLLECTIONS.filter((c): c is ChildCollection => c.parent !== null)
+
+/**
+ * The children of each collection's records: for each parent's name, its child collections' names
+ * and the parent record field that seeds them (a budget's `lineItems`).
+ */
+const CHILDREN_OF = new Map<string, readonly { name: string; field: string }[]>(
+  SEEDED_COLLECTIONS.map((spec) => [
+    spec.name,
+    CHILD_COLLECTIONS.filter((child) => child.parent.collection === spec.name).map((child) => ({
+      name: child.name,
+      field: child.parent.field,
+    })),
+  ]),
+)
+
+/** A definition as the tenant reads it beside what its collection reads: parts, view, and seeding. */
+type TenantSpec = MemorySpec &
+  Pick<CollectionSpec<Doc, Record<string, unknown>>, 'parts' | 'document'> & { readonly view: AnyCollectionView | null }
+
+/** A collection's definition as this file reads it. */
+export function tenantSpec(collection: StoreCollection): TenantSpec {
+  return collection as unknown as TenantSpec
+}
+
+/** Each view's needs as entries, made once per view. */
+const needEntries = new WeakMap<object, readonly (readonly [string, ViewNeed])[]>()
+
+/** The data of one tenant. */
+export class TenantData {
+  private readonly collections = new Map<string, Collection>()
+  /** For each child collection's name, the frozen documents of each parent's children, oldest first. */
+  private readonly children = new Map<string, Map<string, readonly Doc[]>>()
+  readonly idempotency = new Map<string, IdempotencyEntry>()
+  readonly feed = new EventLog()
+
+  constructor() {
+    for (const spec of SEEDED_COLLECTIONS) this.collections.set(spec.name, new Collection(tenantSpec(spec)))
+    for (const child of CHILD_COLLECTIONS) this.children.set(child.name, new Map())
+  }
+
+  /** The collection of `spec` (any collection kept by id). */
+  collection(spec: { readonly name: string }): Collection {
+    return this.collections.get(spec.name)!
+  }
+
+  /** The children of `parentId` in the child collection `name`, oldest first. */
+  childrenOf(name: string, parentId: string): readonly Doc[] {
+    return this.children.get(name)!.get(parentId) ?? []
+  }
+
+  /** Replaces the children of `parentId` in `name` (frozen, in order); null forgets them. */
+  private setChildren(name: string, parentId: string, items: readonly Doc[] | null): void {
+    if (items === null) this.children.get(name)!.delete(parentId)
+    else this.children.get(name)!.set(parentId, items)
+  }
+
+  /** Stores a seeded record of `spec`: its document, its parts, and its children (copied and frozen). */
+  store(spec: TenantSpec, seeded: Record<string, unknown> & Doc): void {
+    const partSpecs = Object.entries(spec.parts)
+    let parts: Record<string, unknown> | null = null
+    if (partSpecs.length > 0) {
+      parts = {}
+      for (const [column, part] of partSpecs) parts[column] = part.read(seeded)
+    }
+    this.collection(spec).set(spec.document(seeded), parts)
+    for (const child of CHILDREN_OF.get(spec.name) ?? []) {
+      const items = (seeded[child.field] as readonly Doc[] | undefined) ?? []
+      this.setChildren(
+        child.name,
+        seeded.id,
+        items.map((item) => deepFreeze(structuredClone(item))),
+      )
+    }
+  }
+
+  /**
+   * Appends a child to `parentId`'s in `name` (a frozen copy): kept beside the parent rather than in
+   * it, so adding one costs O(1), not a copy and re-freeze of the parent with all its children.
+   */
+  addChild(name: string, parentId: string, item: Doc): void {
+    const all = this.children.get(name)!
+    const items = all.get(parentId) as Doc[] | undefined
+    const added = deepFreeze(structuredClone(item))
+    if (items === undefined) all.set(parentId, [added])
+    else items.push(added)
+  }
+
+  /** Removes a record of `spec` and its children; false when it was not there. */
+  remove(spec: { readonly name: string }, id: string): boolean {
+    for (const child of CHILDREN_OF.get(spec.name) ?? []) this.setChildren(child.name, id, null)
+    return this.collection(spec).delete(id)
+  }
+
+  /** The record as reads show it: the view of `spec` applied to its document and needs, else the document. */
+  show(spec: TenantSpec, entry: Entry): Doc {
+    const view = spec.view
+    if (view === null) return entry.record
+    const needs: Record<string, unknown> = {}
+    for (const [name, need] of entriesOf(view)) needs[name] = this.gather(need, entry.id)
+    return view.show(entry.record as never, needs as never) as Doc
+  }
+
+  /** The record as a `get` answers it: shown, with the parts `request` includes. */
+  answer(spec: TenantSpec, entry: Entry, request: GetRequest | undefined): Doc {
+    const shown = this.show(spec, entry)
+    const include = request?.include as Readonly<Record<string, number | true | undefined>> | undefined
+    if (include === undefined || entry.parts === null) return shown
+    let answer: Record<string, unknown> | null = null
+    for (const [column, part] of Object.entries(spec.parts)) {
+      const wanted = include[part.field]
+      if (wanted === undefined) continue
+      const value = entry.parts[column]
+      answer ??= { ...shown }
+      answer[part.field] = wanted === true || !Array.isArray(value) ? value : value.slice(0, wanted)
+    }
+    return (answer as Doc | null) ?? shown
+  }
+
+  /** The record as seeded: its document with its parts and children in their fields (change detection's state). */
+  seeded(spec: TenantSpec, entry: Entry): Record<string, unknown> {
+    const children = CHILDREN_OF.get(spec.name) ?? []
+    if (entry.parts === null && children.length === 0) return entry.record as Record<string, unknown>
+    const full: Record<string, unknown> = { ...entry.record }
+    for (const [column, part] of Object.entries(spec.parts)) full[part.field] = entry.parts?.[column]
+    for (const child of children) full[child.field] = this.childrenOf(child.name, entry.id)
+    return full
+  }
+
+  /** One need of a view for the record `id`. */
+  gather(need: ViewNeed, id: string): unknown {
+    return 'children' in need ? this.childrenOf(need.children.name, id) : this.count(need, id)
+  }
+
+  /** How many records of the need's collection have its column equal to `id`. */
+  count(need: CountNeed, id: string): number {
+    const { read } = columnOf(need.count, need.by)
+    let n = 0
+    for (const { record } of this.collection(need.count).byId.values()) if (read(record as never) === id) n += 1
+    return n
+  }
+}
+
+function entriesOf(view: AnyCollectionView): readonly (readonly [string, ViewNeed])[] {
+  let found = needEntries.get(view)
+  if (found === undefined) needEntries.set(view, (found = Object.entries(view.needs)))
+  return found
+}
