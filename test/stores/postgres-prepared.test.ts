@@ -7,7 +7,7 @@ import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPostgresStore, type SqlStore } from 'tenant-public-api/postgres'
 import { createDemoData } from 'tenant-public-api/testing'
-import { PREPARE } from '../../src/stores/sql/engine.js'
+import { PREPARE } from '../../src/stores/sql/postgres-engine.js'
 import { DATABASE_URL, dropSchemas, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'
 
 const TENANT = 'tenant-prepared'

@@ -26,7 +26,8 @@ import {
 } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createSqlContext, ofTenant, PARAM, template } from '../../src/stores/sql/context.js'
-import { postgresEngine, sqliteEngine } from '../../src/stores/sql/engine.js'
+import { postgresEngine } from '../../src/stores/sql/postgres-engine.js'
+import { sqliteEngine } from '../../src/stores/sql/sqlite-engine.js'
 
 /** A Kysely that only compiles (its driver answers no rows), with an engine's adapter, introspector and compiler. */
 function compileOnly(
