@@ -2,7 +2,7 @@
  * Appending events inside the writing transaction (docs/extensions.md, section 3). A write takes its
  * positions by upserting the tenant's `event_positions` row (the row lock serialises a tenant's
  * writers until commit, so positions commit in order and without gaps), then inserts its events, and
- * now and then prunes the tenant's events older than the retention (see `PRUNE_EVERY_MS`). On
+ * now and then prunes the tenant's events older than the retention (`event-pruning.ts`). On
  * Postgres the change's own statements, the counter, the events and a due prune travel as one
  * statement (`Engine.chainWrites`), SQL splicing each event's id into its text; on SQLite they run in
  * turn, and the events are written with the ids the counter's returned position gives.
@@ -12,23 +12,13 @@ import { type EventDraft, eventId, type WriteContext } from '../../model/events.
 import { authorOf, eventOf } from '../event-feed.js'
 import { type CompiledStatement, type Exec, json, ofTenant, type SqlContext } from './context.js'
 import type { NamedWrite } from './engine.js'
+import { type WriteMoment, writeMoments } from './event-pruning.js'
 
 /** Events per insert statement. */
 const EVENTS_PER_INSERT = 100
 
 /** The columns of an event's row, in the order the inserts write them. */
 const EVENT_COLUMNS = 5
-
-/**
- * A store prunes a tenant's expired events at most once per this interval (per process): one
- * minute, or a hundredth of a shorter retention. Pruning on every write cost every write a
- * statement; an expired event now stays listed at most this much longer (and, as before, until
- * the tenant's next write).
- */
-export const PRUNE_EVERY_MS = 60_000
-
-/** The tenants whose last prune time this process remembers; beyond that it forgets them all. */
-const PRUNED_TENANTS = 10_000
 
 /** How the SQL store records events. */
 export interface SqlEventWrites {
@@ -71,91 +61,59 @@ const idSql = (p: RawBuilder<unknown>) =>
       ELSE CAST(${p} AS TEXT) END`
 
 /**
- * The event writes of the store on `ctx`, keeping events for `retentionMs`.
- *
- * @example
- * const { append } = sqlEventWrites(ctx, EVENT_RETENTION_MS)
- * await append(ex, tenantId, drafts)
+ * The statements that record `drafts` in one statement (`Engine.chainWrites`, Postgres): a due
+ * prune, the counter upsert of the rows `source` gives (`(tenant_id, n)`, returning the position
+ * after the write as `pos`), and the event inserts (100 drafts each) reading `pos`, which splice
+ * each event's id into its stored text.
  */
-export function sqlEventWrites(ctx: SqlContext, retentionMs: number): SqlEventWrites {
-  const { table: t, rows } = ctx
-  const pruneEveryMs = Math.min(PRUNE_EVERY_MS, retentionMs / 100)
-  const lastPruned = new Map<string, number>()
-
-  /** Whether this write prunes the tenant's events (then it counts as pruned from `nowMs`). */
-  function pruneDue(tenantId: string, nowMs: number): boolean {
-    const last = lastPruned.get(tenantId)
-    if (last !== undefined && nowMs - last < pruneEveryMs && nowMs >= last) return false
-    if (last === undefined && lastPruned.size >= PRUNED_TENANTS) lastPruned.clear()
-    lastPruned.set(tenantId, nowMs)
-    return true
+function chained(
+  ctx: SqlContext,
+  moment: WriteMoment,
+  tenantId: string,
+  drafts: readonly EventDraft[],
+  write: WriteContext | undefined,
+) {
+  const { table: t } = ctx
+  const n = drafts.length
+  const { createdAt, prune } = moment
+  const author = authorOf(write)
+  const counter = (source: RawBuilder<unknown>) =>
+    sql`INSERT INTO ${t('event_positions')} AS cur (tenant_id, position) ${source}
+        ON CONFLICT (tenant_id) DO UPDATE SET position = cur.position + ${sql.lit(n)} RETURNING position`
+  const inserts: RawBuilder<unknown>[] = []
+  for (let start = 0; start < n; start += EVENTS_PER_INSERT) {
+    // Draft j takes position last - (n - 1 - j), `last` being the counter after this write.
+    const selects = drafts.slice(start, start + EVENTS_PER_INSERT).map((draft, i) => {
+      const position = sql`(pos.position - ${sql.lit(n - 1 - start - i)})`
+      const text = json(eventOf(draft, 0, createdAt, author))
+      if (!text.startsWith(ID_HEAD)) throw new Error('An event must serialise with its id first')
+      const tail = text.slice(ID_HEAD.length)
+      return sql`SELECT ${tenantId}, ${position}, ${draft.type}, ${createdAt},
+                        '{"id":"' || ${idSql(position)} || '"' || ${tail} FROM pos`
+    })
+    const union = sql.join(selects, sql` UNION ALL `)
+    inserts.push(sql`INSERT INTO ${t('events')} (tenant_id, position, type, created_at, doc) ${union}`)
   }
+  return { prune, counter, inserts }
+}
 
-  /**
-   * The moment of a write: its time, and the prune of the tenant's expired events when one is due. A
-   * prune deletes a prefix of positions: every event before the first one created at the cutoff or
-   * later (found along the primary key, reading the expired events it deletes and one more), or every
-   * event when all have expired. An expired event after a kept one (clocks of two processes a little
-   * apart) stays until a later prune, so pruning never leaves a hole in the feed.
-   */
-  function moment(tenantId: string) {
-    const now = new Date()
-    const prune: RawBuilder<unknown>[] = []
-    if (pruneDue(tenantId, now.getTime())) {
-      const cutoff = new Date(now.getTime() - retentionMs).toISOString()
-      const events = t('events')
-      const firstKept = sql`SELECT position FROM ${events} WHERE ${ofTenant(tenantId)} AND created_at >= ${cutoff}
-                            ORDER BY position LIMIT 1`
-      const last = sql`SELECT position FROM ${t('event_positions')} WHERE ${ofTenant(tenantId)}`
-      prune.push(
-        sql`DELETE FROM ${events} WHERE ${ofTenant(tenantId)} AND position < COALESCE((${firstKept}), (${last}) + 1)`,
-      )
-    }
-    return { createdAt: now.toISOString(), prune }
-  }
-
-  /**
-   * The statements that record `drafts` in one statement (`Engine.chainWrites`, Postgres): a due
-   * prune, the counter upsert of the rows `source` gives (`(tenant_id, n)`, returning the position
-   * after the write as `pos`), and the event inserts (100 drafts each) reading `pos`, which splice
-   * each event's id into its stored text.
-   */
-  function chained(tenantId: string, drafts: readonly EventDraft[], write: WriteContext | undefined) {
-    const n = drafts.length
-    const { createdAt, prune } = moment(tenantId)
-    const author = authorOf(write)
-    const counter = (source: RawBuilder<unknown>) =>
-      sql`INSERT INTO ${t('event_positions')} AS cur (tenant_id, position) ${source}
-          ON CONFLICT (tenant_id) DO UPDATE SET position = cur.position + ${sql.lit(n)} RETURNING position`
-    const inserts: RawBuilder<unknown>[] = []
-    for (let start = 0; start < n; start += EVENTS_PER_INSERT) {
-      // Draft j takes position last - (n - 1 - j), `last` being the counter after this write.
-      const selects = drafts.slice(start, start + EVENTS_PER_INSERT).map((draft, i) => {
-        const position = sql`(pos.position - ${sql.lit(n - 1 - start - i)})`
-        const text = json(eventOf(draft, 0, createdAt, author))
-        if (!text.startsWith(ID_HEAD)) throw new Error('An event must serialise with its id first')
-        const tail = text.slice(ID_HEAD.length)
-        return sql`SELECT ${tenantId}, ${position}, ${draft.type}, ${createdAt},
-                          '{"id":"' || ${idSql(position)} || '"' || ${tail} FROM pos`
-      })
-      const union = sql.join(selects, sql` UNION ALL `)
-      inserts.push(sql`INSERT INTO ${t('events')} (tenant_id, position, type, created_at, doc) ${union}`)
-    }
-    return { prune, counter, inserts }
-  }
-
-  // Statement by statement (SQLite), the statements are compiled once: the counter's upsert returns the
-  // last position and the events are written with their ids, so no statement reads another's result in SQL.
-  const counterInTurn = ctx.compiled(
+/**
+ * The statements of a write run one after another (SQLite), compiled once: the counter's upsert returns
+ * the last position and the events are written with their ids, so no statement reads another's result
+ * in SQL.
+ */
+function inTurnStatements(ctx: SqlContext) {
+  const { table: t } = ctx
+  const counter = ctx.compiled(
     2,
     ([tenant, n]) =>
       sql`INSERT INTO ${t('event_positions')} AS cur (tenant_id, position) VALUES (${tenant}, ${n})
           ON CONFLICT (tenant_id) DO UPDATE SET position = cur.position + excluded.position RETURNING position`,
   )
-  const insertsInTurn = new Map<number, CompiledStatement>()
+  const inserts = new Map<number, CompiledStatement>()
   /** The insert of `count` events, its values row after row. */
-  function insertInTurn(count: number): CompiledStatement {
-    let statement = insertsInTurn.get(count)
+  function insert(count: number): CompiledStatement {
+    let statement = inserts.get(count)
     if (statement === undefined) {
       statement = ctx.compiled(count * EVENT_COLUMNS, (values) => {
         const tuples = Array.from(
@@ -164,35 +122,48 @@ export function sqlEventWrites(ctx: SqlContext, retentionMs: number): SqlEventWr
         )
         return sql`INSERT INTO ${t('events')} (tenant_id, position, type, created_at, doc) VALUES ${sql.join(tuples)}`
       })
-      insertsInTurn.set(count, statement)
+      inserts.set(count, statement)
     }
     return statement
   }
+  return { counter, insert }
+}
 
-  /** Records `drafts` after running `writes`, one statement after another in the transaction `ex`. */
-  async function appendInTurn(
-    ex: Exec,
-    tenantId: string,
-    drafts: readonly EventDraft[],
-    write: WriteContext | undefined,
-    writes: readonly RawBuilder<unknown>[],
-  ) {
-    const { createdAt, prune } = moment(tenantId)
-    const author = authorOf(write)
-    for (const statement of [...writes, ...prune]) await statement.execute(ex)
-    const [counted] = await counterInTurn.rows<{ position: unknown }>([tenantId, drafts.length], ex)
-    const first = Number(counted!.position) - drafts.length + 1
-    for (let start = 0; start < drafts.length; start += EVENTS_PER_INSERT) {
-      const batch = drafts.slice(start, start + EVENTS_PER_INSERT)
-      const values: unknown[] = []
-      for (const [i, draft] of batch.entries()) {
-        const position = first + start + i
-        values.push(tenantId, position, draft.type, createdAt, json(eventOf(draft, position, createdAt, author)))
-      }
-      await insertInTurn(batch.length).rows(values, ex)
+/** Records `drafts` after running `writes`, one statement after another in the transaction `ex`. */
+async function appendInTurn(
+  statements: ReturnType<typeof inTurnStatements>,
+  { createdAt, prune }: WriteMoment,
+  ex: Exec,
+  tenantId: string,
+  drafts: readonly EventDraft[],
+  write: WriteContext | undefined,
+  writes: readonly RawBuilder<unknown>[],
+) {
+  const author = authorOf(write)
+  for (const statement of [...writes, ...prune]) await statement.execute(ex)
+  const [counted] = await statements.counter.rows<{ position: unknown }>([tenantId, drafts.length], ex)
+  const first = Number(counted!.position) - drafts.length + 1
+  for (let start = 0; start < drafts.length; start += EVENTS_PER_INSERT) {
+    const batch = drafts.slice(start, start + EVENTS_PER_INSERT)
+    const values: unknown[] = []
+    for (const [i, draft] of batch.entries()) {
+      const position = first + start + i
+      values.push(tenantId, position, draft.type, createdAt, json(eventOf(draft, position, createdAt, author)))
     }
+    await statements.insert(batch.length).rows(values, ex)
   }
+}
 
+/**
+ * The event writes of the store on `ctx`, keeping events for `retentionMs`.
+ *
+ * @example
+ * const { append } = sqlEventWrites(ctx, EVENT_RETENTION_MS)
+ * await append(ex, tenantId, drafts)
+ */
+export function sqlEventWrites(ctx: SqlContext, retentionMs: number): SqlEventWrites {
+  const momentOf = writeMoments(ctx, retentionMs)
+  const inTurn = inTurnStatements(ctx)
   return {
     async append(ex, tenantId, drafts, write, writes = []) {
       if (drafts.length === 0) {
@@ -200,13 +171,13 @@ export function sqlEventWrites(ctx: SqlContext, retentionMs: number): SqlEventWr
         return
       }
       const chainWrites = ctx.engine.chainWrites
-      if (chainWrites === null) return appendInTurn(ex, tenantId, drafts, write, writes)
-      const parts = chained(tenantId, drafts, write)
+      if (chainWrites === null) return appendInTurn(inTurn, momentOf(tenantId), ex, tenantId, drafts, write, writes)
+      const parts = chained(ctx, momentOf(tenantId), tenantId, drafts, write)
       const counter = {
         name: 'pos',
         write: parts.counter(sql`VALUES (${tenantId}, ${sql.lit(drafts.length)})`),
       }
-      const readBack = sql`SELECT position FROM ${t('event_positions')} WHERE ${ofTenant(tenantId)}`
+      const readBack = sql`SELECT position FROM ${ctx.table('event_positions')} WHERE ${ofTenant(tenantId)}`
       for (const [i, insert] of parts.inserts.entries()) {
         if (i === 0) await chainWrites(ex, [...writes, ...parts.prune], counter, insert)
         else await sql`WITH pos AS (${readBack}) ${insert}`.execute(ex)
@@ -216,8 +187,8 @@ export function sqlEventWrites(ctx: SqlContext, retentionMs: number): SqlEventWr
     async appendIf(tenantId, drafts, write, guard) {
       const guarded = ctx.engine.guardedWrites
       if (guarded === null) throw new Error(`appendIf needs one statement of data-modifying CTEs (${ctx.engine.name})`)
-      if (drafts.length === 0) return (await rows(guard.write)).length > 0
-      const parts = chained(tenantId, drafts, write)
+      if (drafts.length === 0) return (await ctx.rows(guard.write)).length > 0
+      const parts = chained(ctx, momentOf(tenantId), tenantId, drafts, write)
       if (parts.inserts.length !== 1) throw new Error('appendIf records at most 100 events')
       // One row of the guard's (its key), so the counter moves by n only when the guard changed it.
       const source = sql`SELECT ${tenantId}, ${sql.lit(drafts.length)} FROM ${sql.raw(guard.name)}`

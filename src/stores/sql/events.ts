@@ -1,7 +1,8 @@
 /**
  * The events feed on SQL (docs/extensions.md, section 3), one part per concept: reading records as
  * change detection sees them (`event-states.ts`), appending events inside the writing transaction
- * and pruning expired ones (`event-writes.ts`), and pages of the feed (`event-pages.ts`).
+ * (`event-writes.ts`) and pruning expired ones with it (`event-pruning.ts`), and pages of the feed
+ * (`event-pages.ts`).
  */
 import type { EventPage, EventQuery } from '../../ports/event-feed.js'
 import type { SqlContext } from './context.js'
