@@ -31,7 +31,9 @@ import {
   trainingCourses,
 } from '../../src/model/index.js'
 import { listRequest } from '../../src/model/list-request.js'
-import { type Engine, postgresEngine, sqliteEngine } from '../../src/stores/sql/engine.js'
+import type { Engine } from '../../src/stores/sql/engine.js'
+import { postgresEngine } from '../../src/stores/sql/postgres-engine.js'
+import { sqliteEngine } from '../../src/stores/sql/sqlite-engine.js'
 import { assertMatchesContract } from '../support/contract.js'
 import { pgliteDialect } from '../support/pglite-dialect.js'
 import { DATABASE_URL, dropSchemas, freshSchema, NO_SERVER, postgresServerAnswers } from '../support/postgres.js'

@@ -4,7 +4,8 @@
  * timeouts and better-sqlite3 actually throw.
  */
 import { describe, expect, it } from 'vitest'
-import { postgresEngine, sqliteEngine } from '../../src/stores/sql/engine.js'
+import { postgresEngine } from '../../src/stores/sql/postgres-engine.js'
+import { sqliteEngine } from '../../src/stores/sql/sqlite-engine.js'
 
 const coded = (message: string, code: string) => Object.assign(new Error(message), { code })
 

@@ -5,7 +5,7 @@
  */
 import { Kysely, PostgresDialect, type Dialect, type PostgresPool, type PostgresPoolClient } from 'kysely'
 import type { Pool, PoolClient, QueryResult } from 'pg'
-import { PREPARE, postgresEngine } from '../sql/engine.js'
+import { PREPARE, postgresEngine } from '../sql/postgres-engine.js'
 import { createSqlStore, type SqlStore } from '../sql/sql-store.js'
 
 export { sqlRateLimiter, type SqlRateLimiterOptions } from '../sql/rate-limiter.js'

@@ -6,7 +6,7 @@
 import { sql } from 'kysely'
 import type { ApiKey, ApiKeyRecord } from '../../model/api-keys.js'
 import type { ApiKeyMethods } from '../../ports/store.js'
-import { json, parse, type SqlContext } from './context.js'
+import { json, ofTenant, parse, type SqlContext } from './context.js'
 
 /** A row of `api_keys`. */
 interface ApiKeyRow {
@@ -78,7 +78,7 @@ export function sqlApiKeyMethods(ctx: SqlContext): ApiKeyMethods {
 
     async listApiKeys(tenantId) {
       const found = await rows<ApiKeyRow>(
-        sql`SELECT * FROM ${t('api_keys')} WHERE tenant_id = ${tenantId} ORDER BY created_at DESC, id`,
+        sql`SELECT * FROM ${t('api_keys')} WHERE ${ofTenant(tenantId)} ORDER BY created_at DESC, id`,
       )
       return found.map(keyOf)
     },

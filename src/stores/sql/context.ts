@@ -7,6 +7,13 @@ import { frozenFromJson } from '../../model/frozen-records.js'
 import type { Engine } from './engine.js'
 import { quote, type TableNamer } from './migrations/index.js'
 
+/** The parameters of a statement compiled once: `N` of them (a tuple when `N` is a literal). */
+export type Params<N extends number, P extends RawBuilder<unknown>[] = []> = number extends N
+  ? readonly RawBuilder<unknown>[]
+  : P['length'] extends N
+    ? Readonly<P>
+    : Params<N, [...P, RawBuilder<unknown>]>
+
 /** A database handle or a transaction on it. */
 export type Exec = Kysely<unknown>
 
@@ -28,11 +35,15 @@ export interface SqlContext {
   /** The first row `query` returns. */
   one<R = Record<string, unknown>>(query: RawBuilder<unknown>, ex?: Exec): Promise<R | undefined>
   /**
-   * The rows of hand-written SQL `text` (placeholders as `engine.placeholder` writes them) run with
-   * `params`, strings bound as the engine needs (`engine.text`), on `ex`. For statements whose text
-   * is built once: Kysely compiles a `sql` template anew on every run.
+   * A statement compiled once (for hot statements whose shape never changes): `build` writes it as a
+   * `sql` template of its `arity` parameters. See {@link CompiledStatement} for why and how it runs.
+   *
+   * @example
+   * const counter = ctx.compiled(2, ([tenant, n]) =>
+   *   sql`UPDATE ${ctx.table('event_positions')} SET position = position + ${n} WHERE ${ofTenant(tenant)}`)
+   * await counter.rows([tenantId, 3], ex)
    */
-  query<R = Record<string, unknown>>(text: string, params: readonly unknown[], ex?: Exec): Promise<R[]>
+  compiled<N extends number>(arity: N, build: (params: Params<N>) => RawBuilder<unknown>): CompiledStatement
   /** The record stored as `text`: parsed and frozen once, then shared while the stored text is unchanged. */
   parseDoc<T>(text: unknown): T
 }
@@ -75,10 +86,7 @@ export function createSqlContext(db: Exec, engine: Engine, schema: string | unde
     table: (name) => sql.raw(tableName(name)),
     rows,
     one: async <R>(query: RawBuilder<unknown>, ex: Exec = db) => (await rows<R>(query, ex))[0],
-    async query<R>(text: string, params: readonly unknown[], ex: Exec = db): Promise<R[]> {
-      const bound = params.map((value) => (typeof value === 'string' ? engine.text(value) : value))
-      return (await ex.executeQuery<R>(CompiledQuery.raw(text, bound))).rows
-    },
+    compiled: (arity, build) => compileOnce(db, engine, arity, build),
     parseDoc<T>(text: unknown): T {
       const source = String(text)
       // Keyed by the text's start (the record's id comes first), confirmed by the whole text: hashing
@@ -100,14 +108,106 @@ export function createSqlContext(db: Exec, engine: Engine, schema: string | unde
   }
 }
 
+/**
+ * The condition that keeps a statement to one tenant's rows: `tenant_id = <tenant>` (of the table
+ * `alias` names, when given). Every table of tenant data is keyed by `tenant_id` first, and every
+ * statement on one tenant's rows names it (docs/contract.md, "tenancy": a key sees exactly one
+ * tenant). Written once here so that it reads the same everywhere and a statement that scopes its
+ * rows otherwise stands out; the indexes lead with `tenant_id` (docs/stores.md), so this condition
+ * is also what lets every read seek its tenant's rows. `tenant` is the tenant's id, or a SQL
+ * expression (a subquery, a parameter of {@link SqlContext.compiled}).
+ *
+ * @example
+ * sql`SELECT doc FROM ${ctx.table('goals')} WHERE ${ofTenant(tenantId)} AND id = ${id}`
+ * sql`... JOIN ${ctx.table('enrollments')} e ON ${ofTenant(tenantId, 'e')} AND e.course_id = ${id}`
+ */
+export function ofTenant(tenant: string | RawBuilder<unknown>, alias?: string): RawBuilder<boolean> {
+  return alias === undefined
+    ? sql<boolean>`tenant_id = ${tenant}`
+    : sql<boolean>`${sql.raw(alias)}.tenant_id = ${tenant}`
+}
+
+/**
+ * A statement compiled once ({@link SqlContext.compiled}). Kysely compiles a `sql` template on every
+ * run, walking a node per value and per nested template, and that walk costs more than the statement:
+ * compiling the insert of 100 events took 0.6-0.9 ms, running it on SQLite 0.1-0.2 ms; a seed batch of
+ * 30,000 values 38-41 ms against 22-27 ms (`npm run bench statements`, ARCHITECTURE.md "One way to
+ * write SQL"). A statement whose shape never changes is therefore written as a `sql` template over
+ * parameters, compiled once into its text, and each run only binds its values (strings as the engine
+ * binds them, `engine.text`: Postgres refuses U+0000 in text).
+ */
+export interface CompiledStatement {
+  /** The rows of the statement run with `values` (one per parameter, in order) on `ex` (default the store's db). */
+  rows<R = Record<string, unknown>>(values: readonly unknown[], ex?: Exec): Promise<R[]>
+  /**
+   * The statement with `values`, as a `sql` template of one node per value, for a larger statement
+   * (a write chained with others, `Engine.chainWrites`): for a small statement it compiles in a part
+   * of the time its `build` would (0.13-0.22 ms against 0.56-0.87 ms for 100 events); a large one
+   * runs alone, through `rows`.
+   */
+  sql(values: readonly unknown[]): RawBuilder<unknown>
+}
+
+/** Marks parameter `i` in a statement's text while it is compiled: U+0000 is in no name or literal of the store. */
+const MARK = '\u0000'
+const MARKED = new RegExp(`${MARK}(\\d+)${MARK}`)
+
+/**
+ * The statement `build` writes over `arity` parameters, compiled by `db`, bound as `engine` binds.
+ *
+ * @example
+ * const read = compileOnce(db, sqliteEngine, 2, ([tenant, id]) =>
+ *   sql`SELECT doc FROM goals WHERE ${ofTenant(tenant)} AND id = ${id}`)
+ * await read.rows([tenantId, id])
+ */
+function compileOnce<N extends number>(
+  db: Exec,
+  engine: Engine,
+  arity: N,
+  build: (params: Params<N>) => RawBuilder<unknown>,
+): CompiledStatement {
+  let compiled: { strings: TemplateStringsArray; order: number[]; inOrder: boolean; text: string } | undefined
+  const bind = (value: unknown) => (typeof value === 'string' ? engine.text(value) : value)
+  /** Compiled on first use: the text with each parameter marked, split at the marks. */
+  const compile = () => {
+    const marks = Array.from({ length: arity }, (_, i) => sql.raw(`${MARK}${i}${MARK}`)) as unknown as Params<N>
+    const marked = build(marks).compile(db)
+    if (marked.parameters.length > 0)
+      throw new Error(`Every value of a compiled statement is a parameter: ${marked.sql}`)
+    const pieces = marked.sql.split(MARKED)
+    const fragments = pieces.filter((_, i) => i % 2 === 0)
+    const order = pieces.filter((_, i) => i % 2 === 1).map(Number)
+    if (new Set(order).size !== arity) throw new Error(`Each of ${arity} parameters must be used: ${marked.sql}`)
+    const strings = Object.assign([...fragments], { raw: fragments }) as unknown as TemplateStringsArray
+    const text = sql(strings, ...order.map(() => null)).compile(db).sql
+    compiled = { strings, order, inOrder: order.every((index, i) => index === i), text }
+    return compiled
+  }
+  const check = (values: readonly unknown[]) => {
+    if (values.length !== arity) throw new Error(`${arity} values expected, ${values.length} given`)
+    return compiled ?? compile()
+  }
+  return {
+    async rows<R>(values: readonly unknown[], ex: Exec = db): Promise<R[]> {
+      const { order, inOrder, text } = check(values)
+      // One array allocated at its size (a seed batch binds 30,000 values).
+      const bound = inOrder ? values.map(bind) : order.map((i) => bind(values[i]))
+      return (await ex.executeQuery<R>(CompiledQuery.raw(text, bound))).rows
+    },
+    sql(values) {
+      const { strings, order } = check(values)
+      return sql(strings, ...order.map((i) => values[i]))
+    },
+  }
+}
+
 /** Where a parameter goes in the text of a {@link template}: a character no name or literal of the store holds. */
 export const PARAM = '\u0000'
 
 /**
  * A statement written once as SQL text, {@link PARAM} standing for each parameter, bound anew on each
- * call as a `sql` template of its fragments. Such a template compiles to one node per parameter; one
- * built of a nested template per column (`sql.join`, `sql.ref`) compiled in about 10 µs for a rule's
- * update, against 2 µs. (Not `?`: a Postgres schema name may hold one.)
+ * call as a `sql` template of its fragments. `collections.ts` still writes its versioned statements this
+ * way; {@link SqlContext.compiled} does the same from a `sql` template (issue 21: they move to it).
  *
  * @example
  * const read = template(`SELECT doc FROM "goals" WHERE tenant_id = ${PARAM} AND id = ${PARAM}`)

@@ -1,7 +1,8 @@
 /**
- * Everything that differs between SQLite and Postgres, in one place (the Kysely-dialect idea: the
- * store speaks one SQL and asks its engine for the few pieces that differ). Decisions that are the
- * same on both engines are written down here too, so this file is the whole story:
+ * Everything that differs between SQLite and Postgres, as one interface (the Kysely-dialect idea: the
+ * store speaks one SQL and asks its engine for the few pieces that differ), implemented by
+ * `sqlite-engine.ts` and `postgres-engine.ts`. Decisions that are the same on both engines are
+ * written down here too, so this file is the whole story:
  *
  * - **Booleans**: SQLite has none (0/1 in an INTEGER); Postgres has `boolean`.
  * - **JSON**: records are kept as their JSON text (`doc TEXT`) on both engines. `jsonb` would
@@ -38,20 +39,7 @@
  * - **Text**: Postgres text cannot hold U+0000, so it is dropped from bound strings there.
  * - **Unavailability**: which driver errors mean "the database cannot be reached" (→ 503).
  */
-import {
-  CompiledQuery,
-  OperationNodeTransformer,
-  sql,
-  type Kysely,
-  type KyselyPlugin,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type QueryResult,
-  type RawBuilder,
-  type RootOperationNode,
-  type UnknownRow,
-  type ValueNode,
-} from 'kysely'
+import type { Kysely, KyselyPlugin, RawBuilder } from 'kysely'
 
 /** The name of a supported SQL engine. */
 export type EngineName = 'sqlite' | 'postgres'
@@ -79,9 +67,10 @@ export interface Engine {
   readonly bigintType: string
   /** The type of text columns in DDL, with the code-point collation. */
   readonly textType: string
-  /** The `i`-th (from 1) parameter placeholder in hand-written SQL text. */
-  placeholder(index: number): string
-  /** A string as bound in hand-written SQL (the query builder applies this through {@link plugins}). */
+  /**
+   * A string as bound to a statement compiled once (`SqlContext.compiled`; a `sql` template gets this
+   * through {@link plugins}).
+   */
   text(value: string): string
   /** Kysely plugins every query of this engine needs. */
   readonly plugins: readonly KyselyPlugin[]
@@ -164,239 +153,4 @@ export interface Engine {
 export interface NamedWrite {
   readonly name: string
   readonly write: RawBuilder<unknown>
-}
-
-/**
- * SQLite result codes (extended ones included: `SQLITE_BUSY_TIMEOUT`, `SQLITE_IOERR_SHORT_READ`...) of a
- * database that is locked by another connection or cannot be read or written now.
- */
-const SQLITE_UNAVAILABLE_PREFIXES = ['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_FULL']
-
-/** A write transaction's own statements, compiled once (Kysely compiles a `sql` template on every run). */
-const SQLITE_TRANSACTION = {
-  begin: CompiledQuery.raw('BEGIN IMMEDIATE'),
-  commit: CompiledQuery.raw('COMMIT'),
-  rollback: CompiledQuery.raw('ROLLBACK'),
-}
-
-/** The tail of this process's queue of SQLite write transactions (see `writeTransaction`). */
-let sqliteWrites: Promise<unknown> = Promise.resolve()
-
-/**
- * SQLite (better-sqlite3, or any Kysely SQLite dialect).
- *
- * @example
- * createSqlStore(new Kysely({ dialect }), sqliteEngine)
- */
-export const sqliteEngine: Engine = {
-  name: 'sqlite',
-  inProcess: true,
-  booleanType: 'INTEGER',
-  realType: 'REAL',
-  bigintType: 'INTEGER',
-  textType: 'TEXT',
-  placeholder: () => '?',
-  text: (value) => value,
-  plugins: [],
-  bool: (value) => (value ? 1 : 0),
-  nowMs: () => sql<number>`CAST(unixepoch('subsec') * 1000 AS INTEGER)`,
-  // Kysely's transaction() says plain BEGIN, which takes the write lock only at the first write:
-  // two processes that both read first then deadlock (SQLITE_BUSY at once, no busy wait).
-  writeTransaction: (db, fn) => {
-    const run = () =>
-      db.connection().execute(async (connection) => {
-        await connection.executeQuery(SQLITE_TRANSACTION.begin)
-        try {
-          const result = await fn(connection)
-          await connection.executeQuery(SQLITE_TRANSACTION.commit)
-          return result
-        } catch (error) {
-          await connection.executeQuery(SQLITE_TRANSACTION.rollback).catch(() => undefined)
-          throw error
-        }
-      })
-    // One SQLite write transaction at a time in this process. better-sqlite3 waits for a lock
-    // synchronously: a second connection's BEGIN IMMEDIATE on the same file, while the first awaits
-    // inside its transaction, would block the event loop the first needs to commit (two stores on
-    // one file in one process). Queued here instead; other processes still meet busy_timeout.
-    const result = sqliteWrites.then(run, run)
-    sqliteWrites = result.catch(() => undefined)
-    return result
-  },
-  chainWrites: null,
-  guardedWrites: null,
-  forUpdate: '',
-  skipLocked: () => '',
-  // 22 ticket indexes touched or rebuilt: with the default 2 MB cache most inserts would miss, and
-  // a second sorter thread speeds up each index rebuild.
-  bulkLoad: {
-    before: ['PRAGMA cache_size = -512000', 'PRAGMA threads = 2'],
-    after: ['PRAGMA cache_size = -2000', 'PRAGMA threads = 0'],
-    analyze: false,
-    // A load at least as big as the table is faster without the ticket indexes, rebuilt after in the
-    // same transaction.
-    rebuildIndexes: true,
-  },
-  schemas: false,
-  unionSeeks: false,
-  contains: (column, term, fts) => {
-    // The trigram index needs 3 characters (code points); shorter terms scan with instr, which is
-    // exact and needs no escaping.
-    if (fts !== undefined && [...term].length >= 3) {
-      const match = sql`${sql.raw(fts.column)} MATCH ${ftsPhrase(term)}`
-      return sql<boolean>`rowid IN (SELECT rowid FROM ${sql.raw(fts.table)} WHERE ${match})`
-    }
-    return sql<boolean>`instr(${sql.ref(column)}, ${term}) > 0`
-  },
-  isUnavailable: (error) => {
-    const code = (error as { code?: unknown } | null)?.code
-    // SQLITE_PROTOCOL: WAL's lock protocol lost a race with another connection; it passes.
-    return (
-      typeof code === 'string' &&
-      (code === 'SQLITE_PROTOCOL' || SQLITE_UNAVAILABLE_PREFIXES.some((prefix) => code.startsWith(prefix)))
-    )
-  },
-}
-
-function dropNul(value: string): string {
-  return value.includes('\u0000') ? value.replaceAll('\u0000', '') : value
-}
-
-/** Drops U+0000 from every bound string: Postgres refuses it in text, and a 500 would follow. */
-class DropNulPlugin implements KyselyPlugin {
-  readonly #transformer = new (class extends OperationNodeTransformer {
-    protected override transformValue(node: ValueNode): ValueNode {
-      return typeof node.value === 'string' && node.value.includes('\u0000')
-        ? { ...node, value: dropNul(node.value) }
-        : node
-    }
-  })()
-
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.#transformer.transformNode(args.node)
-  }
-
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return args.result
-  }
-}
-
-/** Node error codes of a socket that could not connect or was cut. */
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-  'ECONNABORTED',
-])
-
-/** SQLSTATEs of an unreachable, restarting, overloaded or timed-out server. */
-function isUnavailableSqlState(code: string): boolean {
-  return (
-    code.startsWith('08') || // connection exceptions
-    code === '57P01' || // admin_shutdown
-    code === '57P02' || // crash_shutdown
-    code === '57P03' || // cannot_connect_now (starting up)
-    code === '53300' || // too_many_connections
-    code === '57014' // query_canceled: statement_timeout
-  )
-}
-
-/**
- * The comment that starts a Postgres statement worth preparing: a write's chained statement (the
- * change, the counter, the events), whose text repeats and whose every part finds its rows by key, so
- * a plan made once suits every run. The Postgres store sends such a statement, from its second run on
- * a connection, as a named prepared statement (`preparedStatements`, docs/stores.md): the server then
- * parses and plans it once per connection, not on every write (a rule update's statement spent about
- * a fifth of its time there). Reads are never marked: a plan made once for one tenant's page could
- * suit another tenant's badly.
- */
-export const PREPARE = '/* prepare */ '
-
-/**
- * Postgres (pg, or any Kysely Postgres dialect such as one over PGlite).
- *
- * @example
- * createSqlStore(new Kysely({ dialect: new PostgresDialect({ pool }) }), postgresEngine)
- */
-export const postgresEngine: Engine = {
-  name: 'postgres',
-  inProcess: false,
-  booleanType: 'boolean',
-  realType: 'double precision',
-  bigintType: 'bigint',
-  textType: 'text COLLATE "C"',
-  placeholder: (index) => `$${index}`,
-  text: dropNul,
-  plugins: [new DropNulPlugin()],
-  bool: (value) => value,
-  nowMs: () => sql<number>`(extract(epoch from statement_timestamp()) * 1000)::bigint`,
-  writeTransaction: (db, fn) => db.transaction().execute(fn),
-  chainWrites: async (ex, writes, named, last) => {
-    const ctes = writes.map((write, i) => sql`${sql.raw(`w${i}`)} AS (${write})`)
-    ctes.push(sql`${sql.raw(named.name)} AS (${named.write})`)
-    await sql`${sql.raw(PREPARE)}WITH ${sql.join(ctes)} ${last}`.execute(ex)
-  },
-  guardedWrites: async (db, guard, writes, named, last) => {
-    const ctes = [
-      sql`${sql.raw(guard.name)} AS (${guard.write})`,
-      ...writes.map((write, i) => sql`${sql.raw(`w${i}`)} AS (${write})`),
-      sql`${sql.raw(named.name)} AS (${named.write})`,
-      sql`done AS (${last})`,
-    ]
-    const { rows } = await sql<{ n: unknown }>`${sql.raw(PREPARE)}WITH ${sql.join(ctes)}
-      SELECT count(*) AS n FROM ${sql.raw(guard.name)}`.execute(db)
-    return Number(rows[0]?.n) > 0
-  },
-  forUpdate: ' FOR UPDATE',
-  skipLocked: (alias) => ` FOR UPDATE OF ${alias} SKIP LOCKED`,
-  // A tenant's 500-id read-back after a load of 600,000 tickets chose an index by tenant and assignee
-  // on stale statistics and read all 600,000 rows, 0.35 s a batch (bench/README.md).
-  bulkLoad: { before: [], after: [], analyze: true, rebuildIndexes: false },
-  schemas: true,
-  unionSeeks: true,
-  // LIKE's default escape character is the backslash; pg_trgm's GIN index serves it for 3+ characters.
-  contains: (column, term) => sql<boolean>`${sql.ref(column)} LIKE ${`%${escapeLike(term)}%`}`,
-  isUnavailable: (error) => isUnavailablePostgres(error, 0),
-}
-
-/**
- * Messages of pg and pg-pool when a connection cannot be made, was lost, or gave no answer in time
- * (query_timeout, a pool's connect timeout, the client's own connect timeout).
- */
-const POSTGRES_UNAVAILABLE_MESSAGE = new RegExp(
-  [
-    'Connection terminated',
-    'timeout exceeded when trying to connect',
-    'Client has encountered a connection error',
-    'Connection ended',
-    'not queryable',
-    'connect ECONNREFUSED',
-    'Query read timeout',
-    '^timeout expired$',
-  ].join('|'),
-  'i',
-)
-
-/** The error, or what it wraps (pg-pool's connect timeout wraps the socket's error), means 503. */
-function isUnavailablePostgres(error: unknown, depth: number): boolean {
-  const e = error as { code?: unknown; message?: unknown; cause?: unknown } | null
-  if (e === null || typeof e !== 'object') return false
-  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || isUnavailableSqlState(e.code))) return true
-  if (typeof e.message === 'string' && POSTGRES_UNAVAILABLE_MESSAGE.test(e.message)) return true
-  return depth < 4 && e.cause !== undefined && isUnavailablePostgres(e.cause, depth + 1)
-}
-
-/** Escapes `%`, `_` and `\` so that a term matches itself inside `LIKE ... ESCAPE '\'`. */
-export function escapeLike(term: string): string {
-  return term.replace(/[\\%_]/g, (c) => `\\${c}`)
-}
-
-/** Quotes a term as one FTS5 phrase: every character literal, `"` doubled. */
-export function ftsPhrase(term: string): string {
-  return `"${term.replaceAll('"', '""')}"`
 }

@@ -10,7 +10,7 @@ import {
   type Store,
   type StoredResponse,
 } from '../../ports/store.js'
-import { json, parse, type SqlContext } from './context.js'
+import { json, ofTenant, parse, type SqlContext } from './context.js'
 
 /** How many reservations pass between two deletions of expired keys. */
 const PURGE_EVERY = 1000
@@ -45,7 +45,7 @@ export function idempotencyMethods(
         if (taken.length > 0) return { state: 'reserved' }
         const held = await one<{ fingerprint: string; response: string | null }>(
           sql`SELECT fingerprint, response FROM ${t('idempotency_keys')}
-              WHERE tenant_id = ${tenantId} AND key = ${key}`,
+              WHERE ${ofTenant(tenantId)} AND key = ${key}`,
         )
         if (held === undefined) continue // released in between: try again
         return held.response === null
@@ -56,11 +56,11 @@ export function idempotencyMethods(
 
     async completeIdempotencyKey(tenantId, key, response) {
       await sql`UPDATE ${t('idempotency_keys')} SET response = ${json(response)}
-                WHERE tenant_id = ${tenantId} AND key = ${key}`.execute(db)
+                WHERE ${ofTenant(tenantId)} AND key = ${key}`.execute(db)
     },
 
     async releaseIdempotencyKey(tenantId, key) {
-      await sql`DELETE FROM ${t('idempotency_keys')} WHERE tenant_id = ${tenantId} AND key = ${key}`.execute(db)
+      await sql`DELETE FROM ${t('idempotency_keys')} WHERE ${ofTenant(tenantId)} AND key = ${key}`.execute(db)
     },
   }
 }

@@ -8,8 +8,9 @@ import { budgetLineItems } from '../../model/index.js'
 import type { EventDraft } from '../../model/events.js'
 import { EVENT_RESOURCE_OF } from '../event-views.js'
 import { normalizeRemoval, type RemoveIds, type SyncCollection } from '../../model/removal.js'
-import type { Exec, SqlContext } from './context.js'
-import { IDS_PER_STATEMENT, SYNC_TABLES, type SqlEvents } from './events.js'
+import { type Exec, ofTenant, type SqlContext } from './context.js'
+import { IDS_PER_STATEMENT, SYNC_TABLES } from './event-states.js'
+import type { SqlEvents } from './events.js'
 
 /**
  * Deletes `ids` of `table` for the tenant, in batches; `column` names the key (`budget_id` for line items).
@@ -27,7 +28,7 @@ export async function deleteIds(
 ): Promise<void> {
   for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
     const batch = ids.slice(start, start + IDS_PER_STATEMENT)
-    await sql`DELETE FROM ${ctx.table(table)} WHERE tenant_id = ${tenantId}
+    await sql`DELETE FROM ${ctx.table(table)} WHERE ${ofTenant(tenantId)}
               AND ${sql.ref(column)} IN (${sql.join(batch)})`.execute(ex)
   }
 }

@@ -11,11 +11,12 @@ import type { EventDraft } from '../../model/events.js'
 import { SYNC_COLLECTIONS, type SyncCollection } from '../../model/removal.js'
 import type { SeedOptions } from '../../ports/store.js'
 import { normalizeSeed, type SeedData } from '../../model/seed.js'
-import { type SqlEvents, SYNC_TABLES } from './events.js'
+import { SYNC_TABLES } from './event-states.js'
+import type { SqlEvents } from './events.js'
 import type { StoredState } from '../event-views.js'
 import type { Engine } from './engine.js'
-import type { Exec, SqlContext } from './context.js'
-import { CURRENT, quote } from './migrations/index.js'
+import { type CompiledStatement, type Exec, ofTenant, type SqlContext } from './context.js'
+import { CURRENT } from './migrations/index.js'
 
 /** What rows are built from. */
 type RowSpec<D, S> = Pick<CollectionSpec<D, S>, 'key' | 'columns' | 'document' | 'parts'>
@@ -78,35 +79,38 @@ export function rowBuilder<D, S>(spec: RowSpec<D, S>, engine: Engine): RowBuilde
 type Rows = unknown[][] | { length: number; at: (i: number) => unknown[] }
 
 /**
- * Multi-row upserts of `spec`'s rows in batches, as hand-written SQL (one statement text per
- * batch size); a row whose key exists replaces it.
+ * Multi-row upserts of `spec`'s rows in batches (one statement per batch size, compiled once: a batch
+ * holds up to 30,000 values); a row whose key exists replaces it.
  *
  * @example
  * await upsert(ctx, ex, companies, [row])
  */
 export async function upsert(ctx: SqlContext, ex: Exec, spec: TableShape, rows: Rows): Promise<void> {
   if (rows.length === 0) return
-  const { engine } = ctx
   const columns = rowColumns(spec)
-  const keys = ['tenant_id', ...spec.key.map((k) => k.name)]
   const at = Array.isArray(rows) ? (i: number) => rows[i]! : rows.at
   const perBatch = Math.max(1, Math.floor(30_000 / columns.length))
-  const update = columns.filter((c) => !keys.includes(c)).map((c) => `${quote(c)} = excluded.${quote(c)}`)
-  const texts = new Map<number, string>()
+  const statements = new Map<number, CompiledStatement>()
   for (let start = 0; start < rows.length; start += perBatch) {
     const batch = Array.from({ length: Math.min(perBatch, rows.length - start) }, (_, i) => at(start + i))
-    let text = texts.get(batch.length)
-    if (text === undefined) {
-      let index = 0
-      const tuples = batch.map(() => `(${columns.map(() => engine.placeholder(++index)).join(', ')})`)
-      const onConflict = update.length > 0 ? `DO UPDATE SET ${update.join(', ')}` : 'DO NOTHING'
-      text =
-        `INSERT INTO ${ctx.tableName(spec.table)} (${columns.map(quote).join(', ')}) VALUES ${tuples.join(', ')} ` +
-        `ON CONFLICT (${keys.map(quote).join(', ')}) ${onConflict}`
-      texts.set(batch.length, text)
-    }
-    await ctx.query(text, batch.flat(), ex)
+    let statement = statements.get(batch.length)
+    if (statement === undefined) statements.set(batch.length, (statement = upsertOf(ctx, spec, columns, batch.length)))
+    await statement.rows(batch.flat(), ex)
   }
+}
+
+/** The upsert of `count` rows of `spec` (`columns` in row order, values row after row). */
+function upsertOf(ctx: SqlContext, spec: TableShape, columns: readonly string[], count: number): CompiledStatement {
+  const keys = ['tenant_id', ...spec.key.map((k) => k.name)]
+  const refs = (names: readonly string[]) => sql.join(names.map((name) => sql.ref(name)))
+  const update = columns.filter((c) => !keys.includes(c)).map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`)
+  const onConflict = update.length > 0 ? sql`DO UPDATE SET ${sql.join(update)}` : sql`DO NOTHING`
+  const width = columns.length
+  return ctx.compiled(count * width, (values) => {
+    const tuples = Array.from({ length: count }, (_, i) => sql`(${sql.join(values.slice(i * width, (i + 1) * width))})`)
+    return sql`INSERT INTO ${ctx.table(spec.table)} (${refs(columns)}) VALUES ${sql.join(tuples)}
+               ON CONFLICT (${refs(keys)}) ${onConflict}`
+  })
 }
 
 /** Ticket loads at least this big on SQLite drop the ticket indexes first (when not smaller than the table). */
@@ -182,7 +186,7 @@ export function createSeeder(
       for (const budget of r.budgets) {
         await upsert(ctx, ex, budgets, [build.budgets(tenantId, [budget.id], budget)])
         await sql`DELETE FROM ${t(budgetLineItems.table)}
-                  WHERE tenant_id = ${tenantId} AND budget_id = ${budget.id}`.execute(ex)
+                  WHERE ${ofTenant(tenantId)} AND budget_id = ${budget.id}`.execute(ex)
         await upsert(
           ctx,
           ex,
@@ -194,7 +198,7 @@ export function createSeeder(
       if (engine.bulkLoad.analyze) {
         // Before the read-back below and the pages after: a big load on stale statistics is planned as small.
         for (const key of SYNC_COLLECTIONS)
-          if (r[key].length > BULK_LOAD_FROM) await sql.raw(`ANALYZE ${ctx.tableName(SYNC_TABLES[key])}`).execute(ex)
+          if (r[key].length > BULK_LOAD_FROM) await sql`ANALYZE ${t(SYNC_TABLES[key])}`.execute(ex)
       }
       if (recordEvents) {
         const drafts: EventDraft[] = []

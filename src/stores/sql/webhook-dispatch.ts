@@ -8,7 +8,7 @@
  */
 import { sql } from 'kysely'
 import type { WebhookDispatchStore, WebhookJob } from '../../ports/webhook-dispatch.js'
-import { json, type SqlContext } from './context.js'
+import { json, ofTenant, type SqlContext } from './context.js'
 
 interface JobRow {
   tenant_id: string
@@ -69,7 +69,7 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
       return engine.writeTransaction(db, async (trx) => {
         const moved = await rows(
           sql`UPDATE ${t('webhook_dispatch')} SET position = ${position}, lease_owner = NULL, lease_until = NULL
-              WHERE tenant_id = ${claim.tenantId} AND endpoint_id = ${claim.endpointId}
+              WHERE ${ofTenant(claim.tenantId)} AND endpoint_id = ${claim.endpointId}
                 AND lease_owner = ${owner} AND position = ${claim.position}
               RETURNING endpoint_id`,
           trx,
@@ -115,7 +115,7 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
         const ending = finished.filter(({ outcome }) => outcome.kind === 'dropped' || outcome.nextAttemptAt === null)
         for (const chunk of chunks(ending)) {
           const which = sql.join(
-            chunk.map(({ job }) => sql`(tenant_id = ${job.tenantId} AND id = ${job.id} AND attempt = ${job.attempt})`),
+            chunk.map(({ job }) => sql`(${ofTenant(job.tenantId)} AND id = ${job.id} AND attempt = ${job.attempt})`),
             sql` OR `,
           )
           const gone = await rows<{ tenant_id: string; id: string }>(
@@ -131,7 +131,7 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
             sql`UPDATE ${t('webhook_jobs')}
                 SET attempt = attempt + 1, next_attempt_at = ${outcome.nextAttemptAt},
                     lease_owner = NULL, lease_until = NULL
-                WHERE tenant_id = ${job.tenantId} AND id = ${job.id} AND lease_owner = ${owner}
+                WHERE ${ofTenant(job.tenantId)} AND id = ${job.id} AND lease_owner = ${owner}
                   AND attempt = ${job.attempt}
                 RETURNING id`,
             trx,
@@ -176,7 +176,7 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
         }
         const sorted = [...endpoints].sort(([a], [b]) => compareBytes(a, b)).map(([, state]) => state)
         const endpointIs = (state: { tenantId: string; endpointId: string }) =>
-          sql`(tenant_id = ${state.tenantId} AND endpoint_id = ${state.endpointId})`
+          sql`(${ofTenant(state.tenantId)} AND endpoint_id = ${state.endpointId})`
         /** Where the row changes: set and cleared by a success, unset and failed, or failed after a success. */
         const changes = (state: { tenantId: string; endpointId: string; success: boolean; failure?: string }) =>
           state.failure === undefined

@@ -7,7 +7,7 @@
 import { sql } from 'kysely'
 import type { WebhookEndpointRecord } from '../../model/webhook-endpoints.js'
 import type { WebhookDeliveryRecord, WebhookStore } from '../../ports/webhook-store.js'
-import { json, parse, type SqlContext } from './context.js'
+import { json, ofTenant, parse, type SqlContext } from './context.js'
 
 /**
  * The store's webhook methods over `ctx`.
@@ -23,7 +23,7 @@ export function webhookMethods(ctx: SqlContext): WebhookStore {
         await sql`INSERT INTO ${t('webhook_tenants')} (tenant_id) VALUES (${tenantId})
                   ON CONFLICT (tenant_id) DO UPDATE SET tenant_id = excluded.tenant_id`.execute(trx)
         const counted = await one<{ n: number | string }>(
-          sql`SELECT count(*) AS n FROM ${t('webhook_endpoints')} WHERE tenant_id = ${tenantId}`,
+          sql`SELECT count(*) AS n FROM ${t('webhook_endpoints')} WHERE ${ofTenant(tenantId)}`,
           trx,
         )
         if (Number(counted?.n ?? 0) >= maxPerTenant) return false
@@ -34,7 +34,7 @@ export function webhookMethods(ctx: SqlContext): WebhookStore {
         // Its deliveries start after the tenant's last event now (docs/webhooks.md).
         await sql`INSERT INTO ${t('webhook_dispatch')} (tenant_id, endpoint_id, position)
                   SELECT ${tenantId}, ${record.id},
-                         COALESCE((SELECT position FROM ${t('event_positions')} WHERE tenant_id = ${tenantId}), 0)
+                         COALESCE((SELECT position FROM ${t('event_positions')} WHERE ${ofTenant(tenantId)}), 0)
                   WHERE true ON CONFLICT (tenant_id, endpoint_id) DO NOTHING`.execute(trx)
         return true
       })
@@ -42,14 +42,14 @@ export function webhookMethods(ctx: SqlContext): WebhookStore {
 
     async getWebhookEndpoint(tenantId, id) {
       const row = await one<{ doc: string }>(
-        sql`SELECT doc FROM ${t('webhook_endpoints')} WHERE tenant_id = ${tenantId} AND id = ${id}`,
+        sql`SELECT doc FROM ${t('webhook_endpoints')} WHERE ${ofTenant(tenantId)} AND id = ${id}`,
       )
       return row === undefined ? null : parse<WebhookEndpointRecord>(row.doc)
     },
 
     async listWebhookEndpoints(tenantId) {
       const found = await rows<{ doc: string }>(
-        sql`SELECT doc FROM ${t('webhook_endpoints')} WHERE tenant_id = ${tenantId} ORDER BY created_at DESC, id`,
+        sql`SELECT doc FROM ${t('webhook_endpoints')} WHERE ${ofTenant(tenantId)} ORDER BY created_at DESC, id`,
       )
       return found.map((row) => parse<WebhookEndpointRecord>(row.doc))
     },
@@ -57,7 +57,7 @@ export function webhookMethods(ctx: SqlContext): WebhookStore {
     async replaceWebhookEndpoint(tenantId, record, expectedVersion) {
       const done = await rows(
         sql`UPDATE ${t('webhook_endpoints')} SET version = ${record.version}, doc = ${json(record)}
-            WHERE tenant_id = ${tenantId} AND id = ${record.id} AND version = ${expectedVersion} RETURNING id`,
+            WHERE ${ofTenant(tenantId)} AND id = ${record.id} AND version = ${expectedVersion} RETURNING id`,
       )
       return done.length > 0
     },
@@ -65,13 +65,13 @@ export function webhookMethods(ctx: SqlContext): WebhookStore {
     async deleteWebhookEndpoint(tenantId, id) {
       return engine.writeTransaction(db, async (trx) => {
         const gone = await rows(
-          sql`DELETE FROM ${t('webhook_endpoints')} WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id`,
+          sql`DELETE FROM ${t('webhook_endpoints')} WHERE ${ofTenant(tenantId)} AND id = ${id} RETURNING id`,
           trx,
         )
         // Jobs before the dispatch row, the order a batch finish locks them in (else the two deadlock on
         // Postgres), and the attempts last: a finish this waited for has recorded its own by then.
         for (const table of ['webhook_jobs', 'webhook_dispatch', 'webhook_deliveries'])
-          await sql`DELETE FROM ${t(table)} WHERE tenant_id = ${tenantId} AND endpoint_id = ${id}`.execute(trx)
+          await sql`DELETE FROM ${t(table)} WHERE ${ofTenant(tenantId)} AND endpoint_id = ${id}`.execute(trx)
         return gone.length > 0
       })
     },
@@ -87,7 +87,7 @@ export function webhookMethods(ctx: SqlContext): WebhookStore {
 
     async listWebhookDeliveries(tenantId, endpointId, limit) {
       const found = await rows<{ doc: string }>(
-        sql`SELECT doc FROM ${t('webhook_deliveries')} WHERE tenant_id = ${tenantId} AND endpoint_id = ${endpointId}
+        sql`SELECT doc FROM ${t('webhook_deliveries')} WHERE ${ofTenant(tenantId)} AND endpoint_id = ${endpointId}
             ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
       )
       return found.map((row) => parse<WebhookDeliveryRecord>(row.doc))

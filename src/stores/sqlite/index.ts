@@ -7,7 +7,7 @@ import { Kysely, SqliteDialect, type Dialect, type SqliteDatabase, type SqliteSt
 import type BetterSqlite3 from 'better-sqlite3'
 import { StoreUnavailableError } from '../../ports/store.js'
 import { type CheckpointedFile, checkpointInBackground, FALLBACK_CHECKPOINT_PAGES } from './checkpointer.js'
-import { sqliteEngine } from '../sql/engine.js'
+import { sqliteEngine } from '../sql/sqlite-engine.js'
 import { createSqlStore, type SqlStore } from '../sql/sql-store.js'
 
 export { sqlRateLimiter, type SqlRateLimiterOptions } from '../sql/rate-limiter.js'

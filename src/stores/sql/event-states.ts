@@ -1,0 +1,177 @@
+/**
+ * Records as change detection sees them (docs/extensions.md, section 3): a write reads the stored
+ * state of what it changes before and after, and the difference is its events. A state is the
+ * record's stored text (equal text, no change) and its event view, with what the view names (a
+ * company's or report type's name, a course's enrollment count) read in the same transaction.
+ */
+import { sql } from 'kysely'
+import type { EventDraft } from '../../model/events.js'
+import { budgetLineItems, companies, reportTypes, SEEDED_COLLECTIONS, trainingEnrollments } from '../../model/index.js'
+import type { SyncCollection } from '../../model/removal.js'
+import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange } from '../event-views.js'
+import { type Exec, ofTenant, parse, type SqlContext } from './context.js'
+
+/** The table of each seed key. */
+export const SYNC_TABLES = Object.fromEntries(SEEDED_COLLECTIONS.map((c) => [c.name, c.table])) as Readonly<
+  Record<SyncCollection, string>
+>
+
+/** Ids per statement: well under SQLite's 32,766 bound parameters. */
+export const IDS_PER_STATEMENT = 500
+
+/** A record in hand, as change detection reads it: its document and its stored text. */
+export interface StoredDoc {
+  doc: Record<string, unknown>
+  /** The stored text (document and parts): equal text, no change. */
+  text: string
+}
+
+type Doc = Record<string, unknown>
+
+/** How the SQL store reads records' states and turns their changes into event drafts. */
+export interface SqlEventStates {
+  /** The stored states of `ids` of `key` (absent ids are missing from the map). */
+  states(ex: Exec, tenantId: string, key: SyncCollection, ids: readonly string[]): Promise<Map<string, StoredState>>
+  /** The drafts of the changes of `ids` of `key` from `before` to what `ex` sees now. */
+  changes(
+    ex: Exec,
+    tenantId: string,
+    key: SyncCollection,
+    ids: readonly string[],
+    before: Map<string, StoredState>,
+  ): Promise<EventDraft[]>
+  /**
+   * The states of records in hand of `key` (in order; the same id may come twice, before and
+   * after), reading only what their views name (companies, report types, enrollments).
+   */
+  describe(ex: Exec, tenantId: string, key: SyncCollection, records: readonly StoredDoc[]): Promise<StoredState[]>
+}
+
+/** Runs `query` on `ids` in batches and concatenates the rows. */
+async function batched<R>(ids: readonly string[], query: (batch: readonly string[]) => Promise<R[]>): Promise<R[]> {
+  const out: R[] = []
+  for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT)
+    out.push(...(await query(ids.slice(start, start + IDS_PER_STATEMENT))))
+  return out
+}
+
+/** `{ id → name }` of the tenant's rows of `table` among `ids` (companies, report types). */
+async function names(
+  ctx: SqlContext,
+  ex: Exec,
+  tenantId: string,
+  table: string,
+  ids: Set<string>,
+): Promise<Map<string, string | null>> {
+  const found = await batched([...ids], (batch) =>
+    ctx.rows<{ id: string; doc: string }>(
+      sql`SELECT id, doc FROM ${ctx.table(table)} WHERE ${ofTenant(tenantId)} AND id IN (${sql.join(batch)})`,
+      ex,
+    ),
+  )
+  return new Map(found.map((row) => [row.id, parse<{ name: string | null }>(row.doc).name]))
+}
+
+/** The stored records of `ids` of `key`, a budget with its line items, by id. */
+async function records(ctx: SqlContext, ex: Exec, tenantId: string, key: SyncCollection, ids: readonly string[]) {
+  const { table: t, rows } = ctx
+  const extra = key === 'tickets' ? sql`, notes` : sql``
+  const found = await batched([...new Set(ids)], (batch) =>
+    rows<{ id: string; doc: string; notes?: string }>(
+      sql`SELECT id, doc${extra} FROM ${t(SYNC_TABLES[key])}
+          WHERE ${ofTenant(tenantId)} AND id IN (${sql.join(batch)})`,
+      ex,
+    ),
+  )
+  const byId = new Map<string, StoredDoc>(
+    found.map((row) => [row.id, { doc: parse<Doc>(row.doc), text: `${row.doc}${row.notes ?? ''}` }]),
+  )
+  if (key === 'budgets' && byId.size > 0) {
+    const items = await batched([...byId.keys()], (batch) =>
+      rows<{ budget_id: string; doc: string }>(
+        sql`SELECT budget_id, doc FROM ${t(budgetLineItems.table)}
+            WHERE ${ofTenant(tenantId)} AND budget_id IN (${sql.join(batch)}) ORDER BY budget_id, seq`,
+        ex,
+      ),
+    )
+    for (const record of byId.values()) record.doc = { ...record.doc, lineItems: [] }
+    for (const item of items) {
+      const record = byId.get(item.budget_id)!
+      ;(record.doc.lineItems as Doc[]).push(parse<Doc>(item.doc))
+      record.text += item.doc
+    }
+  }
+  return byId
+}
+
+/** `SqlEventStates.describe` on `ctx`. */
+async function describe(
+  ctx: SqlContext,
+  ex: Exec,
+  tenantId: string,
+  key: SyncCollection,
+  records: readonly StoredDoc[],
+): Promise<StoredState[]> {
+  const companyIds = new Set<string>()
+  const typeIds = new Set<string>()
+  for (const { doc } of records) {
+    if (key === 'automationRules') for (const id of doc.companyIds as string[]) companyIds.add(id)
+    if (key === 'reports' && typeof doc.companyId === 'string') companyIds.add(doc.companyId)
+    if (key === 'reports' && typeof doc.reportTypeId === 'string') typeIds.add(doc.reportTypeId)
+  }
+  const companyNames = companyIds.size > 0 ? await names(ctx, ex, tenantId, companies.table, companyIds) : new Map()
+  const typeNames = typeIds.size > 0 ? await names(ctx, ex, tenantId, reportTypes.table, typeIds) : new Map()
+  const counts = new Map<string, number>()
+  if (key === 'trainingCourses') {
+    const found = await batched([...new Set(records.map((r) => r.doc.id as string))], (batch) =>
+      ctx.rows<{ course_id: string; n: unknown }>(
+        sql`SELECT course_id, count(*) AS n FROM ${ctx.table(trainingEnrollments.table)}
+            WHERE ${ofTenant(tenantId)} AND course_id IN (${sql.join(batch)}) GROUP BY course_id`,
+        ex,
+      ),
+    )
+    for (const row of found) counts.set(row.course_id, Number(row.n))
+  }
+  const lookups = {
+    companyName: (id: string) => companyNames.get(id),
+    reportTypeName: (id: string) => typeNames.get(id),
+    enrollmentCount: (id: string) => counts.get(id) ?? 0,
+  }
+  return records.map(({ doc, text }) => ({ fingerprint: text, view: eventView(key, doc, lookups) }))
+}
+
+/** `SqlEventStates.states` on `ctx`. */
+async function states(ctx: SqlContext, ex: Exec, tenantId: string, key: SyncCollection, ids: readonly string[]) {
+  const out = new Map<string, StoredState>()
+  if (ids.length === 0 || EVENT_RESOURCE_OF[key] === null) return out
+  const found = await records(ctx, ex, tenantId, key, ids)
+  if (found.size === 0) return out
+  const described = await describe(ctx, ex, tenantId, key, [...found.values()])
+  let i = 0
+  for (const id of found.keys()) out.set(id, described[i++]!)
+  return out
+}
+
+/**
+ * The state reads of the store on `ctx`.
+ *
+ * @example
+ * const before = await sqlEventStates(ctx).states(ex, tenantId, 'companies', [id])
+ */
+export function sqlEventStates(ctx: SqlContext): SqlEventStates {
+  return {
+    states: (ex, tenantId, key, ids) => states(ctx, ex, tenantId, key, ids),
+    describe: (ex, tenantId, key, found) => describe(ctx, ex, tenantId, key, found),
+    async changes(ex, tenantId, key, ids, before) {
+      const type = EVENT_RESOURCE_OF[key]
+      if (type === null || ids.length === 0) return []
+      const after = await states(ctx, ex, tenantId, key, ids)
+      const drafts: EventDraft[] = []
+      for (const id of new Set(ids)) {
+        const draft = syncChange(type, id, before.get(id) ?? null, after.get(id) ?? null)
+        if (draft !== null) drafts.push(draft)
+      }
+      return drafts
+    },
+  }
+}
