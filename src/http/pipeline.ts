@@ -188,8 +188,8 @@ function refuseWhenLimited(state: RequestState): void {
   throw new ApiError('RATE_LIMITED', message, undefined, { 'retry-after': String(retryAfterSeconds(result, now)) })
 }
 
-/** The Error-shape response for anything thrown; unexpected errors go to `onError` and say nothing. */
-export function errorToResponse(
+/** The Error-shape reply for anything thrown; unexpected errors go to `onError` and say nothing. */
+export function errorToReply(
   error: unknown,
   request: Request,
   state: RequestState,
@@ -222,7 +222,7 @@ export function errorToResponse(
  * The last step for every reply: request id, rate-limit headers, no caching, HEAD without body.
  * Every route answers with parts, so its headers are still a plain record: no `Headers` to change.
  */
-export function finishResponse(parts: ReplyParts, request: Request, state: RequestState): ReplyParts {
+export function finishReply(parts: ReplyParts, request: Request, state: RequestState): ReplyParts {
   const headers = parts.headers
   headers['x-request-id'] = state.requestId
   // Bodies echo client input (a 404 names the path): no browser may sniff them into HTML.

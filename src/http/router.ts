@@ -9,8 +9,8 @@ import { guardErrorListener, notifyResponse } from './observe.js'
 import { endRequestSpan, startRequestSpan } from './tracing.js'
 import type { AnyOperation } from './operation.js'
 import {
-  errorToResponse,
-  finishResponse,
+  errorToReply,
+  finishReply,
   methodNotAllowed,
   refuseCookies,
   routeNotFound,
@@ -53,7 +53,7 @@ export function buildRouter(
   const onResponse = config.onResponse
   const router = Router<Request, [RequestState, Routing]>()
   const finish = (parts: ReplyParts, request: Request, state: RequestState): Response => {
-    const finished = finishResponse(parts, request, state)
+    const finished = finishReply(parts, request, state)
     if (state.span !== undefined) endRequestSpan(state.span, request.method, finished.status, state)
     if (onResponse !== undefined)
       notifyResponse(onResponse, request.method, finished.status, state, (error) =>
@@ -61,7 +61,7 @@ export function buildRouter(
       )
     return toResponse(request, finished)
   }
-  const fail = (error: unknown, request: Request, state: RequestState) => errorToResponse(error, request, state, config)
+  const fail = (error: unknown, request: Request, state: RequestState) => errorToReply(error, request, state, config)
 
   const allowed = new Map<string, string[]>()
   const allow = (path: string, ...methods: string[]) => allowed.set(path, [...(allowed.get(path) ?? []), ...methods])
