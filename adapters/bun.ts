@@ -6,7 +6,7 @@
  * import { serveWithBun } from 'tenant-public-api/bun'
  * serveWithBun(api, { port: 3000 })
  */
-import { toNativeResponse, type PublicApiHandler } from 'tenant-public-api'
+import type { PublicApiHandler } from 'tenant-public-api'
 import { setClientAddress } from './client-address.js'
 
 export { clientAddress } from './client-address.js'
@@ -25,7 +25,7 @@ export interface BunServeOptions {
 
 /**
  * A `fetch` for `Bun.serve` that records the client address (`clientAddress(request)`) and calls
- * the API. `Bun.serve` accepts nothing but Bun's own `Response`: any other is made one.
+ * the API. `Bun.serve` accepts nothing but Bun's own `Response`, which is what the API answers.
  *
  * @example
  * Bun.serve({ port: 3000, fetch: toBunFetch(api) })
@@ -33,7 +33,7 @@ export interface BunServeOptions {
 export function toBunFetch(api: PublicApiHandler): (request: Request, server: BunServerLike) => Promise<Response> {
   return (request, server) => {
     setClientAddress(request, server.requestIP(request)?.address)
-    return api(request).then(toNativeResponse)
+    return api(request)
   }
 }
 

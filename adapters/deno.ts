@@ -6,7 +6,7 @@
  * import { serveWithDeno } from 'tenant-public-api/deno'
  * serveWithDeno(api, { port: 3000 })
  */
-import { toNativeResponse, type PublicApiHandler } from 'tenant-public-api'
+import type { PublicApiHandler } from 'tenant-public-api'
 import { setClientAddress } from './client-address.js'
 
 export { clientAddress } from './client-address.js'
@@ -25,7 +25,7 @@ export interface DenoServeOptions {
 
 /**
  * A handler for `Deno.serve` that records the client address (`clientAddress(request)`) and calls
- * the API. `Deno.serve` accepts nothing but Deno's own `Response`: any other is made one.
+ * the API. `Deno.serve` accepts nothing but Deno's own `Response`, which is what the API answers.
  *
  * @example
  * Deno.serve({ port: 3000 }, toDenoHandler(api))
@@ -34,7 +34,7 @@ export function toDenoHandler(api: PublicApiHandler): (request: Request, info: D
   return (request, info) => {
     const hostname = (info.remoteAddr as { hostname?: unknown }).hostname
     setClientAddress(request, typeof hostname === 'string' ? hostname : undefined)
-    return api(request).then(toNativeResponse)
+    return api(request)
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * `tenant-public-api/next`: the API as Next.js App Router route handlers. Route handlers receive a
- * Fetch `Request` already, so the mount names the methods and hands Next a native `Response` (on
- * Node the API answers with lightweight ones).
+ * Fetch `Request` already and the API answers it with a native `Response`, so the mount only names
+ * the methods.
  *
  * @example
  * // app/api/public/v1/[...path]/route.ts
@@ -11,7 +11,7 @@
  * export const runtime = 'nodejs' // required with the SQLite or Postgres store
  * export const { GET, POST, PATCH, DELETE, PUT, HEAD, OPTIONS } = toNextRouteHandlers(api)
  */
-import { toNativeResponse, type PublicApiHandler } from 'tenant-public-api'
+import type { PublicApiHandler } from 'tenant-public-api'
 
 /** A route handler as Next.js calls it (the second argument, the route's params, is not needed). */
 export type NextRouteHandler = (request: Request) => Promise<Response>
@@ -36,6 +36,6 @@ export interface NextRouteHandlers {
  * export const { GET, POST, PATCH, DELETE, PUT, HEAD, OPTIONS } = toNextRouteHandlers(api)
  */
 export function toNextRouteHandlers(api: PublicApiHandler): NextRouteHandlers {
-  const handle: NextRouteHandler = async (request) => toNativeResponse(await api(request))
+  const handle: NextRouteHandler = (request) => api(request)
   return { GET: handle, POST: handle, PATCH: handle, DELETE: handle, PUT: handle, HEAD: handle, OPTIONS: handle }
 }

@@ -6,9 +6,9 @@
  * ends, on an error or a signal too (bench/cleanup.ts).
  */
 import { execSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { removeAtExit } from './cleanup.js'
 
@@ -34,8 +34,27 @@ export function exportCommit(commit: string, label: string, paths: readonly stri
   // The commit's mounts import the package by name: let that name mean the commit's own sources.
   const self = { name: 'tenant-public-api', type: 'module', exports: { '.': './src/index.ts' } }
   writeFileSync(join(dir, 'package.json'), JSON.stringify(self))
+  if (paths.includes('adapters')) pointMountsAtOwnSources(dir)
   console.log(`  ${label}: ${commit} exported to ${dir}`)
   return dir
+}
+
+/**
+ * Rewrites the exported mounts' `from 'tenant-public-api'` to a relative import of the commit's own
+ * `src/index.ts`. The package.json above is not enough: tsx applies this repository's tsconfig
+ * `paths` to every file it compiles, exported ones included, so the name would mean the current
+ * sources, and a commit's mount would run on today's core (or fail on a name it no longer exports).
+ */
+function pointMountsAtOwnSources(dir: string): void {
+  const adapters = join(dir, 'adapters')
+  for (const name of readdirSync(adapters, { recursive: true, encoding: 'utf8' })) {
+    if (!name.endsWith('.ts')) continue
+    const file = join(adapters, name)
+    const entry = relative(dirname(file), join(dir, 'src/index.js')).replaceAll('\\', '/')
+    const text = readFileSync(file, 'utf8')
+    const own = text.replaceAll(/from 'tenant-public-api'/g, `from '${entry.startsWith('.') ? entry : `./${entry}`}'`)
+    if (own !== text) writeFileSync(file, own)
+  }
 }
 
 /**

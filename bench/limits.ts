@@ -7,9 +7,11 @@
  *                                   consumes per second (targets: >= 30,000/s and >= 15x)
  *   the handler, in process     vs  the branch point's handler (BENCH_BASE, default 9915d86, exported
  *                                   from git into a temporary directory): GET /tickets on 10,000
- *                                   tickets, 64 concurrent callers, no onResponse, no tracer
- *                                   (target: within noise); then with onResponse, and with a
- *                                   tracer provider and an in-memory exporter (reported)
+ *                                   tickets, 64 concurrent callers, no onResponse, no tracer:
+ *                                   called with a Fetch Request (read by text(), and not read),
+ *                                   and through the Node bridge without a socket (target: within
+ *                                   noise); then with onResponse, and with a tracer provider and an
+ *                                   in-memory exporter (reported)
  *
  * Env: REDIS_URL (default redis://127.0.0.1:6379), DATABASE_URL, BENCH_SECONDS (per variant and
  * round, default 2), BENCH_ROUNDS (default 5), BENCH_BASE, BENCH_BEFORE (another commit measured in
@@ -19,6 +21,7 @@
 import { trace } from '@opentelemetry/api'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import Redis from 'ioredis'
+import * as currentNode from '../adapters/node.js'
 import * as current from '../src/index.js'
 import { createPostgresStore, sqlRateLimiter } from '../src/stores/postgres/index.js'
 import { redisRateLimiter } from '../src/stores/redis/index.js'
@@ -153,9 +156,53 @@ async function limiters(): Promise<boolean> {
   }
 }
 
+/** A commit's core and its Node mount. */
+interface Library {
+  lib: typeof current
+  node: typeof currentNode
+}
+
 /** A commit's sources, exported from git (never a worktree), importable beside the current ones. */
-async function exportedApi(commit: string, label: string): Promise<typeof current> {
-  return importFrom<typeof current>(exportCommit(commit, label), 'src/index.ts')
+async function exportedApi(commit: string, label: string): Promise<Library> {
+  const dir = exportCommit(commit, label, ['src', 'adapters'])
+  return {
+    lib: await importFrom<typeof current>(dir, 'src/index.ts'),
+    node: await importFrom<typeof currentNode>(dir, 'adapters/node.ts'),
+  }
+}
+
+/**
+ * One request as the Node mount serves it, without a socket: the bridge's request over a stub of
+ * what node:http hands the mount, the handler, and its answer written to a stub response (the
+ * stubs answer what the bridge reads and writes). What the mount costs beyond the network.
+ */
+async function throughNodeBridge(node: typeof currentNode, api: current.PublicApiHandler, path: string, token: string) {
+  const incoming = {
+    method: 'GET',
+    url: path,
+    headers: { host: 'bench.local' },
+    rawHeaders: ['Host', 'bench.local', 'Authorization', `Bearer ${token}`],
+    socket: {},
+    complete: true,
+    httpVersionMajor: 1,
+  } as unknown as currentNode.NodeIncoming
+  let status = 0
+  const outgoing = {
+    destroyed: false,
+    writableFinished: false,
+    on: () => outgoing,
+    off: () => outgoing,
+    writeHead: (code: number) => {
+      status = code
+      return outgoing
+    },
+    end: () => {
+      outgoing.writableFinished = true
+    },
+  }
+  const stub = outgoing as unknown as currentNode.NodeOutgoing
+  await node.writeResponse(await api(node.createNodeRequest(incoming, stub)), incoming, stub)
+  if (status !== 200) throw new Error(`status ${status}`)
 }
 
 async function handler(): Promise<void> {
@@ -163,7 +210,7 @@ async function handler(): Promise<void> {
   const token = `test:${tenant}:*`
   const principal = { tenantId: tenant, keyId: 'bench', scopes: ['tickets.read'], actor: { id: 'u', name: 'Bench' } }
   const seed = { tickets: createDemoData({ tickets: 10_000 }).tickets }
-  const make = async (lib: typeof current, extra: Partial<current.PublicApiOptions> = {}) => {
+  const make = async ({ lib, node }: Library, extra: Partial<current.PublicApiOptions> = {}) => {
     const store = lib.createMemoryStore()
     await store.seed(tenant, seed as never)
     const api = lib.createPublicApi({
@@ -172,24 +219,28 @@ async function handler(): Promise<void> {
       rateLimiter: lib.memoryRateLimiter({ limit: 1e12, windowMs: 60_000 }),
       ...extra,
     } as current.PublicApiOptions)
-    const url = 'http://bench.local/api/public/v1/tickets?limit=25'
+    const path = '/api/public/v1/tickets?limit=25'
+    const url = `http://bench.local${path}`
     const headers = { authorization: `Bearer ${token}` }
     return async () => {
+      if (viaBridge) return throughNodeBridge(node, api, path, token)
       const response = await api(new Request(url, { headers }))
       if (response.status !== 200) throw new Error(`status ${response.status}`)
       if (readBody) await response.text()
     }
   }
-  // Read as an in-process caller reads (text()), or not read: the handler's own cost alone.
+  // Read as an in-process caller reads (text()), or not read: the handler's own cost alone; or
+  // through the Node bridge, whose requests have the handler answer with its lightweight responses.
   let readBody = true
+  let viaBridge = false
   const base = await exportedApi(process.env.BENCH_BASE ?? '9915d86', 'baseline')
   // BENCH_BEFORE (a commit): measured in the same rounds too, e.g. the code before a change to it.
   const beforeCommit = process.env.BENCH_BEFORE
   const before = beforeCommit === undefined ? undefined : await exportedApi(beforeCommit, 'before')
   let events = 0
-  const plain = await make(current)
+  const plain = await make({ lib: current, node: currentNode })
   const baseline = await make(base)
-  const observed = await make(current, { onResponse: () => void events++ })
+  const observed = await make({ lib: current, node: currentNode }, { onResponse: () => void events++ })
   const comparison: Variant[] = [
     ['base', baseline],
     ...(before === undefined ? [] : [[`before (${beforeCommit})`, await make(before)] satisfies Variant]),
@@ -197,8 +248,14 @@ async function handler(): Promise<void> {
   ]
   await rounds('handler in process, GET /tickets read by text(), no onResponse, no tracer (requests/s)', comparison)
   readBody = false
-  await rounds('the same, the body not read: the handler alone (requests/s)', comparison)
+  await rounds('the same, the body not read: the handler up to its native Response (requests/s)', comparison)
   readBody = true
+  viaBridge = true
+  await rounds(
+    'the Node mount in process: bridge request, handler, written to a stub response (requests/s)',
+    comparison,
+  )
+  viaBridge = false
   await rounds('handler in process with onResponse (a counter)', [
     ['current', plain],
     ['current + onResponse', observed],

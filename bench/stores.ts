@@ -24,8 +24,8 @@ import { createPostgresStore } from '../src/stores/postgres/index.js'
 import { createSqliteStore } from '../src/stores/sqlite/index.js'
 import { testKey, testKeyResolver } from '../src/testing/keys.js'
 import { memoryRateLimiter } from '../src/http/rate-limit.js'
-import { replyParts } from '../src/http/reply.js'
 import { createNodeRequest, type NodeIncoming, type NodeOutgoing } from '../adapters/node.js'
+import { replyParts } from '../adapters/node-bridge/lightweight-response.js'
 import { removeAtExit, removeRegistered } from './cleanup.js'
 import { measureCursors } from './cursors.js'
 
@@ -231,11 +231,11 @@ async function pairedMedians(
 /**
  * Times every case in turns: the raw SQL; the Fetch handler (`api(new Request)`, then
  * `response.text()`, as a Fetch host calls it); the Node and Express mounts' path (the bridge's
- * lightweight request made from the server's request object, and the plain reply they write to
- * the socket: no native `Request` or `Response`); and, for scale, a bare Fetch handler: the raw
- * SQL answered as the same body through a `Request` and a `Response`, with no routing,
- * authentication, rate limit or validation. That is the floor of any Fetch handler serving this
- * page on this runtime; the API's own work is the distance above it.
+ * lightweight request made from the server's request object, and the lightweight response whose
+ * parts they write to the socket: no native `Request` or `Response`); and, for scale, a bare
+ * Fetch handler: the raw SQL answered as the same body through a `Request` and a `Response`, with
+ * no routing, authentication, rate limit or validation. That is the floor of any Fetch handler
+ * serving this page on this runtime; the API's own work is the distance above it.
  */
 async function measure(
   engine: 'sqlite' | 'postgres',

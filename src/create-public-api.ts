@@ -55,8 +55,8 @@ export interface PublicApiOptions {
 }
 
 /**
- * The API as a Fetch handler. On Node its answers are lightweight `Response`s (the native one is
- * built only when a member needs it; the Node mounts write them without one); elsewhere native.
+ * The API as a Fetch handler. Its answers are native `Response`s, except to a request whose mount
+ * put a reply factory on it (docs/mounts.md): the Node mounts do, and write what it makes themselves.
  */
 export type PublicApiHandler = (request: Request) => Promise<Response>
 

@@ -163,9 +163,9 @@ export {
   type ValidationIssue,
 } from './http/errors.js'
 
-// What the mounts (adapters/*.ts, docs/mounts.md) build on: every answer is a Response; on Node the
-// API's own are lightweight (see replyParts)
-export { errorResponse, replyParts, toNativeResponse, type ReplyParts } from './http/reply.js'
+// What the mounts (adapters/*.ts, docs/mounts.md) build on: every answer is a Response, native
+// unless the mount's request carries a reply factory (ReplyParts is what that factory is given)
+export { errorResponse, type ReplyParts } from './http/reply.js'
 export { resolveRequestId } from './http/request-id.js'
 export { guardErrorListener, type ResponseEvent, type ResponseListener } from './http/observe.js'
 

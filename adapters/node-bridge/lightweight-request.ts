@@ -9,7 +9,11 @@
  * `fetch(request)` read) comes from a native `Request` built once from the public members above.
  * Nothing here names those members: a Proxy between this class and `Request.prototype` sees each
  * lookup that reaches it. Globals are never touched.
+ *
+ * It also carries the bridge's reply factory under the API's key (`Symbol.for('tenant-public-api.make-reply')`,
+ * docs/mounts.md): the API's answer to it is a lightweight response (lightweight-response.ts).
  */
+import type { ReplyParts } from 'tenant-public-api'
 import { CLIENT_ADDRESS } from '../client-address.js'
 import {
   firstValue,
@@ -19,8 +23,12 @@ import {
   type NodeOutgoing,
 } from './bridge-types.js'
 import { requestHeaders } from './raw-headers.js'
+import { makeLightweightResponse } from './lightweight-response.js'
 import { bytesBodyStream, clientGoneError, incomingBodyStream, type BodyOwner } from './request-body.js'
 import { requestUrl } from './request-url.js'
+
+/** Where the API looks for a request's reply factory (src/http/reply.ts): a registry symbol, heard across copies. */
+const MAKE_REPLY = Symbol.for('tenant-public-api.make-reply')
 
 /** See the file comment. */
 class LightweightRequest {
@@ -133,6 +141,11 @@ class LightweightRequest {
       if (forwarded !== undefined) return forwarded
     }
     return incoming.socket?.remoteAddress
+  }
+
+  /** The API's replies to this request: lightweight responses, which write-response.ts writes from their parts. */
+  [MAKE_REPLY](parts: ReplyParts): Response {
+    return makeLightweightResponse(parts)
   }
 }
 

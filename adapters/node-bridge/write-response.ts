@@ -1,11 +1,11 @@
 /**
- * The one way the Node mounts answer: a `Response` written to a Node response. A reply of the API
- * (recognised by its brand, from any copy of the package) is written from its parts, body text
- * included, in one `end()`; any other `Response` is streamed.
+ * The one way the Node mounts answer: a `Response` written to a Node response. The API's reply to
+ * a bridge request, a lightweight response (recognised by its brand, from any copy of the package),
+ * is written from its parts, body text included, in one `end()`; any other `Response` is streamed.
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
-import { replyParts } from 'tenant-public-api'
 import type { NodeIncoming, NodeOutgoing } from './bridge-types.js'
+import { replyParts } from './lightweight-response.js'
 
 /** A native Response's headers as Node takes them (`Set-Cookie` kept apart, as separate lines). */
 function headerRecord(headers: Headers): OutgoingHttpHeaders {
@@ -86,7 +86,8 @@ async function writeBody(
 
 /**
  * Writes a Fetch `Response` to a Node response: status, headers, then the body. The API's replies
- * go out from their parts (no native `Response` is ever built for them). Any other body is read
+ * to the bridge's requests go out from their parts (no native `Response` is ever built for them),
+ * unless something used them as a native one in between. Any other body is read
  * from its stream: in one write with `Content-Length` when it is complete at once, else chunked,
  * with back-pressure. When the request body was not read to its end (a 413, or an answer that did
  * not need it), the HTTP/1 connection is closed after the response instead of being kept alive

@@ -17,7 +17,7 @@ import { retryAfterSeconds, type RateLimiter, type RateLimitResult } from './rat
 import { shownBucket, TENANT_BUCKET_PREFIX, writeRateLimitFields } from './rate-limit-fields.js'
 import { resolveRequestId } from './request-id.js'
 import { tracedStore, type RequestSpan } from './tracing.js'
-import { errorReply, jsonReply, partsOf, reply, type LightweightResponse } from './reply.js'
+import { errorReply, jsonReply, reply, type ReplyParts } from './reply.js'
 import { checkInput, checkQuery, validationIssues } from './validation.js'
 
 /** Everything the pipeline needs, fixed when the API is created. */
@@ -104,7 +104,7 @@ export async function runOperation(
   rawParams: Record<string, string>,
   state: RequestState,
   config: PipelineConfig,
-): Promise<LightweightResponse> {
+): Promise<ReplyParts> {
   const principal = await authenticate(request, config.keyResolver)
   state.tenantId = principal.tenantId
   state.keyId = principal.keyId
@@ -189,13 +189,13 @@ function refuseWhenLimited(state: RequestState): void {
   throw new ApiError('RATE_LIMITED', message, undefined, { 'retry-after': String(retryAfterSeconds(result, now)) })
 }
 
-/** The Error-shape response for anything thrown; unexpected errors go to `onError` and say nothing. */
-export function errorToResponse(
+/** The Error-shape reply for anything thrown; unexpected errors go to `onError` and say nothing. */
+export function errorToReply(
   error: unknown,
   request: Request,
   state: RequestState,
   config: PipelineConfig,
-): LightweightResponse {
+): ReplyParts {
   const known = apiErrorOf(error) ?? error
   // An ApiError with a code outside the table is a host bug (untyped code): a 500 like any other.
   if (known instanceof ApiError && isErrorCode(known.code)) {
@@ -220,15 +220,10 @@ export function errorToResponse(
 }
 
 /**
- * The last step for every response: request id, rate-limit headers, no caching, HEAD without body.
- * Every route answers with a reply, so its headers are still a plain record: no native `Headers` to change.
+ * The last step for every reply: request id, rate-limit headers, no caching, HEAD without body.
+ * Every route answers with parts, so its headers are still a plain record: no `Headers` to change.
  */
-export function finishResponse(
-  response: LightweightResponse,
-  request: Request,
-  state: RequestState,
-): LightweightResponse {
-  const parts = partsOf(response)
+export function finishReply(parts: ReplyParts, request: Request, state: RequestState): ReplyParts {
   const headers = parts.headers
   headers['x-request-id'] = state.requestId
   // Bodies echo client input (a 404 names the path): no browser may sniff them into HTML.
@@ -238,15 +233,11 @@ export function finishResponse(
     headers['cache-control'] = 'no-store'
   }
   if (request.method === 'HEAD') parts.body = null
-  return response
+  return parts
 }
 
 /** 405 with `Allow` for a known path and another method; 204 with `Allow` for OPTIONS. */
-export function methodNotAllowed(
-  request: Request,
-  allowed: readonly string[],
-  state: RequestState,
-): LightweightResponse {
+export function methodNotAllowed(request: Request, allowed: readonly string[], state: RequestState): ReplyParts {
   const allow = allowed.join(', ')
   if (request.method === 'OPTIONS') return reply(204, null, { allow })
   state.errorCode = 'METHOD_NOT_ALLOWED'
@@ -268,7 +259,7 @@ function echoed(text: string): string {
 }
 
 /** 404 for a path no route matches. */
-export function routeNotFound(request: Request, state: RequestState): LightweightResponse {
+export function routeNotFound(request: Request, state: RequestState): ReplyParts {
   state.errorCode = 'NOT_FOUND'
   const message = `No route matches ${echoed(request.method)} ${echoed(state.url.pathname)}`
   return errorReply(404, 'NOT_FOUND', message, state.requestId)

@@ -9,8 +9,8 @@ import { guardErrorListener, notifyResponse } from './observe.js'
 import { endRequestSpan, startRequestSpan } from './tracing.js'
 import type { AnyOperation } from './operation.js'
 import {
-  errorToResponse,
-  finishResponse,
+  errorToReply,
+  finishReply,
   methodNotAllowed,
   refuseCookies,
   routeNotFound,
@@ -19,12 +19,12 @@ import {
   type PipelineConfig,
   type RequestState,
 } from './pipeline.js'
-import { forHost, type LightweightResponse } from './reply.js'
+import { toResponse, type ReplyParts } from './reply.js'
 
 /** A route outside the registry that needs no authentication (the OpenAPI document, the docs page). */
 export interface PublicRoute {
   path: string
-  handle: (request: Request) => LightweightResponse | Promise<LightweightResponse>
+  handle: (request: Request) => ReplyParts | Promise<ReplyParts>
 }
 
 /**
@@ -41,7 +41,7 @@ interface Routing {
 
 /**
  * Builds the API's handler: one itty-router route per operation, 405s per path, 404 for the rest.
- * Every answer is a reply, finished and then handed over as its host takes it (see reply.ts).
+ * Every answer is a reply's parts, finished, and only then made a `Response` (see reply.ts).
  */
 export function buildRouter(
   operations: readonly AnyOperation[],
@@ -52,16 +52,16 @@ export function buildRouter(
   const config: PipelineConfig = { ...hostConfig, onError: guardErrorListener(hostConfig.onError) }
   const onResponse = config.onResponse
   const router = Router<Request, [RequestState, Routing]>()
-  const finish = (response: LightweightResponse, request: Request, state: RequestState): Response => {
-    const finished = finishResponse(response, request, state)
+  const finish = (parts: ReplyParts, request: Request, state: RequestState): Response => {
+    const finished = finishReply(parts, request, state)
     if (state.span !== undefined) endRequestSpan(state.span, request.method, finished.status, state)
     if (onResponse !== undefined)
       notifyResponse(onResponse, request.method, finished.status, state, (error) =>
         config.onError(error, { request, requestId: state.requestId }),
       )
-    return forHost(finished)
+    return toResponse(request, finished)
   }
-  const fail = (error: unknown, request: Request, state: RequestState) => errorToResponse(error, request, state, config)
+  const fail = (error: unknown, request: Request, state: RequestState) => errorToReply(error, request, state, config)
 
   const allowed = new Map<string, string[]>()
   const allow = (path: string, ...methods: string[]) => allowed.set(path, [...(allowed.get(path) ?? []), ...methods])
@@ -122,7 +122,7 @@ type RouteHandler = (
   request: Request,
   state: RequestState,
   routing: Routing,
-) => LightweightResponse | undefined | Promise<LightweightResponse | undefined>
+) => ReplyParts | undefined | Promise<ReplyParts | undefined>
 
 /**
  * What itty-router's `fetch` does with the table, without what the API does not use: the first
@@ -135,16 +135,16 @@ async function dispatch(
   routes: readonly Route[],
   request: Request,
   state: RequestState,
-  finish: (response: LightweightResponse, request: Request, state: RequestState) => Response,
-  fail: (error: unknown, request: Request, state: RequestState) => LightweightResponse,
+  finish: (parts: ReplyParts, request: Request, state: RequestState) => Response,
+  fail: (error: unknown, request: Request, state: RequestState) => ReplyParts,
 ): Promise<Response> {
-  let response: LightweightResponse | undefined
+  let parts: ReplyParts | undefined
   try {
     refuseCookies(request)
     const pathname = state.url.pathname
     // itty-router would also match `/tickets/` and `/tickets//`; one canonical URL per resource
     // keeps the document, caches and logs honest, so a trailing slash is an unknown path.
-    if (pathname.length > 1 && pathname.endsWith('/')) response = routeNotFound(request, state)
+    if (pathname.length > 1 && pathname.endsWith('/')) parts = routeNotFound(request, state)
     else {
       const method = request.method
       let routing: Routing | undefined
@@ -156,18 +156,19 @@ async function dispatch(
         routing.params = match.groups ?? {}
         for (const handler of handlers) {
           const answer = handler(request, state, routing)
-          response = answer instanceof Promise ? await answer : answer
-          if (response != null) break found
+          parts = answer instanceof Promise ? await answer : answer
+          if (parts != null) break found
         }
       }
     }
   } catch (error) {
-    response = fail(error, request, state)
+    parts = fail(error, request, state)
   }
   try {
-    return finish(response as LightweightResponse, request, state)
+    return finish(parts as ReplyParts, request, state)
   } catch (error) {
-    // As itty-router did: a failure while finishing is answered by `fail` as it is.
-    return fail(error, request, state)
+    // As itty-router did: a failure while finishing is answered by `fail` as it is (should the
+    // request's own reply factory be what failed, the handler rejects and its mount answers).
+    return toResponse(request, fail(error, request, state))
   }
 }

@@ -3,7 +3,7 @@
  * and a strong `ETag` are computed once per handler, and a client that has them gets a 304 without
  * a body (docs/api-behaviour.md#requests-and-responses).
  */
-import { reply, type LightweightResponse } from './reply.js'
+import { reply, type ReplyParts } from './reply.js'
 
 /** A document's text and its strong entity tag. */
 export interface StaticDocument {
@@ -50,7 +50,7 @@ export function serveStatic(
   request: Request,
   document: StaticDocument,
   headers: Readonly<Record<string, string>>,
-): LightweightResponse {
+): ReplyParts {
   if (noneMatch(request.headers.get('if-none-match'), document.etag)) {
     const kept: Record<string, string> = { etag: document.etag }
     if (headers['cache-control'] !== undefined) kept['cache-control'] = headers['cache-control']

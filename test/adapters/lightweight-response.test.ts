@@ -1,27 +1,21 @@
 /**
- * On Node the API answers with lightweight responses: a status, a headers record and a body
- * string behind `Response.prototype`, which build the native `Response` only when a member needs
- * it. To any code using the public members they must be Responses, indistinguishable from native ones.
+ * Under the Node mounts the API answers with the bridge's lightweight responses
+ * (adapters/node-bridge/lightweight-response.ts): the bridge's request carries the factory that
+ * makes them, and they hold a status, a headers record and a body string behind
+ * `Response.prototype`, building the native `Response` only when a member needs it. To any code
+ * using the public members they must be Responses, indistinguishable from native ones.
  */
 import { once } from 'node:events'
-import { createServer, request as httpRequest } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, IncomingMessage, request as httpRequest, ServerResponse } from 'node:http'
+import { type AddressInfo, Socket } from 'node:net'
 import { inspect } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
-import {
-  createMemoryStore,
-  createPublicApi,
-  errorResponse,
-  replyParts,
-  toNativeResponse,
-  type PublicApiHandler,
-} from 'tenant-public-api'
-import { toNodeHandler } from 'tenant-public-api/node'
-import { jsonResponse } from '../../src/http/reply.js'
+import { createMemoryStore, createPublicApi, type PublicApiHandler } from 'tenant-public-api'
+import { createNodeRequest, toNodeHandler } from 'tenant-public-api/node'
+import { makeLightweightResponse, replyParts } from '../../adapters/node-bridge/lightweight-response.js'
 import { testKey, testKeyResolver } from 'tenant-public-api/testing'
 import { mountSeed, TENANT } from './support.js'
 
-const BASE = 'http://api.test/api/public/v1'
 const auth = { authorization: `Bearer ${testKey(TENANT)}` }
 let api: PublicApiHandler
 
@@ -31,8 +25,17 @@ beforeAll(async () => {
   api = createPublicApi({ store, keyResolver: testKeyResolver() })
 })
 
-const page = (init: RequestInit = {}) =>
-  api(new Request(`${BASE}/tickets?limit=2`, { ...init, headers: { ...auth, 'x-request-id': 'lw-1' } }))
+/** The request the Node mounts hand the API for `method path` with `headers`, without a socket. */
+function bridgeRequest(path: string, method = 'GET', headers: Record<string, string> = {}): Request {
+  const incoming = new IncomingMessage(new Socket())
+  incoming.method = method
+  incoming.url = `/api/public/v1${path}`
+  incoming.headers = { host: 'api.test' }
+  incoming.rawHeaders = ['Host', 'api.test', ...Object.entries(headers).flat()]
+  return createNodeRequest(incoming, new ServerResponse(incoming))
+}
+
+const page = (method = 'GET') => api(bridgeRequest('/tickets?limit=2', method, { ...auth, 'x-request-id': 'lw-1' }))
 
 describe('the lightweight response', () => {
   it('is a Response, answers status and the constant attributes without building a native one', async () => {
@@ -107,7 +110,7 @@ describe('the lightweight response', () => {
     await expect(parsed.text()).rejects.toThrow(TypeError)
     // No body (HEAD): json() rejects with a SyntaxError, as a native response's does.
     await expect(new Response(null).json()).rejects.toThrow(SyntaxError)
-    await expect((await page({ method: 'HEAD' })).json()).rejects.toThrow(SyntaxError)
+    await expect((await page('HEAD')).json()).rejects.toThrow(SyntaxError)
   })
 
   it('clones, and is copied by new Response(response.body, response) as a native one would be', async () => {
@@ -125,69 +128,46 @@ describe('the lightweight response', () => {
   })
 
   it('answers HEAD with the GET headers and no body; OPTIONS with 204 and no body', async () => {
-    const head = await page({ method: 'HEAD' })
+    const head = await page('HEAD')
     expect(head.status).toBe(200)
     expect(replyParts(head)?.body).toBeNull()
     expect(head.body).toBeNull()
     expect(await head.text()).toBe('')
     expect(head.headers.get('content-type')).toBe('application/json; charset=utf-8')
 
-    const options = await api(new Request(`${BASE}/tickets`, { method: 'OPTIONS' }))
+    const options = await api(bridgeRequest('/tickets', 'OPTIONS'))
     expect([options.status, options.ok, options.body]).toEqual([204, true, null])
     expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
   })
 
   it('is the answer on every path: errors, 404, openapi.json and the docs page', async () => {
-    const missing = await api(new Request(`${BASE}/nope`))
+    const missing = await api(bridgeRequest('/nope'))
     expect(replyParts(missing)?.status).toBe(404)
     expect(((await missing.json()) as { code: string }).code).toBe('NOT_FOUND')
-    const anonymous = await api(new Request(`${BASE}/tickets`))
+    const anonymous = await api(bridgeRequest('/tickets'))
     expect(replyParts(anonymous)?.headers['www-authenticate']).toMatch(/^Bearer/)
-    const document = await api(new Request(`${BASE}/openapi.json`))
+    const document = await api(bridgeRequest('/openapi.json'))
     expect(replyParts(document)?.headers['cache-control']).toBe('public, max-age=300')
     expect(((await document.json()) as { openapi: string }).openapi).toBe('3.1.0')
-    const docs = await api(new Request(`${BASE}/docs`))
+    const docs = await api(bridgeRequest('/docs'))
     expect(replyParts(docs)?.headers['content-security-policy']).toBeTruthy()
     expect(await docs.text()).toContain('<html')
-  })
-
-  it('becomes native through toNativeResponse; a native response is handed back as it is', async () => {
-    const native = toNativeResponse(await page())
-    expect(replyParts(native)).toBeUndefined()
-    expect(Symbol.for('tenant-public-api.reply') in native).toBe(false)
-    expect(native.headers.get('x-request-id')).toBe('lw-1')
-    expect(((await native.json()) as { data: unknown[] }).data).toHaveLength(2)
-    const other = new Response('x')
-    expect(toNativeResponse(other)).toBe(other)
-    // One whose native response exists already (its headers perhaps changed) is copied from it.
-    const touched = await page()
-    touched.headers.set('x-added', 'yes')
-    const copied = toNativeResponse(touched)
-    expect(copied.headers.get('x-added')).toBe('yes')
-    expect(((await copied.json()) as { data: unknown[] }).data).toHaveLength(2)
   })
 
   it('is recognised by its registered brand alone, as another copy of the package would make it', () => {
     const parts = { status: 201, headers: { 'content-type': 'text/plain' }, body: 'made elsewhere' }
     const foreign = Object.assign(Object.create(Response.prototype), { [Symbol.for('tenant-public-api.reply')]: parts })
     expect(replyParts(foreign)).toBe(parts)
-    const copy = toNativeResponse(foreign)
-    expect(copy.status).toBe(201)
     expect(replyParts(new Response('plain'))).toBeUndefined()
+    const made = makeLightweightResponse({ status: 204, headers: { allow: 'GET' }, body: null })
+    expect(replyParts(made)).toEqual({ status: 204, headers: { allow: 'GET' }, body: null })
   })
 
-  it('is what the public builders make: jsonResponse and errorResponse (body and X-Request-Id agree)', async () => {
-    const error = errorResponse(413, 'PAYLOAD_TOO_LARGE', 'Too large', 'req-9')
-    expect(replyParts(error)?.headers).toMatchObject({
-      'x-request-id': 'req-9',
-      'x-content-type-options': 'nosniff',
-      'content-type': 'application/json; charset=utf-8',
-    })
-    expect(await error.json()).toEqual({ error: 'Too large', code: 'PAYLOAD_TOO_LARGE', requestId: 'req-9' })
-    const json = jsonResponse(400, { error: 'Invalid Host header' }, { 'cache-control': 'no-store' })
-    expect(json.status).toBe(400)
-    expect(json.headers.get('cache-control')).toBe('no-store')
-    expect(await json.json()).toEqual({ error: 'Invalid Host header' })
+  it("is the bridge's answer only: the same API answers a Fetch request with a native Response", async () => {
+    expect(replyParts(await page())).toBeDefined()
+    const native = await api(new Request('http://api.test/api/public/v1/tickets?limit=2', { headers: auth }))
+    expect(Object.getPrototypeOf(native)).toBe(Response.prototype)
+    expect(replyParts(native)).toBeUndefined()
   })
 })
 

@@ -72,3 +72,16 @@ describe('the dependency rule', () => {
     expect(wrong).toEqual([])
   })
 })
+
+describe('the core knows no host', () => {
+  it('sniffs no runtime under src/: no Bun, Deno, navigator or process.release in code (comments aside)', () => {
+    const files = sources('src')
+    expect(files.length).toBeGreaterThan(100)
+    const sniffing = /\b(?:Bun|Deno|navigator|userAgent)\b|process\.release/g
+    const found = files.flatMap((file) => {
+      const code = readFileSync(join(root, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
+      return [...code.matchAll(sniffing)].map((match) => `${file}: ${match[0]}`)
+    })
+    expect(found).toEqual([])
+  })
+})
