@@ -66,7 +66,7 @@ describe('MCP through the mounts', () => {
         name: 'getGoal',
         arguments: { id: fixtureIds('a').goals[0]! },
       })) as ToolResult
-      expect([result.isError, (result.structuredContent?.data as { id: string }).id]).toEqual([
+      expect([result.isError, (result.structuredContent?.data as { id?: string } | undefined)?.id]).toEqual([
         false,
         fixtureIds('a').goals[0],
       ])
