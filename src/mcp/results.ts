@@ -36,7 +36,8 @@ export function toolResultText(outcome: ToolOutcome): string {
     meta[`${META}retryAfter`] = outcome.retryAfter
     blocks.push(`{"type":"text","text":${JSON.stringify(`Retry after ${outcome.retryAfter} seconds.`)}}`)
   }
-  return `{"content":[${blocks.join(',')}],"structuredContent":${outcome.body},"isError":${isError},"_meta":${JSON.stringify(meta)}}`
+  const content = `"content":[${blocks.join(',')}]`
+  return `{${content},"structuredContent":${outcome.body},"isError":${isError},"_meta":${JSON.stringify(meta)}}`
 }
 
 /** A JSON-RPC response text with `result` (already JSON text) for request `id`. */
