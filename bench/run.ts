@@ -6,13 +6,14 @@
  * with and without onResponse and a tracer), `api-keys` (a busy key through createApiKeys' resolver
  * vs a fixed-token resolver), `events` (the feed's page and write path), `webhooks` (deliveries
  * per second from one and from two dispatcher processes) and `operations` (every read and write
- * against an earlier commit's, on every store: the before/after of a reshape).
+ * against an earlier commit's, on every store: the before/after of a reshape) and `mcp` (a tools/call of
+ * listTickets vs GET /tickets through the Fetch handler).
  * Every figure is a ratio to a baseline measured in the same run.
  */
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-const PARTS = ['http', 'stores', 'writes', 'limits', 'api-keys', 'events', 'webhooks', 'operations'] as const
+const PARTS = ['http', 'stores', 'writes', 'limits', 'api-keys', 'events', 'webhooks', 'operations', 'mcp'] as const
 const requested = process.argv.slice(2)
 const unknown = requested.filter((part) => !(PARTS as readonly string[]).includes(part))
 if (unknown.length > 0) {
