@@ -6,8 +6,9 @@
  * with and without onResponse and a tracer), `api-keys` (a busy key through createApiKeys' resolver
  * vs a fixed-token resolver), `events` (the feed's page and write path), `webhooks` (deliveries
  * per second from one and from two dispatcher processes), `operations` (every read and write
- * against an earlier commit's, on every store: the before/after of a reshape) and `statements`
- * (what compiling a statement once saves).
+ * against an earlier commit's, on every store: the before/after of a reshape), `statements`
+ * (what compiling a statement once saves) and `mcp` (a tools/call of listTickets vs GET /tickets
+ * through the Fetch handler).
  * Every figure is a ratio to a baseline measured in the same run.
  */
 import { spawnSync } from 'node:child_process'
@@ -23,6 +24,7 @@ const PARTS = [
   'webhooks',
   'operations',
   'statements',
+  'mcp',
 ] as const
 const requested = process.argv.slice(2)
 const unknown = requested.filter((part) => !(PARTS as readonly string[]).includes(part))

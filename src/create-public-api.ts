@@ -4,10 +4,13 @@ import { logError } from './http/log-error.js'
 import type { ResponseListener } from './http/observe.js'
 import { RateLimitRuleSchema } from './http/principal.js'
 import { memoryRateLimiter, type RateLimiter } from './http/rate-limit.js'
+import type { PipelineConfig } from './http/pipeline.js'
 import { buildRouter, type PublicRoute } from './http/router.js'
 import { serveStatic, staticDocument, type StaticDocument } from './http/static-document.js'
 import { loadTracing } from './http/tracing.js'
 import { renderReferencePage, type ReferenceDocument } from './docs/render.js'
+import { mcpConfig, type McpOptions } from './mcp/options.js'
+import { mcpRoute } from './mcp/server.js'
 import { createOpenApiDocument } from './openapi/document.js'
 import { operations } from './operations/index.js'
 import { DEFAULT_EVENTS_PAGE_BYTES } from './ports/event-feed.js'
@@ -52,6 +55,12 @@ export interface PublicApiOptions {
    * for development and tests only. Default false (docs/extensions.md section 4).
    */
   webhooks?: { allowInsecureUrls?: boolean }
+  /**
+   * Serve the Model Context Protocol at `POST {basePath}/mcp` (docs/mcp.md): one tool per operation,
+   * called with the same keys, scopes and limits. Needs the optional peer `@modelcontextprotocol/sdk`.
+   * Default off.
+   */
+  mcp?: boolean | McpOptions
 }
 
 /**
@@ -123,9 +132,11 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
     })
   }
 
+  const mcp = mcpConfig(options.mcp)
+
   // OpenTelemetry, when installed: loaded in the background, it traces once a provider is registered.
   void loadTracing()
-  const answer: PublicApiHandler = buildRouter(operations, publicRoutes, {
+  const config: PipelineConfig = {
     store: options.store,
     keyResolver: options.keyResolver,
     rateLimiter: options.rateLimiter ?? memoryRateLimiter(),
@@ -136,7 +147,10 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
     tenantRateLimit: options.tenantRateLimit,
     webhooks: { allowInsecureUrls: options.webhooks?.allowInsecureUrls === true },
     onError: options.onError ?? logError,
-  })
+  }
+  // A tool call is a request of the API: the MCP route hands it to this very handler.
+  if (mcp !== undefined) publicRoutes.push(mcpRoute(mcp, config, (request) => answer(request)))
+  const answer: PublicApiHandler = buildRouter(operations, publicRoutes, config)
   return answer
 }
 

@@ -6,6 +6,7 @@
  * const api = createPublicApi({ store: createMemoryStore(), keyResolver })
  */
 export { createPublicApi, type PublicApiHandler, type PublicApiOptions } from './create-public-api.js'
+export type { McpOptions } from './mcp/options.js'
 
 /*
  * The public surface, and nothing else (ARCHITECTURE.md, "The public surface"): what README.md and

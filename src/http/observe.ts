@@ -34,6 +34,8 @@ export interface ResponseEvent {
   keyId: string | null
   /** The Error body's `code` for error responses, else null. */
   errorCode: ErrorCode | null
+  /** The MCP tool, when the request is a `tools/call` of the MCP endpoint (docs/mcp.md); absent otherwise. */
+  tool?: string
 }
 
 /**
@@ -54,6 +56,7 @@ export interface ObservedState {
   tenantId: string | null
   keyId: string | null
   errorCode: ErrorCode | null
+  tool?: string | undefined
 }
 
 /** Receives an unexpected error of a request (`createPublicApi`'s `onError`). */
@@ -129,6 +132,7 @@ export function notifyResponse(
     keyId: state.keyId,
     errorCode: state.errorCode,
   }
+  if (state.tool !== undefined) event.tool = state.tool
   try {
     settle(listener(event) as unknown, report)
   } catch (error) {

@@ -12,10 +12,11 @@ import { ApiError, apiErrorOf, isErrorCode, validationError, type ErrorCode } fr
 import { withIdempotency } from './idempotency.js'
 import type { ErrorListener, ResponseListener } from './observe.js'
 import type { AnyOperation, OperationResult } from './operation.js'
-import type { RateLimitRule } from './principal.js'
+import type { Principal, RateLimitRule } from './principal.js'
 import { retryAfterSeconds, type RateLimiter, type RateLimitResult } from './rate-limit.js'
 import { shownBucket, TENANT_BUCKET_PREFIX, writeRateLimitFields } from './rate-limit-fields.js'
 import { resolveRequestId } from './request-id.js'
+import { toolCallOf } from './tool-call.js'
 import { tracedStore, type RequestSpan } from './tracing.js'
 import { errorReply, jsonReply, reply, type ReplyParts } from './reply.js'
 import { checkInput, checkQuery, validationIssues } from './validation.js'
@@ -57,6 +58,8 @@ export interface RequestState {
   errorCode: ErrorCode | null
   /** The request's OpenTelemetry span while a tracer provider is registered (tracing.ts). */
   span: RequestSpan | undefined
+  /** The MCP tool whose `tools/call` this request is (tool-call.ts), else undefined. */
+  tool: string | undefined
 }
 
 /** Step 1-2: the request id, and refusing cookies (before authentication). */
@@ -74,6 +77,7 @@ export function startRequest(request: Request, startedAt = 0): RequestState {
     keyId: null,
     errorCode: null,
     span: undefined,
+    tool: toolCallOf(request),
   }
 }
 
@@ -153,6 +157,18 @@ export async function runOperation(
     ? await withIdempotency(request, state.url, json, principal.tenantId, store, now, execute)
     : await execute()
   return jsonReply(result.status, result.body, result.headers)
+}
+
+/**
+ * Counts a request of a route outside the registry (the MCP endpoint, docs/mcp.md) as an operation's
+ * is counted: the key's bucket, the tenant's with `tenantRateLimit`, and a 429 when either is spent.
+ */
+export async function countRequest(principal: Principal, state: RequestState, config: PipelineConfig): Promise<void> {
+  if (config.tenantRateLimit === undefined)
+    state.rateLimit = await config.rateLimiter.consume(principal.keyId, principal.rateLimit)
+  else
+    await consumeBoth(principal.keyId, principal.tenantId, principal.rateLimit, config.tenantRateLimit, state, config)
+  refuseWhenLimited(state)
 }
 
 /** Counts the request against its key's bucket and its tenant's (`tenantRateLimit`), concurrently. */

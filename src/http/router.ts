@@ -21,10 +21,15 @@ import {
 } from './pipeline.js'
 import { toResponse, type ReplyParts } from './reply.js'
 
-/** A route outside the registry that needs no authentication (the OpenAPI document, the docs page). */
+/**
+ * A route outside the registry: the OpenAPI document and the docs page (GET, no authentication),
+ * and the MCP endpoint (POST, which authenticates and counts its requests itself: docs/mcp.md).
+ */
 export interface PublicRoute {
   path: string
-  handle: (request: Request) => ReplyParts | Promise<ReplyParts>
+  /** Default `GET` (served for `HEAD` too). */
+  method?: 'GET' | 'POST'
+  handle: (request: Request, state: RequestState) => ReplyParts | Promise<ReplyParts>
 }
 
 /**
@@ -70,7 +75,12 @@ export function buildRouter(
     const path = config.basePath + route.path
     const handler = (request: Request, state: RequestState) => {
       state.route = path
-      return route.handle(request)
+      return route.handle(request, state)
+    }
+    if (route.method === 'POST') {
+      router.post(path, handler)
+      allow(path, 'POST')
+      continue
     }
     router.get(path, handler)
     router.head(path, handler)

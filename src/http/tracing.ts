@@ -73,6 +73,8 @@ export interface SpanOutcome {
   tenantId: string | null
   keyId: string | null
   errorCode: string | null
+  /** The MCP tool of a `tools/call` (docs/mcp.md), set as `mcp.tool`. */
+  tool?: string | undefined
 }
 
 /** Names the span `{method} {route}`, sets the status and identity attributes, and ends it. */
@@ -85,6 +87,7 @@ export function endRequestSpan(traced: RequestSpan, method: string, status: numb
   span.setAttribute('http.response.status_code', status)
   if (outcome.tenantId !== null) span.setAttribute('tenant.id', outcome.tenantId)
   if (outcome.keyId !== null) span.setAttribute('api_key.id', outcome.keyId)
+  if (outcome.tool !== undefined) span.setAttribute('mcp.tool', outcome.tool)
   // HTTP semantic conventions: a server span is an error for 5xx only; the code, never the cause.
   if (status >= 500) {
     span.setAttribute('error.type', outcome.errorCode ?? String(status))

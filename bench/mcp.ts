@@ -1,0 +1,104 @@
+/**
+ * `npm run bench mcp` (or `npx tsx bench/mcp.ts`): the MCP endpoint (docs/mcp.md) on the memory
+ * store with the demo tenant, paired in turns in one process (medians, and the median of the
+ * per-round ratios):
+ *
+ * - a `tools/call` of `listTickets` (limit 25) against the same `GET /tickets?limit=25` through the
+ *   Fetch handler (the baseline; target <= 1.3x);
+ * - a `tools/list` of a full-scope key (served from a cached text) against the same baseline;
+ * - `initialize`, which goes through the SDK's Server and transport, for scale.
+ *
+ * Env: BENCH_ROUNDS (default 30), BENCH_BATCH (requests per timed batch, default 200).
+ */
+import { createPublicApi, memoryRateLimiter } from '../src/index.js'
+import { createDemoData, DEMO_TENANT_ID, testKey, testKeyResolver } from '../src/testing/index.js'
+import { createMemoryStore } from '../src/index.js'
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30)
+const BATCH = Number(process.env.BENCH_BATCH ?? 200)
+
+const store = createMemoryStore()
+await store.seed(DEMO_TENANT_ID, createDemoData())
+const api = createPublicApi({
+  store,
+  keyResolver: testKeyResolver(),
+  rateLimiter: memoryRateLimiter({ limit: 1e9 }),
+  mcp: true,
+})
+const authorization = `Bearer ${testKey(DEMO_TENANT_ID)}`
+const BASE = 'http://bench/api/public/v1'
+const MCP_HEADERS = {
+  authorization,
+  accept: 'application/json, text/event-stream',
+  'content-type': 'application/json',
+  'mcp-protocol-version': '2025-11-25',
+}
+
+/** Reads the answer as a client would; a non-200 stops the bench (the content is checked once, before timing). */
+async function expectOk(response: Response): Promise<string> {
+  const text = await response.text()
+  if (response.status !== 200) throw new Error(`unexpected answer ${response.status}: ${text.slice(0, 200)}`)
+  return text
+}
+
+/** Refuses an answer that is a JSON-RPC error or a tool error: checked once, outside the timed loops. */
+function assertResult(text: string): void {
+  const message = JSON.parse(text) as { error?: unknown; result?: { isError?: boolean } }
+  if (message.error !== undefined || message.result?.isError === true)
+    throw new Error(`unexpected answer: ${text.slice(0, 200)}`)
+}
+
+const rest = async () => expectOk(await api(new Request(`${BASE}/tickets?limit=25`, { headers: { authorization } })))
+const rpc = (body: object) => async () =>
+  expectOk(await api(new Request(`${BASE}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify(body) })))
+const call = rpc({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'listTickets', arguments: { limit: 25 } },
+})
+const list = rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' })
+const initialize = rpc({
+  jsonrpc: '2.0',
+  id: 3,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+})
+
+/** `a` and `b` timed in alternating batches; medians and the median per-round ratio a/b. */
+async function paired(a: () => Promise<unknown>, b: () => Promise<unknown>) {
+  for (let i = 0; i < BATCH * 2; i++) for (const fn of [a, b]) await fn()
+  const times: [number[], number[]] = [[], []]
+  const timed = async (fn: () => Promise<unknown>) => {
+    const started = performance.now()
+    for (let i = 0; i < BATCH; i++) await fn()
+    return (performance.now() - started) / BATCH
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    if (round % 2 === 0) {
+      times[0].push(await timed(a))
+      times[1].push(await timed(b))
+    } else {
+      times[1].push(await timed(b))
+      times[0].push(await timed(a))
+    }
+  }
+  return { a: median(times[0]), b: median(times[1]), ratio: median(times[0].map((t, i) => t / times[1][i]!)) }
+}
+
+const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]!
+const ms = (value: number) => `${value.toFixed(3)} ms`
+
+for (const fn of [call, list, initialize]) assertResult(await fn())
+const bytes = (await call()).length
+console.log(`demo tenant, memory store; tools/call answer ${bytes} bytes, ${ROUNDS} rounds of ${BATCH}`)
+for (const [name, fn, target] of [
+  ['tools/call listTickets', call, 1.3],
+  ['tools/list (full scope)', list, undefined],
+  ['initialize (SDK)', initialize, undefined],
+] as const) {
+  const { a, b, ratio } = await paired(fn, rest)
+  const verdict =
+    target === undefined ? '' : ratio <= target ? ` (target <= ${target}x: met)` : ` (target <= ${target}x: MISSED)`
+  console.log(`${name.padEnd(26)} ${ms(a)} vs GET /tickets ${ms(b)}: ${ratio.toFixed(2)}x${verdict}`)
+}

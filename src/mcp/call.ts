@@ -1,0 +1,94 @@
+/**
+ * A `tools/call` is a request of its operation (docs/mcp.md): the tool's arguments become the REST
+ * request (path, query string, JSON body, `Idempotency-Key`, `If-Match`) with the MCP request's
+ * `Authorization` and request id, and it runs through the API's own handler, so scopes, tenant
+ * isolation, rate limits, validation, idempotency, `onResponse` and spans are the REST ones.
+ */
+import { replyParts } from '../http/reply.js'
+import { markToolCall } from '../http/tool-call.js'
+import type { McpTool } from './tools.js'
+
+/** What a tool call answered: the REST status, its JSON body as text, and `Retry-After` when sent. */
+export interface ToolOutcome {
+  status: number
+  body: string
+  requestId: string
+  retryAfter: number | undefined
+}
+
+/** A `tools/call` whose arguments cannot make a request at all (JSON-RPC `-32602`, invalid params). */
+export class InvalidToolArguments extends Error {}
+
+/** What a tool call takes from the MCP request it came in. */
+export interface CallContext {
+  /** `{origin}{basePath}` of the MCP request. */
+  base: string
+  authorization: string | null
+  requestId: string
+  /** The API's own handler. */
+  dispatch: (request: Request) => Promise<Response>
+}
+
+/** A query value as the REST API reads it: arrays comma-separated (OpenAPI form style), objects as JSON. */
+function queryValue(value: unknown): string {
+  if (Array.isArray(value)) return value.map(queryValue).join(',')
+  if (typeof value === 'object' && value !== null) return JSON.stringify(value)
+  return String(value)
+}
+
+/** The REST request of a call of `tool` with `args`. */
+export function toolRequest(tool: McpTool, args: Record<string, unknown>, context: CallContext): Request {
+  const { operation, route } = tool
+  let path = operation.path
+  for (const name of route.path) {
+    const value = args[name]
+    if (typeof value !== 'string' || value === '')
+      throw new InvalidToolArguments(`Argument ${name} is required and must be a non-empty string`)
+    path = path.replace(`:${name}`, encodeURIComponent(value))
+  }
+  const query = new URLSearchParams()
+  const body: Record<string, unknown> = {}
+  const headers: Record<string, string> = { 'x-request-id': context.requestId }
+  if (context.authorization !== null) headers.authorization = context.authorization
+  for (const [name, value] of Object.entries(args)) {
+    if (route.path.includes(name) || value === undefined) continue
+    const header = route.headers.get(name)
+    if (header !== undefined) headers[header.toLowerCase()] = queryValue(value)
+    else if (route.query.has(name) || !route.body) query.append(name, queryValue(value))
+    else body[name] = value
+  }
+  const search = query.size > 0 ? `?${query}` : ''
+  const init: RequestInit = { method: operation.method, headers }
+  if (route.body) {
+    headers['content-type'] = 'application/json'
+    init.body = JSON.stringify(body)
+  }
+  const request = new Request(`${context.base}${path}${search}`, init)
+  markToolCall(request, tool.definition.name)
+  return request
+}
+
+/**
+ * Runs a call of `tool` through the API's handler.
+ *
+ * @example
+ * const outcome = await callTool(findTool('listTickets')!, { limit: 5 }, context)
+ * outcome.status // 200
+ */
+export async function callTool(
+  tool: McpTool,
+  args: Record<string, unknown>,
+  context: CallContext,
+): Promise<ToolOutcome> {
+  const response = await context.dispatch(toolRequest(tool, args, context))
+  // On Node the handler's answer is a reply whose parts hold the body text: read without a stream.
+  const parts = replyParts(response)
+  const body = parts?.body ?? (await response.text())
+  const retry = parts?.headers['retry-after'] ?? (parts === undefined ? response.headers.get('retry-after') : null)
+  return {
+    status: response.status,
+    body,
+    requestId: context.requestId,
+    retryAfter: retry === null || retry === undefined ? undefined : Number(retry),
+  }
+}
