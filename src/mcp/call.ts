@@ -4,7 +4,7 @@
  * `Authorization` and request id, and it runs through the API's own handler, so scopes, tenant
  * isolation, rate limits, validation, idempotency, `onResponse` and spans are the REST ones.
  */
-import { replyParts } from '../http/reply.js'
+import { MAKE_REPLY, type ReplyParts } from '../http/reply.js'
 import { markToolCall } from '../http/tool-call.js'
 import type { McpTool } from './tools.js'
 
@@ -80,15 +80,26 @@ export async function callTool(
   args: Record<string, unknown>,
   context: CallContext,
 ): Promise<ToolOutcome> {
-  const response = await context.dispatch(toolRequest(tool, args, context))
-  // On Node the handler's answer is a reply whose parts hold the body text: read without a stream.
-  const parts = replyParts(response)
-  const body = parts?.body ?? (await response.text())
-  const retry = parts?.headers['retry-after'] ?? (parts === undefined ? response.headers.get('retry-after') : null)
+  const request = toolRequest(tool, args, context)
+  let parts: ReplyParts | undefined
+  // The handler hands its finished reply to the request's reply factory (src/http/reply.ts, toResponse),
+  // as a mount's requests do: the call reads the parts as they are, no Response made, no body stream read.
+  Object.defineProperty(request, MAKE_REPLY, {
+    value: (made: ReplyParts) => {
+      parts = made
+      return PARTS_TAKEN
+    },
+  })
+  await context.dispatch(request)
+  if (parts === undefined) throw new Error('The API answered a tool call without its reply factory')
+  const retry = parts.headers['retry-after']
   return {
-    status: response.status,
-    body,
+    status: parts.status,
+    body: parts.body ?? '',
     requestId: context.requestId,
-    retryAfter: retry === null || retry === undefined ? undefined : Number(retry),
+    retryAfter: retry === undefined ? undefined : Number(retry),
   }
 }
+
+/** What the factory gives the handler to return: never read, since the call keeps the parts. */
+const PARTS_TAKEN = Object.freeze({}) as Response

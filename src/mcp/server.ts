@@ -17,7 +17,7 @@ import { assertSafeJson, parseJson, readBodyText, requireJsonContentType } from 
 import { ApiError } from '../http/errors.js'
 import { countRequest, type PipelineConfig, type RequestState } from '../http/pipeline.js'
 import type { Principal } from '../http/principal.js'
-import { reply, type LightweightResponse } from '../http/reply.js'
+import { reply, type ReplyParts } from '../http/reply.js'
 import type { PublicRoute } from '../http/router.js'
 import { callTool, InvalidToolArguments, type CallContext } from './call.js'
 import { ToolCatalog } from './catalog.js'
@@ -59,7 +59,7 @@ export function mcpRoute(
   // Started now, so a missing SDK is told (to onError, with what to install) by the first request.
   loadSdk().catch(() => {})
 
-  const handle = async (request: Request, state: RequestState): Promise<LightweightResponse> => {
+  const handle = async (request: Request, state: RequestState): Promise<ReplyParts> => {
     const origin = request.headers.get('origin')
     if (origin !== null && !config.allowedOrigins.has(origin))
       throw new ApiError('ORIGIN_NOT_ALLOWED', 'This Origin may not call the MCP endpoint')
@@ -147,7 +147,7 @@ async function viaSdk(
   json: unknown,
   served: Served,
   catalog: ToolCatalog,
-): Promise<LightweightResponse> {
+): Promise<ReplyParts> {
   const server = new sdk.Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions: INSTRUCTIONS,
