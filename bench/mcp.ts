@@ -6,13 +6,20 @@
  * - a `tools/call` of `listTickets` (limit 25) against the same `GET /tickets?limit=25` through the
  *   Fetch handler (the baseline; target <= 1.3x);
  * - a `tools/list` of a full-scope key (served from a cached text) against the same baseline;
- * - `initialize`, which goes through the SDK's Server and transport, for scale.
+ * - `initialize`, which goes through the SDK's Server and transport, for scale;
+ *
+ * each first through the Fetch handler with native `Request`s (the reply a native `Response`, read
+ * by `text()`), then through the Node mount in process (bench/node-mount.ts: the bridge's request,
+ * the reply written from its parts, no `Response` built), the baseline taking the same path. The
+ * MCP answer carries the REST body twice (structuredContent and the text block), so a path that
+ * pays per byte of the reply (undici's `Response`) pays that twice (bench/README.md#mcp).
  *
  * Env: BENCH_ROUNDS (default 30), BENCH_BATCH (requests per timed batch, default 200).
  */
-import { createPublicApi, memoryRateLimiter } from '../src/index.js'
+import * as node from '../adapters/node.js'
+import { createMemoryStore, createPublicApi, memoryRateLimiter } from '../src/index.js'
 import { createDemoData, DEMO_TENANT_ID, testKey, testKeyResolver } from '../src/testing/index.js'
-import { createMemoryStore } from '../src/index.js'
+import { throughNodeMount } from './node-mount.js'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30)
 const BATCH = Number(process.env.BENCH_BATCH ?? 200)
@@ -48,22 +55,37 @@ function assertResult(text: string): void {
     throw new Error(`unexpected answer: ${text.slice(0, 200)}`)
 }
 
-const rest = async () => expectOk(await api(new Request(`${BASE}/tickets?limit=25`, { headers: { authorization } })))
-const rpc = (body: object) => async () =>
-  expectOk(await api(new Request(`${BASE}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify(body) })))
-const call = rpc({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: { name: 'listTickets', arguments: { limit: 25 } },
-})
-const list = rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' })
-const initialize = rpc({
-  jsonrpc: '2.0',
-  id: 3,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
-})
+/** How a request reaches the handler and its answer is read: the Fetch handler's caller, or the Node mount. */
+type Path = (method: string, path: string, headers: Record<string, string>, body?: string) => Promise<string>
+
+const viaFetch: Path = async (method, path, headers, body) =>
+  expectOk(await api(new Request(`${BASE}${path}`, { method, headers, body: body ?? null })))
+const viaNodeMount: Path = async (method, path, headers, body) => {
+  const answer = await throughNodeMount(node, api, { method, target: `/api/public/v1${path}`, headers, body })
+  if (answer.status !== 200) throw new Error(`unexpected answer ${answer.status}: ${answer.text().slice(0, 200)}`)
+  return answer.text()
+}
+
+/** The measured requests on one path: the REST baseline and the three MCP messages. */
+function requests(path: Path) {
+  const rpc = (message: object) => () => path('POST', '/mcp', MCP_HEADERS, JSON.stringify(message))
+  return {
+    rest: () => path('GET', '/tickets?limit=25', { authorization }),
+    call: rpc({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'listTickets', arguments: { limit: 25 } },
+    }),
+    list: rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    initialize: rpc({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    }),
+  }
+}
 
 /** `a` and `b` timed in alternating batches; medians and the median per-round ratio a/b. */
 async function paired(a: () => Promise<unknown>, b: () => Promise<unknown>) {
@@ -89,16 +111,23 @@ async function paired(a: () => Promise<unknown>, b: () => Promise<unknown>) {
 const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]!
 const ms = (value: number) => `${value.toFixed(3)} ms`
 
-for (const fn of [call, list, initialize]) assertResult(await fn())
-const bytes = (await call()).length
+const paths = [
+  ['the Fetch handler', requests(viaFetch)],
+  ['the Node mount, in process', requests(viaNodeMount)],
+] as const
+for (const [, { call, list, initialize }] of paths) for (const fn of [call, list, initialize]) assertResult(await fn())
+const bytes = Buffer.byteLength(await paths[0][1].call())
 console.log(`demo tenant, memory store; tools/call answer ${bytes} bytes, ${ROUNDS} rounds of ${BATCH}`)
-for (const [name, fn, target] of [
-  ['tools/call listTickets', call, 1.3],
-  ['tools/list (full scope)', list, undefined],
-  ['initialize (SDK)', initialize, undefined],
-] as const) {
-  const { a, b, ratio } = await paired(fn, rest)
-  const verdict =
-    target === undefined ? '' : ratio <= target ? ` (target <= ${target}x: met)` : ` (target <= ${target}x: MISSED)`
-  console.log(`${name.padEnd(26)} ${ms(a)} vs GET /tickets ${ms(b)}: ${ratio.toFixed(2)}x${verdict}`)
+for (const [title, { rest, call, list, initialize }] of paths) {
+  console.log(`\nthrough ${title}:`)
+  for (const [name, fn, target] of [
+    ['tools/call listTickets', call, 1.3],
+    ['tools/list (full scope)', list, undefined],
+    ['initialize (SDK)', initialize, undefined],
+  ] as const) {
+    const { a, b, ratio } = await paired(fn, rest)
+    const verdict =
+      target === undefined ? '' : ratio <= target ? ` (target <= ${target}x: met)` : ` (target <= ${target}x: MISSED)`
+    console.log(`  ${name.padEnd(26)} ${ms(a)} vs GET /tickets ${ms(b)}: ${ratio.toFixed(2)}x${verdict}`)
+  }
 }

@@ -5,15 +5,23 @@
  * stores, the reply path): every ratio should sit within noise of 1.
  *
  * Each side seeds the demo tenant (its own `createDemoData`, the same seed) into a store of its own
- * (memory; a SQLite file; a Postgres schema) and answers through its own `createPublicApi`.
+ * (memory; a SQLite file; a Postgres schema) and answers through its own `createPublicApi`, called
+ * through its own Node mount in process (bench/node-mount.ts: the bridge's request, the reply
+ * written from its parts). That is the path both commits serve the same way: through the Fetch
+ * handler the base answered a lightweight Response on Node and today's core a native one (a
+ * deliberate change, src/http/reply.ts) whose cost grows with the body, which would hide the store
+ * port's own effect. The Fetch handler's ratio (native `Request`, read by `text()`) is printed
+ * beside it, for that change.
  * Options: BENCH_BASE (the commit measured against, default cea4f23: the last commit before the
  * generic store port), BENCH_STORES (default memory,sqlite,postgres), BENCH_ROUNDS (default 25),
- * BENCH_BATCH (calls per side per round, default 30), DATABASE_URL.
+ * BENCH_BATCH (calls per side per round, default 30), BENCH_FETCH=0 (no Fetch handler column),
+ * DATABASE_URL.
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
+import type * as CurrentNode from '../adapters/node.js'
 import type * as CurrentIndex from '../src/index.js'
 import type * as CurrentPostgres from '../src/stores/postgres/index.js'
 import type * as CurrentSqlite from '../src/stores/sqlite/index.js'
@@ -21,6 +29,7 @@ import type * as CurrentTesting from '../src/testing/index.js'
 import type { Store } from '../src/ports/store.js'
 import { removeAtExit } from './cleanup.js'
 import { exportCommit, importFrom } from './exported-commit.js'
+import { throughNodeMount } from './node-mount.js'
 
 const BASE = process.env.BENCH_BASE ?? 'cea4f23'
 const STORES = (process.env.BENCH_STORES ?? 'memory,sqlite,postgres').split(',')
@@ -31,6 +40,8 @@ const SCHEMA = 'bench_operations'
 const TENANT = 'bench-operations'
 /** A ratio above this is reported as a regression (paired medians on this machine move by ~10%). */
 const NOISE = 1.15
+/** BENCH_FETCH=0 skips the Fetch handler's column (half the run). */
+const FETCH = process.env.BENCH_FETCH !== '0'
 
 /** One copy of the library: the current sources, or a commit's. */
 interface Lib {
@@ -38,16 +49,18 @@ interface Lib {
   testing: typeof CurrentTesting
   sqlite: typeof CurrentSqlite
   postgres: typeof CurrentPostgres
+  node: typeof CurrentNode
 }
 
 async function load(dir: string): Promise<Lib> {
-  const [index, testing, sqlite, postgres] = await Promise.all([
+  const [index, testing, sqlite, postgres, node] = await Promise.all([
     importFrom<Lib['index']>(dir, 'src/index.ts'),
     importFrom<Lib['testing']>(dir, 'src/testing/index.ts'),
     importFrom<Lib['sqlite']>(dir, 'src/stores/sqlite/index.ts'),
     importFrom<Lib['postgres']>(dir, 'src/stores/postgres/index.ts'),
+    importFrom<Lib['node']>(dir, 'adapters/node.ts'),
   ])
-  return { index, testing, sqlite, postgres }
+  return { index, testing, sqlite, postgres, node }
 }
 
 async function openStore(lib: Lib, kind: string, side: string, dir: string): Promise<Store> {
@@ -57,9 +70,11 @@ async function openStore(lib: Lib, kind: string, side: string, dir: string): Pro
 }
 
 type Call = () => Promise<unknown>
+/** Each request twice: through the Node mount in process, and through the Fetch handler. */
+type Calls = { mount: Call; fetch: Call }
 
 /** The measured requests over `lib`'s handler on `store`, seeded with its demo tenant. */
-async function requests(lib: Lib, store: Store): Promise<Array<[string, Call]>> {
+async function requests(lib: Lib, store: Store): Promise<Array<[string, Calls]>> {
   const demo = lib.testing.createDemoData({ tickets: 2_000 })
   await store.seed(TENANT, demo as never)
   const api = lib.index.createPublicApi({
@@ -68,22 +83,29 @@ async function requests(lib: Lib, store: Store): Promise<Array<[string, Call]>> 
     rateLimiter: lib.index.memoryRateLimiter({ limit: 1e9 }),
   })
   const headers = { authorization: `Bearer ${lib.testing.testKey(TENANT)}`, 'content-type': 'application/json' }
+  let viaMount = true
   const call = async (method: string, path: string, expected: number, body?: unknown) => {
-    const init = { method, headers, body: body === undefined ? null : JSON.stringify(body) }
-    const response = await api(new Request(`http://bench/api/public/v1${path}`, init))
-    const text = await response.text()
-    if (response.status !== expected) throw new Error(`${method} ${path}: ${response.status} ${text}`)
-    return text
+    const text = body === undefined ? undefined : JSON.stringify(body)
+    if (viaMount) {
+      const target = `/api/public/v1${path}`
+      const answer = await throughNodeMount(lib.node, api, { method, target, headers, body: text })
+      if (answer.status !== expected) throw new Error(`${method} ${path}: ${answer.status} ${answer.text()}`)
+      return answer
+    }
+    const response = await api(new Request(`http://bench/api/public/v1${path}`, { method, headers, body: text }))
+    const read = await response.text()
+    if (response.status !== expected) throw new Error(`${method} ${path}: ${response.status} ${read}`)
+    return read
   }
-  const cursor = (JSON.parse(await call('GET', '/tickets?limit=25', 200)) as { pagination: { nextCursor: string } })
-    .pagination.nextCursor
+  const first = (await call('GET', '/tickets?limit=25', 200)) as { text(): string }
+  const cursor = (JSON.parse(first.text()) as { pagination: { nextCursor: string } }).pagination.nextCursor
   const ticket = demo.tickets[0]!
   let n = 0
   const get =
     (path: string): Call =>
     () =>
       call('GET', path, 200)
-  return [
+  const list: Array<[string, Call]> = [
     ['GET /tickets', get('/tickets')],
     [
       'GET /tickets sorted and filtered',
@@ -132,6 +154,11 @@ async function requests(lib: Lib, store: Store): Promise<Array<[string, Call]>> 
       () => call('PATCH', `/reports/${demo.reports[0]!.id}`, 200, { title: `Report ${n++ % 7}` }),
     ],
   ]
+  const on = (mount: boolean, fn: Call) => () => {
+    viaMount = mount
+    return fn()
+  }
+  return list.map(([name, fn]) => [name, { mount: on(true, fn), fetch: on(false, fn) }])
 }
 
 /**
@@ -157,21 +184,31 @@ async function paired(a: Call, b: Call) {
 
 const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]!
 
+const geometricMean = (ratios: number[]) => Math.exp(ratios.reduce((sum, r) => sum + Math.log(r), 0) / ratios.length)
+
+/** Every request through the Node mount, then (unless BENCH_FETCH=0) through the Fetch handler. */
 async function benchStore(kind: string, current: Lib, base: Lib, dir: string): Promise<number[]> {
   const now = await openStore(current, kind, 'current', dir)
   const before = await openStore(base, kind, 'base', dir)
   try {
     const [mine, theirs] = [await requests(current, now), await requests(base, before)]
-    console.log(`\n${kind}: current · ${BASE} (ms per request) · ratio`)
+    console.log(`\n${kind}: through the Node mount, current · ${BASE} (ms per request) · ratio · Fetch handler's ratio`)
     const ratios: number[] = []
-    for (const [i, [name, call]] of mine.entries()) {
-      const { a, b, ratio } = await paired(call, theirs[i]![1])
+    const fetchRatios: number[] = []
+    for (const [i, [name, calls]] of mine.entries()) {
+      const { a, b, ratio } = await paired(calls.mount, theirs[i]![1].mount)
       ratios.push(ratio)
+      let viaFetch = ''
+      if (FETCH) {
+        const fetched = await paired(calls.fetch, theirs[i]![1].fetch)
+        fetchRatios.push(fetched.ratio)
+        viaFetch = ` · ${fetched.ratio.toFixed(2)}x`
+      }
       const mark = ratio > NOISE ? ' ✗' : ''
-      console.log(`  ${name.padEnd(44)} ${a.toFixed(3)} · ${b.toFixed(3)} · ${ratio.toFixed(2)}x${mark}`)
+      console.log(`  ${name.padEnd(44)} ${a.toFixed(3)} · ${b.toFixed(3)} · ${ratio.toFixed(2)}x${mark}${viaFetch}`)
     }
-    const geomean = Math.exp(ratios.reduce((sum, r) => sum + Math.log(r), 0) / ratios.length)
-    console.log(`  geometric mean of the ${ratios.length} ratios: ${geomean.toFixed(2)}x`)
+    const fetchMean = FETCH ? `; through the Fetch handler ${geometricMean(fetchRatios).toFixed(2)}x` : ''
+    console.log(`  geometric mean of the ${ratios.length} ratios: ${geometricMean(ratios).toFixed(2)}x${fetchMean}`)
     return ratios
   } finally {
     await now.close()
@@ -183,7 +220,7 @@ const dir = removeAtExit(mkdtempSync(join(tmpdir(), 'bench-operations-')))
 let regressions = 0
 try {
   const current = await load(join(import.meta.dirname, '..'))
-  const base = await load(exportCommit(BASE, 'baseline'))
+  const base = await load(exportCommit(BASE, 'baseline', ['src', 'adapters']))
   for (const kind of STORES)
     regressions += (await benchStore(kind, current, base, dir)).filter((ratio) => ratio > NOISE).length
 } finally {
