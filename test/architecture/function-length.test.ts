@@ -31,7 +31,6 @@ const KNOWN_LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/testing/conformance/events.ts': 2,
   'src/testing/conformance/fixtures.ts': 1,
   'src/testing/conformance/idempotency.ts': 2,
-  'src/testing/conformance/isolation.ts': 1,
   'src/testing/conformance/lists-and-ordering.ts': 1,
   'src/testing/conformance/read-resources.ts': 2,
   'src/testing/conformance/reports.ts': 2,
