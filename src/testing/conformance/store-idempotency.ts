@@ -104,106 +104,116 @@ export function storeIdempotencyAndIsolation(ctx: ConformanceContext): void {
   })
 
   describe('store: tenant isolation', () => {
-    it('every list returns only the tenant’s own records', async () => {
-      for (const method of LIST_METHODS) {
-        const query = listQuery(method, 'limit=100')
-        for (const [own, head] of [
-          [ctx.a, 'aaaaaaaa-'],
-          [ctx.b, 'bbbbbbbb-'],
-        ] as const) {
-          const listed = await lister(ctx.store, method)(own.tenantId, query)
-          const label = listLabel(method, own === ctx.a ? 'A' : 'B', query)
-          expect(listed.items.length, `${label} returned no items`).toBeGreaterThan(0)
-          const text = JSON.stringify(listed.items)
-          expect(
-            text.includes(head === 'aaaaaaaa-' ? 'bbbbbbbb-' : 'aaaaaaaa-'),
-            `${label} holds the other tenant’s ids`,
-          ).toBe(false)
-        }
+    storeIsolatedReads(ctx)
+
+    storeIsolatedWrites(ctx)
+  })
+}
+
+/** Registers the tests that a store’s writes of one tenant never reach another’s records. */
+function storeIsolatedWrites(ctx: ConformanceContext): void {
+  it('every write of tenant A to tenant B’s ids is refused and changes nothing of B', async () => {
+    const a = await ctx.fresh(writableSeed('a'))
+    const owner = await ctx.fresh(writableSeed('b'))
+    const b = fixtureIds('b')
+    const snapshot = () =>
+      Promise.all([
+        ctx.store.get(budgets, owner.tenantId, b.budget),
+        ctx.store.get(automationRules, owner.tenantId, b.rule),
+        ctx.store.get(reports, owner.tenantId, b.report),
+        ctx.store.get(trainingCourses, owner.tenantId, b.courses[0]!),
+      ])
+    const before = await snapshot()
+    const [budget, rule, report] = before
+    const patch = v.parse(UpdateBudgetSchema, { title: 'Hijacked' })
+    expect(
+      await ctx.store.updateBudget(a.tenantId, b.budget, patch, at(20)),
+      callLabel('updateBudget', 'A', b.budget, patch),
+    ).toBeNull()
+    const item = { ...budget!.lineItems[0]!, ...MINIMAL_LINE_ITEM, id: '0e0e0e0e-0e0e-4e0e-8e0e-0e0e0e0e0e0e' }
+    expect(
+      await ctx.store.addBudgetLineItem(a.tenantId, b.budget, item),
+      callLabel('addBudgetLineItem', 'A', b.budget),
+    ).toBe(false)
+    const ruleNext = { ...rule!, name: 'Hijacked', version: rule!.version + 1 }
+    expect(
+      await ctx.store.replaceVersioned(automationRules, a.tenantId, ruleNext, rule!.version),
+      callLabel('replaceVersioned(automationRules)', 'A', b.rule),
+    ).toBe(false)
+    const reportNext = { ...report!, title: 'Hijacked', version: report!.version + 1 }
+    expect(
+      await ctx.store.replaceVersioned(reports, a.tenantId, reportNext, report!.version),
+      callLabel('replaceVersioned(reports)', 'A', b.report),
+    ).toBe(false)
+    expect(
+      await ctx.store.deleteTrainingEnrollment(a.tenantId, b.enrollments[0]!),
+      callLabel('deleteTrainingEnrollment', 'A', b.enrollments[0]),
+    ).toBe(false)
+    expect(await snapshot(), 'tenant B’s budget, rule, report and course after the refused writes').toEqual(before)
+  })
+
+  it('the same ids in two tenants are two records: a write to one leaves the other', async () => {
+    const one = await ctx.fresh(writableSeed('a'))
+    const two = await ctx.fresh(writableSeed('a'))
+    const { budget } = ctx.a.ids
+    const before = await ctx.store.get(budgets, two.tenantId, budget)
+    await ctx.store.updateBudget(one.tenantId, budget, { title: 'Only in one' }, at(20))
+    expect(
+      await ctx.store.get(budgets, two.tenantId, budget),
+      'get(budgets, two) after updateBudget(one, same id)',
+    ).toEqual(before)
+  })
+}
+
+/** Registers the tests that a store’s lists and gets of one tenant never show another’s records. */
+function storeIsolatedReads(ctx: ConformanceContext): void {
+  it('every list returns only the tenant’s own records', async () => {
+    for (const method of LIST_METHODS) {
+      const query = listQuery(method, 'limit=100')
+      for (const [own, head] of [
+        [ctx.a, 'aaaaaaaa-'],
+        [ctx.b, 'bbbbbbbb-'],
+      ] as const) {
+        const listed = await lister(ctx.store, method)(own.tenantId, query)
+        const label = listLabel(method, own === ctx.a ? 'A' : 'B', query)
+        expect(listed.items.length, `${label} returned no items`).toBeGreaterThan(0)
+        const text = JSON.stringify(listed.items)
+        expect(
+          text.includes(head === 'aaaaaaaa-' ? 'bbbbbbbb-' : 'aaaaaaaa-'),
+          `${label} holds the other tenant’s ids`,
+        ).toBe(false)
       }
-    })
+    }
+  })
 
-    it('every get of tenant A answers null for tenant B’s ids', async () => {
-      const b = fixtureIds('b')
-      const t = ctx.a.tenantId
-      const gets: Array<[string, string, () => Promise<unknown>]> = [
-        ['get(tickets)', b.tickets[0]!, () => ctx.store.get(tickets, t, b.tickets[0]!, { include: { notes: 25 } })],
-        ['get(tickets)', b.ticketNumber, () => ctx.store.get(tickets, t, b.ticketNumber)],
-        ['get(budgets)', b.budget, () => ctx.store.get(budgets, t, b.budget)],
-        ['get(automationRules)', b.rule, () => ctx.store.get(automationRules, t, b.rule)],
-        ['get(reports)', b.report, () => ctx.store.get(reports, t, b.report)],
-        ['get(reportTypes)', b.reportTypes[0]!, () => ctx.store.get(reportTypes, t, b.reportTypes[0]!)],
-        [
-          'get(reportTemplates)',
-          b.reportTemplates[0]!,
-          () => ctx.store.get(reportTemplates, t, b.reportTemplates[0]!, { include: { templateStructure: true } }),
-        ],
-        [
-          'get(complianceTemplates)',
-          b.complianceTemplates[0]!,
-          () => ctx.store.get(complianceTemplates, t, b.complianceTemplates[0]!),
-        ],
-        ['get(complianceChecks)', b.complianceCheck, () => ctx.store.get(complianceChecks, t, b.complianceCheck)],
-        ['get(trainingCourses)', b.courses[0]!, () => ctx.store.get(trainingCourses, t, b.courses[0]!)],
-        ['get(goals)', b.goals[0]!, () => ctx.store.get(goals, t, b.goals[0]!)],
-        ['get(npsSurveys)', b.npsSurveys.full, () => ctx.store.get(npsSurveys, t, b.npsSurveys.full)],
-        ['get(plannerItemTypes)', b.plannerTypes[0]!, () => ctx.store.get(plannerItemTypes, t, b.plannerTypes[0]!)],
-      ]
-      for (const [method, id, get] of gets) expect(await get(), callLabel(method, 'A', id)).toBeNull()
-      const found = await ctx.store.findCompanies(t, b.companies)
-      expect(found, callLabel('findCompanies', 'A', b.companies)).toEqual([])
-    })
-
-    it('every write of tenant A to tenant B’s ids is refused and changes nothing of B', async () => {
-      const a = await ctx.fresh(writableSeed('a'))
-      const owner = await ctx.fresh(writableSeed('b'))
-      const b = fixtureIds('b')
-      const snapshot = () =>
-        Promise.all([
-          ctx.store.get(budgets, owner.tenantId, b.budget),
-          ctx.store.get(automationRules, owner.tenantId, b.rule),
-          ctx.store.get(reports, owner.tenantId, b.report),
-          ctx.store.get(trainingCourses, owner.tenantId, b.courses[0]!),
-        ])
-      const before = await snapshot()
-      const [budget, rule, report] = before
-      const patch = v.parse(UpdateBudgetSchema, { title: 'Hijacked' })
-      expect(
-        await ctx.store.updateBudget(a.tenantId, b.budget, patch, at(20)),
-        callLabel('updateBudget', 'A', b.budget, patch),
-      ).toBeNull()
-      const item = { ...budget!.lineItems[0]!, ...MINIMAL_LINE_ITEM, id: '0e0e0e0e-0e0e-4e0e-8e0e-0e0e0e0e0e0e' }
-      expect(
-        await ctx.store.addBudgetLineItem(a.tenantId, b.budget, item),
-        callLabel('addBudgetLineItem', 'A', b.budget),
-      ).toBe(false)
-      const ruleNext = { ...rule!, name: 'Hijacked', version: rule!.version + 1 }
-      expect(
-        await ctx.store.replaceVersioned(automationRules, a.tenantId, ruleNext, rule!.version),
-        callLabel('replaceVersioned(automationRules)', 'A', b.rule),
-      ).toBe(false)
-      const reportNext = { ...report!, title: 'Hijacked', version: report!.version + 1 }
-      expect(
-        await ctx.store.replaceVersioned(reports, a.tenantId, reportNext, report!.version),
-        callLabel('replaceVersioned(reports)', 'A', b.report),
-      ).toBe(false)
-      expect(
-        await ctx.store.deleteTrainingEnrollment(a.tenantId, b.enrollments[0]!),
-        callLabel('deleteTrainingEnrollment', 'A', b.enrollments[0]),
-      ).toBe(false)
-      expect(await snapshot(), 'tenant B’s budget, rule, report and course after the refused writes').toEqual(before)
-    })
-
-    it('the same ids in two tenants are two records: a write to one leaves the other', async () => {
-      const one = await ctx.fresh(writableSeed('a'))
-      const two = await ctx.fresh(writableSeed('a'))
-      const { budget } = ctx.a.ids
-      const before = await ctx.store.get(budgets, two.tenantId, budget)
-      await ctx.store.updateBudget(one.tenantId, budget, { title: 'Only in one' }, at(20))
-      expect(
-        await ctx.store.get(budgets, two.tenantId, budget),
-        'get(budgets, two) after updateBudget(one, same id)',
-      ).toEqual(before)
-    })
+  it('every get of tenant A answers null for tenant B’s ids', async () => {
+    const b = fixtureIds('b')
+    const t = ctx.a.tenantId
+    const gets: Array<[string, string, () => Promise<unknown>]> = [
+      ['get(tickets)', b.tickets[0]!, () => ctx.store.get(tickets, t, b.tickets[0]!, { include: { notes: 25 } })],
+      ['get(tickets)', b.ticketNumber, () => ctx.store.get(tickets, t, b.ticketNumber)],
+      ['get(budgets)', b.budget, () => ctx.store.get(budgets, t, b.budget)],
+      ['get(automationRules)', b.rule, () => ctx.store.get(automationRules, t, b.rule)],
+      ['get(reports)', b.report, () => ctx.store.get(reports, t, b.report)],
+      ['get(reportTypes)', b.reportTypes[0]!, () => ctx.store.get(reportTypes, t, b.reportTypes[0]!)],
+      [
+        'get(reportTemplates)',
+        b.reportTemplates[0]!,
+        () => ctx.store.get(reportTemplates, t, b.reportTemplates[0]!, { include: { templateStructure: true } }),
+      ],
+      [
+        'get(complianceTemplates)',
+        b.complianceTemplates[0]!,
+        () => ctx.store.get(complianceTemplates, t, b.complianceTemplates[0]!),
+      ],
+      ['get(complianceChecks)', b.complianceCheck, () => ctx.store.get(complianceChecks, t, b.complianceCheck)],
+      ['get(trainingCourses)', b.courses[0]!, () => ctx.store.get(trainingCourses, t, b.courses[0]!)],
+      ['get(goals)', b.goals[0]!, () => ctx.store.get(goals, t, b.goals[0]!)],
+      ['get(npsSurveys)', b.npsSurveys.full, () => ctx.store.get(npsSurveys, t, b.npsSurveys.full)],
+      ['get(plannerItemTypes)', b.plannerTypes[0]!, () => ctx.store.get(plannerItemTypes, t, b.plannerTypes[0]!)],
+    ]
+    for (const [method, id, get] of gets) expect(await get(), callLabel(method, 'A', id)).toBeNull()
+    const found = await ctx.store.findCompanies(t, b.companies)
+    expect(found, callLabel('findCompanies', 'A', b.companies)).toEqual([])
   })
 }
