@@ -40,156 +40,166 @@ function lineItem(n: number, createdAt: string): BudgetLineItem {
  */
 export function storeWrites(ctx: ConformanceContext): void {
   describe('store: writes', () => {
-    it('updateBudget applies the supplied fields, notes: null clears, sets updatedAt; null when unknown', async () => {
-      const { tenantId } = await ctx.fresh(writableSeed('a'))
-      const { budget } = ctx.a.ids
-      const before = await ctx.store.get(budgets, tenantId, budget)
-      const patch = { title: 'Renamed', notes: 'Kept' }
-      const updated = await ctx.store.updateBudget(tenantId, budget, patch, at(20))
-      const label = callLabel('updateBudget', 't', budget, patch, at(20))
-      expect(updated, label).toEqual({ ...before, title: 'Renamed', notes: 'Kept', updatedAt: at(20) })
-      expect(await ctx.store.get(budgets, tenantId, budget), `get(budgets) after ${label}`).toEqual(updated)
-      const cleared = await ctx.store.updateBudget(tenantId, budget, { notes: null }, at(21))
-      expect(cleared?.notes, callLabel('updateBudget', 't', budget, { notes: null }, at(21))).toBeNull()
-      expect(cleared?.title, 'updateBudget keeps the fields it was not given').toBe('Renamed')
-      const unknown = ctx.a.ids.emptyBudget.replace(/.$/, 'f')
-      expect(
-        await ctx.store.updateBudget(tenantId, unknown, patch, at(22)),
-        callLabel('updateBudget', 't', unknown),
-      ).toBeNull()
-    })
+    budgetWrites(ctx)
 
-    it('addBudgetLineItem appends, recomputes totals and sets the budget’s updatedAt; false when unknown', async () => {
-      const { tenantId } = await ctx.fresh(writableSeed('a'))
-      const { emptyBudget } = ctx.a.ids
-      for (const n of [1, 2]) {
-        const item = lineItem(n, at(25, n))
-        expect(
-          await ctx.store.addBudgetLineItem(tenantId, emptyBudget, item),
-          callLabel('addBudgetLineItem', 't', emptyBudget, item),
-        ).toBe(true)
-      }
-      const budget = await ctx.store.get(budgets, tenantId, emptyBudget)
-      const label = `get(budgets) after two addBudgetLineItem calls`
-      expect(
-        budget?.lineItems.map((item) => item.description),
-        label,
-      ).toEqual(['Added 1', 'Added 2'])
-      expect([budget?.lineItemCount, budget?.totals.softwareTotal, budget?.updatedAt], label).toEqual([
-        2,
-        480,
-        at(25, 2),
-      ])
-      const unknown = emptyBudget.replace(/.$/, 'f')
-      expect(
-        await ctx.store.addBudgetLineItem(tenantId, unknown, lineItem(3, at(26))),
-        callLabel('addBudgetLineItem', 't', unknown),
-      ).toBe(false)
-    })
+    versionedWrites(ctx)
 
-    it('replaceVersioned(automationRules) inserts at null, then replaces only at the expected version', async () => {
-      const { tenantId } = await ctx.fresh(writableSeed('a'))
-      const seeded = (await ctx.store.get(automationRules, tenantId, ctx.a.ids.rule))!
-      const rule = { ...seeded, id: fixtureId('a', 0x11, 0x200), name: 'Inserted', version: 1 }
+    enrollmentCompanyAndSeedWrites(ctx)
+  })
+}
+
+/** Registers the tests of a store’s enrollment deletes, company lookups and re-seeding. */
+function enrollmentCompanyAndSeedWrites(ctx: ConformanceContext): void {
+  it('deleteTrainingEnrollment removes once (true, then false) and the course count follows', async () => {
+    const { tenantId } = await ctx.fresh(writableSeed('a'))
+    const id = ctx.a.ids.enrollments[0]!
+    const seeded = fixtureSeed('a').trainingEnrollments!.find((enrollment) => enrollment.id === id)!
+    const courseId = (seeded as { course: { id: string } }).course.id
+    const before = (await ctx.store.get(trainingCourses, tenantId, courseId))!.enrollmentCount
+    expect(await ctx.store.deleteTrainingEnrollment(tenantId, id), callLabel('deleteTrainingEnrollment', 't', id)).toBe(
+      true,
+    )
+    expect(
+      await ctx.store.deleteTrainingEnrollment(tenantId, id),
+      `${callLabel('deleteTrainingEnrollment', 't', id)} again`,
+    ).toBe(false)
+    const after = (await ctx.store.get(trainingCourses, tenantId, courseId))!.enrollmentCount
+    expect(after, `get(trainingCourses, t, ${courseId}).enrollmentCount after the delete`).toBe(before - 1)
+    const list = await lister(ctx.store, 'listTrainingEnrollments')(
+      tenantId,
+      listQuery('listTrainingEnrollments', 'limit=100'),
+    )
+    expect(
+      list.items.map((item) => item.id),
+      'list(trainingEnrollments) after the delete',
+    ).not.toContain(id)
+  })
+
+  it('findCompanies returns the tenant’s companies among the ids, ignoring unknown and foreign ones', async () => {
+    const ids = [
+      ctx.a.ids.companies[2]!,
+      '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f',
+      ctx.b.ids.companies[0]!,
+      ctx.a.ids.companies[0]!,
+    ]
+    const found = await ctx.store.findCompanies(ctx.a.tenantId, ids)
+    const sorted = [...found].sort((x, y) => (x.id < y.id ? -1 : 1))
+    expect(sorted, callLabel('findCompanies', 'A', ids)).toEqual([
+      { id: ctx.a.ids.companies[0], name: 'Acme' },
+      { id: ctx.a.ids.companies[2], name: 'Zeta' },
+    ])
+    expect(await ctx.store.findCompanies(ctx.a.tenantId, []), callLabel('findCompanies', 'A', [])).toEqual([])
+  })
+
+  it('seed replaces a record seeded again under the same id, and recomputes derived fields', async () => {
+    const { tenantId } = await ctx.fresh(writableSeed('a'))
+    const seededCompanies = fixtureSeed('a').companies!
+    const first = seededCompanies[0]!
+    await ctx.store.seed(tenantId, { companies: [{ ...first, name: 'Acme renamed' }] })
+    const found = await ctx.store.findCompanies(tenantId, [first.id as string])
+    expect(found, `findCompanies after seed(t, { companies: [{ id: ${first.id}, name: 'Acme renamed' }] })`).toEqual([
+      { id: first.id, name: 'Acme renamed' },
+    ])
+    const list = await lister(ctx.store, 'listCompanies')(tenantId, listQuery('listCompanies', 'limit=100'))
+    expect(list.totalCount, 'list(companies, t).totalCount after seeding an id again').toBe(seededCompanies.length)
+    const course = fixtureSeed('a').trainingCourses!.find((candidate) => candidate.id === ctx.a.ids.courses[0])!
+    const courses = [{ ...course, enrollmentCount: 99 }]
+    await ctx.store.seed(tenantId, { trainingCourses: courses } as SeedData)
+    const reseeded = await ctx.store.get(trainingCourses, tenantId, course.id as string)
+    expect(reseeded?.enrollmentCount, 'get(trainingCourses) after seeding enrollmentCount: 99').toBe(3)
+  })
+}
+
+/** Registers the tests of a store’s compare-and-set replaces of rules and reports. */
+function versionedWrites(ctx: ConformanceContext): void {
+  it('replaceVersioned(automationRules) inserts at null, then replaces only at the expected version', async () => {
+    const { tenantId } = await ctx.fresh(writableSeed('a'))
+    const seeded = (await ctx.store.get(automationRules, tenantId, ctx.a.ids.rule))!
+    const rule = { ...seeded, id: fixtureId('a', 0x11, 0x200), name: 'Inserted', version: 1 }
+    expect(
+      await ctx.store.replaceVersioned(automationRules, tenantId, rule, null),
+      callLabel('replaceVersioned', 't', 'automationRules', '{…new}', null),
+    ).toBe(true)
+    expect(await ctx.store.get(automationRules, tenantId, rule.id), `get after an insert`).toEqual(rule)
+    const next = { ...rule, name: 'Replaced', version: 2 }
+    expect(
+      await ctx.store.replaceVersioned(automationRules, tenantId, next, 1),
+      callLabel('replaceVersioned', 't', 'automationRules', '{…version: 2}', 1),
+    ).toBe(true)
+    const stale = { ...rule, name: 'Stale', version: 2 }
+    expect(
+      await ctx.store.replaceVersioned(automationRules, tenantId, stale, 1),
+      callLabel('replaceVersioned', 't', 'automationRules', '{…stale}', 1),
+    ).toBe(false)
+    expect(await ctx.store.get(automationRules, tenantId, rule.id), 'get after a refused replace').toEqual(next)
+    const gone = { ...rule, id: fixtureId('a', 0x11, 0x201) }
+    expect(
+      await ctx.store.replaceVersioned(automationRules, tenantId, gone, 1),
+      'replaceVersioned of an unknown rule',
+    ).toBe(false)
+  })
+
+  it('replaceVersioned(reports) only at the expected version (compare-and-set); false when unknown', async () => {
+    const { tenantId } = await ctx.fresh(writableSeed('a'))
+    const seeded = (await ctx.store.get(reports, tenantId, ctx.a.ids.report))!
+    const next = { ...seeded, title: 'Replaced', version: seeded.version + 1 }
+    const label = callLabel('replaceVersioned', 't', 'reports', `{…version: ${next.version}}`, seeded.version)
+    expect(await ctx.store.replaceVersioned(reports, tenantId, next, seeded.version), label).toBe(true)
+    expect(
+      await ctx.store.replaceVersioned(reports, tenantId, { ...next, title: 'Stale' }, seeded.version),
+      `${label} again`,
+    ).toBe(false)
+    expect(await ctx.store.get(reports, tenantId, seeded.id), `get(reports) after ${label}`).toEqual(next)
+    const gone = { ...next, id: fixtureId('a', 0x0a, 0x200) }
+    expect(
+      await ctx.store.replaceVersioned(reports, tenantId, gone, next.version),
+      'replaceVersioned of an unknown report',
+    ).toBe(false)
+  })
+}
+
+/** Registers the tests of a store’s budget updates and line-item appends. */
+function budgetWrites(ctx: ConformanceContext): void {
+  it('updateBudget applies the supplied fields, notes: null clears, sets updatedAt; null when unknown', async () => {
+    const { tenantId } = await ctx.fresh(writableSeed('a'))
+    const { budget } = ctx.a.ids
+    const before = await ctx.store.get(budgets, tenantId, budget)
+    const patch = { title: 'Renamed', notes: 'Kept' }
+    const updated = await ctx.store.updateBudget(tenantId, budget, patch, at(20))
+    const label = callLabel('updateBudget', 't', budget, patch, at(20))
+    expect(updated, label).toEqual({ ...before, title: 'Renamed', notes: 'Kept', updatedAt: at(20) })
+    expect(await ctx.store.get(budgets, tenantId, budget), `get(budgets) after ${label}`).toEqual(updated)
+    const cleared = await ctx.store.updateBudget(tenantId, budget, { notes: null }, at(21))
+    expect(cleared?.notes, callLabel('updateBudget', 't', budget, { notes: null }, at(21))).toBeNull()
+    expect(cleared?.title, 'updateBudget keeps the fields it was not given').toBe('Renamed')
+    const unknown = ctx.a.ids.emptyBudget.replace(/.$/, 'f')
+    expect(
+      await ctx.store.updateBudget(tenantId, unknown, patch, at(22)),
+      callLabel('updateBudget', 't', unknown),
+    ).toBeNull()
+  })
+
+  it('addBudgetLineItem appends, recomputes totals and sets the budget’s updatedAt; false when unknown', async () => {
+    const { tenantId } = await ctx.fresh(writableSeed('a'))
+    const { emptyBudget } = ctx.a.ids
+    for (const n of [1, 2]) {
+      const item = lineItem(n, at(25, n))
       expect(
-        await ctx.store.replaceVersioned(automationRules, tenantId, rule, null),
-        callLabel('replaceVersioned', 't', 'automationRules', '{…new}', null),
+        await ctx.store.addBudgetLineItem(tenantId, emptyBudget, item),
+        callLabel('addBudgetLineItem', 't', emptyBudget, item),
       ).toBe(true)
-      expect(await ctx.store.get(automationRules, tenantId, rule.id), `get after an insert`).toEqual(rule)
-      const next = { ...rule, name: 'Replaced', version: 2 }
-      expect(
-        await ctx.store.replaceVersioned(automationRules, tenantId, next, 1),
-        callLabel('replaceVersioned', 't', 'automationRules', '{…version: 2}', 1),
-      ).toBe(true)
-      const stale = { ...rule, name: 'Stale', version: 2 }
-      expect(
-        await ctx.store.replaceVersioned(automationRules, tenantId, stale, 1),
-        callLabel('replaceVersioned', 't', 'automationRules', '{…stale}', 1),
-      ).toBe(false)
-      expect(await ctx.store.get(automationRules, tenantId, rule.id), 'get after a refused replace').toEqual(next)
-      const gone = { ...rule, id: fixtureId('a', 0x11, 0x201) }
-      expect(
-        await ctx.store.replaceVersioned(automationRules, tenantId, gone, 1),
-        'replaceVersioned of an unknown rule',
-      ).toBe(false)
-    })
-
-    it('replaceVersioned(reports) only at the expected version (compare-and-set); false when unknown', async () => {
-      const { tenantId } = await ctx.fresh(writableSeed('a'))
-      const seeded = (await ctx.store.get(reports, tenantId, ctx.a.ids.report))!
-      const next = { ...seeded, title: 'Replaced', version: seeded.version + 1 }
-      const label = callLabel('replaceVersioned', 't', 'reports', `{…version: ${next.version}}`, seeded.version)
-      expect(await ctx.store.replaceVersioned(reports, tenantId, next, seeded.version), label).toBe(true)
-      expect(
-        await ctx.store.replaceVersioned(reports, tenantId, { ...next, title: 'Stale' }, seeded.version),
-        `${label} again`,
-      ).toBe(false)
-      expect(await ctx.store.get(reports, tenantId, seeded.id), `get(reports) after ${label}`).toEqual(next)
-      const gone = { ...next, id: fixtureId('a', 0x0a, 0x200) }
-      expect(
-        await ctx.store.replaceVersioned(reports, tenantId, gone, next.version),
-        'replaceVersioned of an unknown report',
-      ).toBe(false)
-    })
-
-    it('deleteTrainingEnrollment removes once (true, then false) and the course count follows', async () => {
-      const { tenantId } = await ctx.fresh(writableSeed('a'))
-      const id = ctx.a.ids.enrollments[0]!
-      const seeded = fixtureSeed('a').trainingEnrollments!.find((enrollment) => enrollment.id === id)!
-      const courseId = (seeded as { course: { id: string } }).course.id
-      const before = (await ctx.store.get(trainingCourses, tenantId, courseId))!.enrollmentCount
-      expect(
-        await ctx.store.deleteTrainingEnrollment(tenantId, id),
-        callLabel('deleteTrainingEnrollment', 't', id),
-      ).toBe(true)
-      expect(
-        await ctx.store.deleteTrainingEnrollment(tenantId, id),
-        `${callLabel('deleteTrainingEnrollment', 't', id)} again`,
-      ).toBe(false)
-      const after = (await ctx.store.get(trainingCourses, tenantId, courseId))!.enrollmentCount
-      expect(after, `get(trainingCourses, t, ${courseId}).enrollmentCount after the delete`).toBe(before - 1)
-      const list = await lister(ctx.store, 'listTrainingEnrollments')(
-        tenantId,
-        listQuery('listTrainingEnrollments', 'limit=100'),
-      )
-      expect(
-        list.items.map((item) => item.id),
-        'list(trainingEnrollments) after the delete',
-      ).not.toContain(id)
-    })
-
-    it('findCompanies returns the tenant’s companies among the ids, ignoring unknown and foreign ones', async () => {
-      const ids = [
-        ctx.a.ids.companies[2]!,
-        '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f',
-        ctx.b.ids.companies[0]!,
-        ctx.a.ids.companies[0]!,
-      ]
-      const found = await ctx.store.findCompanies(ctx.a.tenantId, ids)
-      const sorted = [...found].sort((x, y) => (x.id < y.id ? -1 : 1))
-      expect(sorted, callLabel('findCompanies', 'A', ids)).toEqual([
-        { id: ctx.a.ids.companies[0], name: 'Acme' },
-        { id: ctx.a.ids.companies[2], name: 'Zeta' },
-      ])
-      expect(await ctx.store.findCompanies(ctx.a.tenantId, []), callLabel('findCompanies', 'A', [])).toEqual([])
-    })
-
-    it('seed replaces a record seeded again under the same id, and recomputes derived fields', async () => {
-      const { tenantId } = await ctx.fresh(writableSeed('a'))
-      const seededCompanies = fixtureSeed('a').companies!
-      const first = seededCompanies[0]!
-      await ctx.store.seed(tenantId, { companies: [{ ...first, name: 'Acme renamed' }] })
-      const found = await ctx.store.findCompanies(tenantId, [first.id as string])
-      expect(found, `findCompanies after seed(t, { companies: [{ id: ${first.id}, name: 'Acme renamed' }] })`).toEqual([
-        { id: first.id, name: 'Acme renamed' },
-      ])
-      const list = await lister(ctx.store, 'listCompanies')(tenantId, listQuery('listCompanies', 'limit=100'))
-      expect(list.totalCount, 'list(companies, t).totalCount after seeding an id again').toBe(seededCompanies.length)
-      const course = fixtureSeed('a').trainingCourses!.find((candidate) => candidate.id === ctx.a.ids.courses[0])!
-      const courses = [{ ...course, enrollmentCount: 99 }]
-      await ctx.store.seed(tenantId, { trainingCourses: courses } as SeedData)
-      const reseeded = await ctx.store.get(trainingCourses, tenantId, course.id as string)
-      expect(reseeded?.enrollmentCount, 'get(trainingCourses) after seeding enrollmentCount: 99').toBe(3)
-    })
+    }
+    const budget = await ctx.store.get(budgets, tenantId, emptyBudget)
+    const label = `get(budgets) after two addBudgetLineItem calls`
+    expect(
+      budget?.lineItems.map((item) => item.description),
+      label,
+    ).toEqual(['Added 1', 'Added 2'])
+    expect([budget?.lineItemCount, budget?.totals.softwareTotal, budget?.updatedAt], label).toEqual([2, 480, at(25, 2)])
+    const unknown = emptyBudget.replace(/.$/, 'f')
+    expect(
+      await ctx.store.addBudgetLineItem(tenantId, unknown, lineItem(3, at(26))),
+      callLabel('addBudgetLineItem', 't', unknown),
+    ).toBe(false)
   })
 }
