@@ -4,24 +4,22 @@
  * (`view.needs`: a count as a subquery, children as rows of the same statement, so that the record
  * and its children come from one snapshot); the view's `show` then computes what reads show. A
  * collection with a `lookup` column is read by it when no record has the id. Each statement is
- * written once per collection and shape (`template`).
+ * written once per collection and shape, and compiled once (`ctx.compiled`, over the tenant and the id).
  */
+import { type RawBuilder, sql } from 'kysely'
 import type { AnyCollectionView, CollectionSpec, ViewNeed } from '../../model/collection.js'
 import type { GetRequest, Store } from '../../ports/store.js'
-import { PARAM, parse, type SqlContext, template } from './context.js'
+import { type CompiledStatement, ofTenant, parse, type SqlContext } from './context.js'
 import { quote } from './migrations/index.js'
 import { isVersioned, type KnownTexts } from './versioned.js'
 
 /** What `get` reads of a definition. */
 type RecordSpec = Pick<CollectionSpec<never, never>, 'name' | 'table' | 'columns' | 'parts' | 'lookup' | 'view'>
 
-/** Where a statement's values come from, in order. */
-type Slot = 'tenant' | 'id'
-
 /** One shape of a collection's read: its statement and how to read its rows. */
 interface RecordStatement {
-  read: ReturnType<typeof template>
-  slots: readonly Slot[]
+  /** The statement over the tenant and the id asked for. */
+  read: CompiledStatement
   /** The parts it reads: the column's alias in the row and the field it fills. */
   parts: readonly { alias: string; field: string }[]
   /** The view's needs: a count's alias, or a child collection's `kind` in the rows. */
@@ -43,69 +41,63 @@ function recordStatement(
   byLookup: boolean,
   parts: readonly string[],
 ): RecordStatement {
-  const table = ctx.tableName(spec.table)
   const needs = Object.entries<ViewNeed>(spec.view?.needs ?? {})
-  // The record's id: the one asked for, or the smallest id whose lookup column equals it. Ordered by
-  // an expression of the id, not the id: SQLite (no statistics) would walk the tenant's rows in the
-  // primary key's order instead of seeking the lookup column's index (3 ms against 0.03 ms at 10,000
-  // tickets); the few rows that share a lookup value are then sorted.
-  const lookup = `tenant_id = ${PARAM} AND ${quote(spec.lookup ?? 'id')} = ${PARAM}`
-  const target = byLookup ? `(SELECT id FROM ${table} WHERE ${lookup} ORDER BY id || '' LIMIT 1)` : PARAM
-  const targetSlots: Slot[] = byLookup ? ['tenant', 'id'] : ['id']
-  const columns = ['r.doc AS doc']
-  if (isVersioned(spec)) columns.push('r.version AS version')
+  const name = (column: string) => sql.raw(quote(column))
+  const columns: RawBuilder<unknown>[] = [sql`r.doc AS doc`]
+  if (isVersioned(spec)) columns.push(sql`r.version AS version`)
   const partAliases = parts.map((column, i) => {
-    columns.push(`r.${quote(column)} AS p${i}`)
+    columns.push(sql`r.${name(column)} AS ${sql.raw(`p${i}`)}`)
     return { alias: `p${i}`, field: spec.parts[column]!.field }
   })
   const children: Extract<ViewNeed, { children: unknown }>[] = []
-  const needAliases = needs.map(([name, need], i) => {
+  const needAliases = needs.map(([needName, need], i) => {
     if ('children' in need) {
       children.push(need)
-      return { name, kind: children.length }
+      return { name: needName, kind: children.length }
     }
-    const counted = ctx.tableName(need.count.table)
+    // Correlated: the counted rows are the record's tenant's (`c.tenant_id = r.tenant_id`).
     columns.push(
-      `(SELECT count(*) FROM ${counted} c WHERE c.tenant_id = r.tenant_id AND c.${quote(need.by)} = r.id) AS n${i}`,
+      sql`(SELECT count(*) FROM ${ctx.table(need.count.table)} c
+           WHERE ${ofTenant(sql.raw('r.tenant_id'), 'c')} AND c.${name(need.by)} = r.id) AS ${sql.raw(`n${i}`)}`,
     )
-    return { name, count: `n${i}` }
+    return { name: needName, count: `n${i}` }
   })
-  const slots: Slot[] = ['tenant', ...targetSlots]
-  const head = `FROM ${table} r WHERE r.tenant_id = ${PARAM} AND r.id = ${target}`
-  if (children.length === 0) {
-    return {
-      read: template(`SELECT ${columns.join(', ')} ${head}`),
-      slots,
-      parts: partAliases,
-      needs: needAliases,
-      union: false,
-    }
-  }
-  // Each child collection's rows follow the record's, in its key order after the parent's id: each
-  // branch has every column, NULL where it is another branch's.
+  // Each child collection's rows follow the record's, in its key order after the parent's id.
   const orders = children.map((need) => need.children.key.slice(1).map((k) => k.name))
-  const orderAliases = orders.flatMap((keys, i) => keys.map((_, j) => `o${i}_${j}`))
-  const nulls = (count: number) => Array.from({ length: count }, () => 'NULL')
-  const branches = [
-    `SELECT 0 AS kind, ${[...columns, ...orderAliases.map((alias) => `NULL AS ${alias}`)].join(', ')} ${head}`,
-  ]
-  children.forEach((need, i) => {
-    const own = orders[i]!.map((k) => `c.${quote(k)}`)
-    const before = orders.slice(0, i).flat().length
-    const values = [
-      ...nulls(columns.length - 1),
-      ...nulls(before),
-      ...own,
-      ...nulls(orderAliases.length - before - own.length),
+  const orderAliases = orders.flatMap((keys, i) => keys.map((_, j) => sql.raw(`o${i}_${j}`)))
+  const read = ctx.compiled(2, ([tenant, id]) => {
+    // The record's id: the one asked for, or the smallest id whose lookup column equals it. Ordered by
+    // an expression of the id, not the id: SQLite (no statistics) would walk the tenant's rows in the
+    // primary key's order instead of seeking the lookup column's index (3 ms against 0.03 ms at 10,000
+    // tickets); the few rows that share a lookup value are then sorted.
+    const target = byLookup
+      ? sql`(SELECT id FROM ${ctx.table(spec.table)} WHERE ${ofTenant(tenant)} AND ${name(spec.lookup ?? 'id')} = ${id}
+             ORDER BY id || '' LIMIT 1)`
+      : id
+    const head = sql`FROM ${ctx.table(spec.table)} r WHERE ${ofTenant(tenant, 'r')} AND r.id = ${target}`
+    if (children.length === 0) return sql`SELECT ${sql.join(columns)} ${head}`
+    // Each branch has every column, NULL where it is another branch's.
+    const nulls = (count: number) => Array.from({ length: count }, () => sql`NULL`)
+    const branches = [
+      sql`SELECT 0 AS kind, ${sql.join([...columns, ...orderAliases.map((alias) => sql`NULL AS ${alias}`)])} ${head}`,
     ]
-    branches.push(
-      `SELECT ${i + 1}, c.doc, ${values.join(', ')} FROM ${ctx.tableName(need.children.table)} c ` +
-        `WHERE c.tenant_id = ${PARAM} AND c.${quote(need.by)} = ${target}`,
-    )
-    slots.push('tenant', ...targetSlots)
+    children.forEach((need, i) => {
+      const own = orders[i]!.map((k) => sql`c.${name(k)}`)
+      const before = orders.slice(0, i).flat().length
+      const values = [
+        ...nulls(columns.length - 1),
+        ...nulls(before),
+        ...own,
+        ...nulls(orderAliases.length - before - own.length),
+      ]
+      branches.push(
+        sql`SELECT ${sql.lit(i + 1)}, c.doc, ${sql.join(values)} FROM ${ctx.table(need.children.table)} c
+            WHERE ${ofTenant(tenant, 'c')} AND c.${name(need.by)} = ${target}`,
+      )
+    })
+    return sql`${sql.join(branches, sql` UNION ALL `)} ORDER BY ${sql.join([sql`kind`, ...orderAliases])}`
   })
-  const text = `${branches.join(' UNION ALL ')} ORDER BY ${['kind', ...orderAliases].join(', ')}`
-  return { read: template(text), slots, parts: partAliases, needs: needAliases, union: true }
+  return { read, parts: partAliases, needs: needAliases, union: children.length > 0 }
 }
 
 /**
@@ -134,7 +126,7 @@ export function recordReader(ctx: SqlContext, known: KnownTexts): Store['get'] {
 
   /** The rows of the record (and its children) found by id or by lookup; empty when there is none. */
   async function rowsOf(statement: RecordStatement, tenantId: string, id: string): Promise<Row[]> {
-    const found = await ctx.rows<Row>(statement.read(...statement.slots.map((s) => (s === 'tenant' ? tenantId : id))))
+    const found = await statement.read.rows<Row>([tenantId, id])
     return statement.union && Number(found[0]?.kind) !== 0 ? [] : found
   }
 
