@@ -5,12 +5,13 @@
  * collection's definition; the stored text of the records this store last read or wrote is kept
  * (`KnownTexts`), so that a replace of a record it handed out needs no locked read.
  */
+import { type RawBuilder, sql } from 'kysely'
 import type { CollectionSpec } from '../../model/collection.js'
 import type { WriteContext } from '../../model/events.js'
 import type { SyncCollection } from '../../model/removal.js'
 import type { Store } from '../../ports/store.js'
 import { EVENT_RESOURCE_OF, syncChange } from '../event-views.js'
-import { type Exec, json, PARAM, parse, type SqlContext, template } from './context.js'
+import { type CompiledStatement, type Exec, json, ofTenant, parse, type SqlContext } from './context.js'
 import type { SqlEvents, StoredDoc } from './events.js'
 import { quote } from './migrations/index.js'
 import { rowBuilder, rowColumns, upsert } from './seeding.js'
@@ -79,9 +80,79 @@ interface VersionedStatements {
   skip: number
   /** Where the row's `doc` is among the updated values. */
   docIndex: number
-  readLocked: ReturnType<typeof template>
-  update: ReturnType<typeof template>
-  guarded: ReturnType<typeof template>
+  /** The version and doc of a record (tenant, id), locked until the transaction ends. */
+  readLocked: CompiledStatement
+  /** The update of a record: the updated values, then tenant and id. */
+  update: CompiledStatement
+  /** The update guarded by version and text: the updated values, tenant, id, version and stored text. */
+  guarded: CompiledStatement
+}
+
+/**
+ * The statements of a versioned collection, compiled once (`ctx.compiled`): its read locked until the
+ * transaction ends, and its update (to the columns after the key, in `rowColumns` order) plain and
+ * guarded by version and stored text.
+ *
+ * @example
+ * const { readLocked } = versionedStatements(ctx, reports)
+ * const [current] = await readLocked.rows([tenantId, id], ex)
+ */
+function versionedStatements(ctx: SqlContext, spec: VersionedSpec): VersionedStatements {
+  const table = ctx.table(spec.table)
+  const skip = 1 + spec.key.length
+  const columns = rowColumns(spec).slice(skip)
+  const version = sql.raw(VERSION_COLUMN)
+  /** The update of `values` (one per column, then tenant and id). */
+  const update = (values: readonly RawBuilder<unknown>[]) => {
+    const set = columns.map((column, i) => sql`${sql.raw(quote(column))} = ${values[i]}`)
+    const [tenant, id] = values.slice(columns.length)
+    return sql`UPDATE ${table} SET ${sql.join(set)} WHERE ${ofTenant(tenant!)} AND id = ${id}`
+  }
+  return {
+    row: rowBuilder(spec, ctx.engine),
+    skip,
+    docIndex: columns.indexOf('doc'),
+    readLocked: ctx.compiled(
+      2,
+      ([tenant, id]) =>
+        sql`SELECT ${version}, doc FROM ${table}
+            WHERE ${ofTenant(tenant)} AND id = ${id}${sql.raw(ctx.engine.forUpdate)}`,
+    ),
+    update: ctx.compiled(columns.length + 2, update),
+    guarded: ctx.compiled(columns.length + 4, (values) => {
+      const [expected, text] = values.slice(columns.length + 2)
+      return sql`${update(values)} AND ${version} = ${expected} AND doc = ${text} RETURNING id`
+    }),
+  }
+}
+
+/**
+ * A new record: upserted with its event (the state before is whatever the id held: nothing, for a
+ * fresh id), its row built by `statements`.
+ *
+ * @example
+ * await insertVersioned(ctx, events, versionedStatements(ctx, reports), reports, tenantId, report, write)
+ */
+async function insertVersioned(
+  ctx: SqlContext,
+  events: SqlEvents,
+  statements: VersionedStatements,
+  spec: VersionedSpec,
+  tenantId: string,
+  record: Versioned,
+  write: WriteContext | undefined,
+): Promise<true> {
+  const row = statements.row(tenantId, [record.id], record)
+  await ctx.engine.writeTransaction(ctx.db, async (ex) => {
+    const before = await events.states(ex, tenantId, spec.name, [record.id])
+    await upsert(ctx, ex, spec, [row])
+    // The state after is the record in hand (the row's `doc` is its document's JSON).
+    const text = json(spec.document(record))
+    const [after] = await events.describe(ex, tenantId, spec.name, [{ doc: parse(text), text }])
+    const draft = syncChange(EVENT_RESOURCE_OF[spec.name]!, record.id, before.get(record.id) ?? null, after!)
+    await events.append(ex, tenantId, draft === null ? [] : [draft], write)
+  })
+  return true
 }
 
 /**
@@ -93,48 +164,12 @@ interface VersionedStatements {
  * await replaceVersioned(reports, tenantId, next, current.version)
  */
 export function versionedReplace(ctx: SqlContext, events: SqlEvents, known: KnownTexts): Store['replaceVersioned'] {
-  const { db, engine, rows, one } = ctx
+  const { db, engine } = ctx
   const made = new Map<string, VersionedStatements>()
-
-  /**
-   * The statements of a versioned collection, written once (`template`): its read locked until the
-   * transaction ends, and its update (to the columns after the key, in `rowColumns` order) plain and
-   * guarded by version and stored text.
-   */
-  function statementsOf(spec: VersionedSpec): VersionedStatements {
+  const statementsOf = (spec: VersionedSpec) => {
     let found = made.get(spec.table)
-    if (found !== undefined) return found
-    const table = ctx.tableName(spec.table)
-    const skip = 1 + spec.key.length
-    const columns = rowColumns(spec).slice(skip)
-    const set = columns.map((column) => `${quote(column)} = ${PARAM}`).join(', ')
-    const byKey = `tenant_id = ${PARAM} AND id = ${PARAM}`
-    const update = `UPDATE ${table} SET ${set} WHERE ${byKey}`
-    found = {
-      row: rowBuilder(spec, engine),
-      skip,
-      docIndex: columns.indexOf('doc'),
-      readLocked: template(`SELECT ${VERSION_COLUMN}, doc FROM ${table} WHERE ${byKey}${engine.forUpdate}`),
-      update: template(update),
-      guarded: template(`${update} AND ${VERSION_COLUMN} = ${PARAM} AND doc = ${PARAM} RETURNING id`),
-    }
-    made.set(spec.table, found)
+    if (found === undefined) made.set(spec.table, (found = versionedStatements(ctx, spec)))
     return found
-  }
-
-  /** A new record: upserted with its event (the state before is whatever the id held: nothing, for a fresh id). */
-  async function insert(spec: VersionedSpec, tenantId: string, record: Versioned, write: WriteContext | undefined) {
-    const row = statementsOf(spec).row(tenantId, [record.id], record)
-    await engine.writeTransaction(db, async (ex) => {
-      const before = await events.states(ex, tenantId, spec.name, [record.id])
-      await upsert(ctx, ex, spec, [row])
-      // The state after is the record in hand (the row's `doc` is its document's JSON).
-      const text = json(spec.document(record))
-      const [after] = await events.describe(ex, tenantId, spec.name, [{ doc: parse(text), text }])
-      const draft = syncChange(EVENT_RESOURCE_OF[spec.name]!, record.id, before.get(record.id) ?? null, after!)
-      await events.append(ex, tenantId, draft === null ? [] : [draft], write)
-    })
-    return true
   }
 
   /**
@@ -170,29 +205,32 @@ export function versionedReplace(ctx: SqlContext, events: SqlEvents, known: Know
       return draft === null ? [] : [draft]
     }
     const held = known.get(spec.table, tenantId, record.id)
-    const guard =
-      held?.version === expected ? statements.guarded(...values, tenantId, record.id, expected, held.text) : undefined
+    const guard = held?.version === expected ? [...values, tenantId, record.id, expected, held.text] : undefined
     if (guard !== undefined && engine.guardedWrites !== null) {
       // Company and report type names are read first, outside any transaction, as the locked path
       // reads them (unlocked, under READ COMMITTED): an event names what they were at the write.
       const drafts = await draftFrom(db, held!.text)
-      if (await events.appendIf(tenantId, drafts, write, { name: 'changed', write: guard })) {
+      if (await events.appendIf(tenantId, drafts, write, { name: 'changed', write: statements.guarded.sql(guard) })) {
         known.know(spec.table, tenantId, record.id, record.version, text)
         return true
       }
       known.forget(spec.table, tenantId, record.id)
     }
     const done = await engine.writeTransaction(db, async (ex) => {
-      if (guard !== undefined && engine.guardedWrites === null && (await rows(guard, ex)).length > 0) {
+      if (
+        guard !== undefined &&
+        engine.guardedWrites === null &&
+        (await statements.guarded.rows(guard, ex)).length > 0
+      ) {
         // SQLite holds the write lock from BEGIN: the guarded update changed the row, so the state it
         // replaced is the remembered text.
         await events.append(ex, tenantId, await draftFrom(ex, held!.text), write)
         return true
       }
       // Locked, so the document read is the state this update replaces.
-      const current = await one<{ version: unknown; doc: string }>(statements.readLocked(tenantId, record.id), ex)
+      const [current] = await statements.readLocked.rows<{ version: unknown; doc: string }>([tenantId, record.id], ex)
       if (current === undefined || Number(current.version) !== expected) return false
-      const update = statements.update(...values, tenantId, record.id)
+      const update = statements.update.sql([...values, tenantId, record.id])
       await events.append(ex, tenantId, await draftFrom(ex, current.doc), write, [update])
       return true
     })
@@ -205,7 +243,7 @@ export function versionedReplace(ctx: SqlContext, events: SqlEvents, known: Know
     const spec = collection as unknown as VersionedSpec
     const versioned = record as unknown as Versioned
     return expectedVersion === null
-      ? insert(spec, tenantId, versioned, write)
+      ? insertVersioned(ctx, events, statementsOf(spec), spec, tenantId, versioned, write)
       : replace(spec, tenantId, versioned, expectedVersion, write)
   }
 }
