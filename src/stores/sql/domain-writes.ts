@@ -10,7 +10,7 @@ import { companies } from '../../model/companies.js'
 import { trainingEnrollments } from '../../model/training.js'
 import type { Store } from '../../ports/store.js'
 import { syncChange } from '../event-views.js'
-import { type Exec, json, parse, type SqlContext } from './context.js'
+import { type Exec, json, ofTenant, parse, type SqlContext } from './context.js'
 import type { SqlEvents } from './events.js'
 
 /** The named writes and reads of this file. */
@@ -20,23 +20,59 @@ export type DomainMethods = Pick<
 >
 
 /**
+ * The statements of the named writes, compiled once (`ctx.compiled`): a budget's document locked,
+ * its items, its document replaced, an item appended, an enrollment deleted.
+ *
+ * @example
+ * const { budgetItems } = domainStatements(ctx)
+ * const items = await budgetItems.rows([tenantId, budgetId], ex)
+ */
+function domainStatements(ctx: SqlContext) {
+  const { engine, table: t } = ctx
+  const budget = ctx.compiled(
+    2,
+    ([tenant, id]) =>
+      sql`SELECT doc FROM ${t(budgets.table)} WHERE ${ofTenant(tenant)} AND id = ${id}${sql.raw(engine.forUpdate)}`,
+  )
+  const budgetItems = ctx.compiled(
+    2,
+    ([tenant, id]) =>
+      sql`SELECT doc FROM ${t(budgetLineItems.table)} WHERE ${ofTenant(tenant)} AND budget_id = ${id} ORDER BY seq`,
+  )
+  const budgetUpdate = ctx.compiled(
+    3,
+    ([tenant, id, doc]) => sql`UPDATE ${t(budgets.table)} SET doc = ${doc} WHERE ${ofTenant(tenant)} AND id = ${id}`,
+  )
+  // The budget is locked: no other item of it commits between this insert's MAX(seq) and its commit.
+  const itemInsert = ctx.compiled(3, ([tenant, id, doc]) => {
+    const items = t(budgetLineItems.table)
+    return sql`INSERT INTO ${items} (tenant_id, budget_id, seq, doc)
+               SELECT ${tenant}, ${id}, COALESCE(MAX(seq), 0) + 1, ${doc} FROM ${items}
+               WHERE ${ofTenant(tenant)} AND budget_id = ${id}`
+  })
+  const enrollmentDelete = ctx.compiled(
+    2,
+    ([tenant, id]) =>
+      sql`DELETE FROM ${t(trainingEnrollments.table)} WHERE ${ofTenant(tenant)} AND id = ${id} RETURNING id`,
+  )
+  return { budget, budgetItems, budgetUpdate, itemInsert, enrollmentDelete }
+}
+
+/**
  * The store's named domain writes over `ctx`, recording events through `events`.
  *
  * @example
  * const store = { ...domainWrites(ctx, sqlEvents(ctx, EVENT_RETENTION_MS)), ... }
  */
 export function domainWrites(ctx: SqlContext, events: SqlEvents): DomainMethods {
-  const { db, engine, table: t, rows, one } = ctx
+  const { db, engine, table: t, rows } = ctx
+  const { budget, budgetItems, budgetUpdate, itemInsert, enrollmentDelete } = domainStatements(ctx)
 
   /** The budget's document, locked until the transaction `ex` ends. */
-  const budgetForUpdate = (ex: Exec, tenantId: string, id: string) =>
-    one<{ doc: string }>(
-      sql`SELECT doc FROM ${t(budgets.table)} WHERE tenant_id = ${tenantId} AND id = ${id}${sql.raw(engine.forUpdate)}`,
-      ex,
-    )
+  const budgetForUpdate = async (ex: Exec, tenantId: string, id: string) =>
+    (await budget.rows<{ doc: string }>([tenantId, id], ex))[0]
 
-  const setBudgetDoc = (tenantId: string, id: string, doc: BudgetRecord) =>
-    sql`UPDATE ${t(budgets.table)} SET doc = ${json(doc)} WHERE tenant_id = ${tenantId} AND id = ${id}`
+  const setBudgetDoc = (tenantId: string, id: string, doc: BudgetRecord) => budgetUpdate.sql([tenantId, id, json(doc)])
 
   return {
     async updateBudget(tenantId, id, patch, updatedAt, write) {
@@ -45,11 +81,7 @@ export function domainWrites(ctx: SqlContext, events: SqlEvents): DomainMethods 
         if (row === undefined) return null
         // Its items, read under the budget's lock, are the same before and after: the states for the
         // event and the answer are built from them and the record in hand, nothing is read back.
-        const items = await rows<{ doc: string }>(
-          sql`SELECT doc FROM ${t(budgetLineItems.table)}
-              WHERE tenant_id = ${tenantId} AND budget_id = ${id} ORDER BY seq`,
-          ex,
-        )
+        const items = await budgetItems.rows<{ doc: string }>([tenantId, id], ex)
         const lineItems = items.map((item) => parse<BudgetLineItem>(item.doc))
         const itemsText = items.map((item) => item.doc).join('')
         const next = { ...parse<BudgetRecord>(row.doc), ...patch, updatedAt }
@@ -69,11 +101,7 @@ export function domainWrites(ctx: SqlContext, events: SqlEvents): DomainMethods 
         const row = await budgetForUpdate(ex, tenantId, budgetId)
         if (row === undefined) return false
         const next = { ...parse<BudgetRecord>(row.doc), updatedAt: item.createdAt }
-        const items = t(budgetLineItems.table)
-        // The budget is locked: no other item of it commits between this insert's MAX(seq) and its commit.
-        const insert = sql`INSERT INTO ${items} (tenant_id, budget_id, seq, doc)
-                  SELECT ${tenantId}, ${budgetId}, COALESCE(MAX(seq), 0) + 1, ${json(item)} FROM ${items}
-                  WHERE tenant_id = ${tenantId} AND budget_id = ${budgetId}`
+        const insert = itemInsert.sql([tenantId, budgetId, json(item)])
         const resource = { type: budgetLineItems.event.resource, id: item.id }
         const object = item as unknown as Record<string, unknown>
         await events.append(
@@ -89,10 +117,7 @@ export function domainWrites(ctx: SqlContext, events: SqlEvents): DomainMethods 
 
     async deleteTrainingEnrollment(tenantId, id, write) {
       return engine.writeTransaction(db, async (ex) => {
-        const deleted = await rows(
-          sql`DELETE FROM ${t(trainingEnrollments.table)} WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id`,
-          ex,
-        )
+        const deleted = await enrollmentDelete.rows([tenantId, id], ex)
         if (deleted.length === 0) return false
         const resource = { type: trainingEnrollments.event.resource, id }
         await events.append(
@@ -109,7 +134,7 @@ export function domainWrites(ctx: SqlContext, events: SqlEvents): DomainMethods 
       if (ids.length === 0) return []
       const found = await rows<{ id: string; name: string }>(
         sql`SELECT id, "name" AS name FROM ${t(companies.table)}
-            WHERE tenant_id = ${tenantId} AND id IN (${sql.join([...new Set(ids)])})`,
+            WHERE ${ofTenant(tenantId)} AND id IN (${sql.join([...new Set(ids)])})`,
       )
       const byId = new Map(found.map((c) => [c.id, c.name]))
       return ids.flatMap((id) => (byId.has(id) ? [{ id, name: byId.get(id) ?? null }] : []))
