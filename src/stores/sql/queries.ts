@@ -16,7 +16,7 @@ import {
 } from '../../model/collection.js'
 import type { ListRequest } from '../../model/list-request.js'
 import type { ListResult } from '../../ports/store.js'
-import type { SqlContext } from './context.js'
+import { ofTenant, type SqlContext } from './context.js'
 import { keysetSegments } from './keyset.js'
 import { CURRENT, quote } from './migrations/index.js'
 
@@ -52,7 +52,7 @@ function filtersOf(spec: ListSpec): Filter[] {
  * its filters in the spec's order.
  *
  * @example
- * const where = [sql`tenant_id = ${tenantId}`, ...listConditions(ctx, users, request)]
+ * const where = [ofTenant(tenantId), ...listConditions(ctx, users, request)]
  */
 export function listConditions(
   ctx: SqlContext,
@@ -117,7 +117,10 @@ function limitOffset(limit: number, offset: number): RawBuilder<unknown> {
 
 const and = (parts: RawBuilder<unknown>[]) => sql.join(parts, sql` AND `)
 
-/** Counts are cached per (table, tenant, generation, filters); a generation bumps on every seed or removal of its rows. */
+/**
+ * Counts are cached per (table, tenant, generation, filters); a generation bumps on every seed or
+ * removal of its rows.
+ */
 const MAX_CACHED_COUNTS = 10_000
 
 /** A page request: by number, or (with `after`) the first `limit` rows after a cursor's position. */
@@ -132,7 +135,7 @@ export interface Pages {
   list<T>(spec: ListSpec, tenantId: string, request: ListRequest): Promise<ListResult<T>>
 }
 
-/** The key of a count: the filters and search of a request, whatever their order (the order does not change a count). */
+/** The key of a count: a request's filters and search, whatever their order (which does not change a count). */
 function countKey(table: string, tenantId: string, request: ListRequest): string {
   const filters = Object.entries(request.filters).sort(([a], [b]) => (a < b ? -1 : 1))
   return `${table}\u0000${tenantId}\u0000${JSON.stringify([request.search ?? null, filters])}`
@@ -227,17 +230,17 @@ export function createPages(ctx: SqlContext): Pages {
     const offset = seek === undefined ? (request.page - 1) * request.limit : 0
     const key = countKey(table, tenantId, request)
     const cached = countCache.get(key)
-    const where = (tenant: RawBuilder<unknown>) => and([sql`tenant_id = ${tenant}`, ...conditions])
+    const where = (tenant: string | RawBuilder<unknown>) => and([ofTenant(tenant), ...conditions])
     if (cached !== undefined && offset < cached.count) {
       const current = sql`(SELECT tenant_id FROM ${t(generations)}
-        WHERE tenant_id = ${tenantId} AND generation = ${cached.generation})`
+        WHERE ${ofTenant(tenantId)} AND generation = ${cached.generation})`
       const page = await readPage(table, where(current), order, request, offset, seek)
       // No rows: a seed changed the generation (or, after a cursor, nothing follows: checked below).
       if (page.length > 0) return { items: page as never[], totalCount: cached.count }
     }
-    const filter = where(sql`${tenantId}`)
+    const filter = where(tenantId)
     const gen = await one<{ generation: unknown }>(
-      sql`SELECT generation FROM ${t(generations)} WHERE tenant_id = ${tenantId}`,
+      sql`SELECT generation FROM ${t(generations)} WHERE ${ofTenant(tenantId)}`,
     )
     if (gen === undefined) return { items: [], totalCount: 0 }
     // Kept as a number (pg returns bigint as text): the steady-state statement binds it against the column.
@@ -266,7 +269,7 @@ export function createPages(ctx: SqlContext): Pages {
       // its counted generation is current.
       const page =
         generations === undefined
-          ? countedPage(spec.table, [sql`tenant_id = ${tenantId}`, ...conditions], order, request, seek)
+          ? countedPage(spec.table, [ofTenant(tenantId), ...conditions], order, request, seek)
           : generationPage(spec.table, generations, tenantId, conditions, order, request, seek)
       return page as Promise<ListResult<T>>
     },
