@@ -2,9 +2,7 @@
  * How the SQL store writes statements (ARCHITECTURE.md, "Where engine differences live"): `ofTenant`
  * (the one tenant condition), statements compiled once from a `sql` template (`SqlContext.compiled`:
  * one text per engine, values bound in order and as the engine binds strings, usable inside a larger
- * statement), and `template`, the older text form collections.ts still uses: it compiles to its text
- * with each engine's placeholders and its values in order, keeps a `?` of a name as it is, and refuses
- * a call with the wrong number of values.
+ * statement).
  */
 import Database from 'better-sqlite3'
 import {
@@ -25,7 +23,7 @@ import {
   sql,
 } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { createSqlContext, ofTenant, PARAM, template } from '../../src/stores/sql/context.js'
+import { createSqlContext, ofTenant } from '../../src/stores/sql/context.js'
 import { postgresEngine } from '../../src/stores/sql/postgres-engine.js'
 import { sqliteEngine } from '../../src/stores/sql/sqlite-engine.js'
 
@@ -129,29 +127,5 @@ describe('a statement compiled once', () => {
     expect(() => constant.sql(['g1'])).toThrow('Every value of a compiled statement is a parameter')
     const unused = ctx.compiled(2, ([id]) => sql`SELECT doc FROM goals WHERE id = ${id}`)
     expect(() => unused.sql(['g1', 'g2'])).toThrow('Each of 2 parameters must be used')
-  })
-})
-
-describe('template', () => {
-  // A schema name may hold a `?`: it stays a character of the name, not a parameter.
-  const update = template(
-    `UPDATE "a?b"."rules" SET "name" = ${PARAM}, "doc" = ${PARAM} ` +
-      `WHERE tenant_id = ${PARAM} AND id = ${PARAM} RETURNING id`,
-  )
-
-  it('compiles to its text with the engine placeholders, values in order', () => {
-    expect(update('Name', '{}', 't', 'r').compile(sqlite)).toMatchObject({
-      sql: 'UPDATE "a?b"."rules" SET "name" = ?, "doc" = ? WHERE tenant_id = ? AND id = ? RETURNING id',
-      parameters: ['Name', '{}', 't', 'r'],
-    })
-    expect(update('Name', '{}', 't', 'r').compile(postgres)).toMatchObject({
-      sql: 'UPDATE "a?b"."rules" SET "name" = $1, "doc" = $2 WHERE tenant_id = $3 AND id = $4 RETURNING id',
-      parameters: ['Name', '{}', 't', 'r'],
-    })
-  })
-
-  it('refuses the wrong number of values', () => {
-    expect(() => update('Name', '{}', 't')).toThrow('4 values expected')
-    expect(() => update('Name', '{}', 't', 'r', 'extra')).toThrow('4 values expected')
   })
 })

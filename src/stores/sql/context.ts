@@ -70,7 +70,7 @@ const DOC_KEY_LENGTH = 64
  *
  * @example
  * const ctx = createSqlContext(db, sqliteEngine, undefined)
- * const row = await ctx.one(sql`SELECT doc FROM ${ctx.table('goals')} WHERE tenant_id = ${tenantId} AND id = ${id}`)
+ * const row = await ctx.one(sql`SELECT doc FROM ${ctx.table('goals')} WHERE ${ofTenant(tenantId)} AND id = ${id}`)
  */
 export function createSqlContext(db: Exec, engine: Engine, schema: string | undefined, bulk: Exec = db): SqlContext {
   const tableName = (name: string) => (schema === undefined ? quote(name) : `${quote(schema)}.${quote(name)}`)
@@ -198,29 +198,6 @@ function compileOnce<N extends number>(
       const { strings, order } = check(values)
       return sql(strings, ...order.map((i) => values[i]))
     },
-  }
-}
-
-/** Where a parameter goes in the text of a {@link template}: a character no name or literal of the store holds. */
-export const PARAM = '\u0000'
-
-/**
- * A statement written once as SQL text, {@link PARAM} standing for each parameter, bound anew on each
- * call as a `sql` template of its fragments. `collections.ts` still writes its versioned statements this
- * way; {@link SqlContext.compiled} does the same from a `sql` template (issue 21: they move to it).
- *
- * @example
- * const read = template(`SELECT doc FROM "goals" WHERE tenant_id = ${PARAM} AND id = ${PARAM}`)
- * await ctx.one(read(tenantId, id))
- */
-export function template(text: string): (...values: unknown[]) => RawBuilder<unknown> {
-  const fragments = text.split(PARAM)
-  const strings = Object.assign([...fragments], { raw: fragments }) as unknown as TemplateStringsArray
-  return (...values) => {
-    if (values.length !== fragments.length - 1) {
-      throw new Error(`${fragments.length - 1} values expected: ${text.replaceAll(PARAM, '?')}`)
-    }
-    return sql(strings, ...values)
   }
 }
 
