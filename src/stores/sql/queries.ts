@@ -142,56 +142,61 @@ function countKey(table: string, tenantId: string, request: ListRequest): string
 }
 
 /**
+ * The page's documents, read on `ctx`: by OFFSET, or with `seek` (a cursor's segments, see keyset.ts)
+ * one seek per segment: on Postgres all in one statement, on SQLite in order until `limit` rows are read.
+ *
+ * @example
+ * const docs = await readPage(ctx, 'users', and([ofTenant(tenantId)]), order, { page: 1, limit: 25 }, 0, undefined)
+ */
+async function readPage(
+  ctx: SqlContext,
+  table: string,
+  filter: RawBuilder<unknown>,
+  order: RawBuilder<unknown>,
+  query: PageQuery,
+  offset: number,
+  seek: RawBuilder<unknown>[] | undefined,
+): Promise<unknown[]> {
+  const { table: t, rows, parseDoc } = ctx
+  if (seek === undefined) {
+    const page = await rows<{ doc: string }>(
+      sql`SELECT doc FROM ${t(table)} WHERE ${filter} ORDER BY ${order} ${limitOffset(query.limit, offset)}`,
+    )
+    return page.map((r) => parseDoc(r.doc))
+  }
+  if (ctx.engine.unionSeeks && seek.length > 1) {
+    // One statement, one round trip (engine.ts): each segment is still its own seek of the sort's
+    // index, limited like a page; the union, at most a few pages of rows, is put in order once more.
+    const limit = limitOffset(query.limit, 0)
+    const parts = seek.map(
+      (segment) => sql`(SELECT * FROM ${t(table)} WHERE ${filter} AND ${segment} ORDER BY ${order} ${limit})`,
+    )
+    const page = await rows<{ doc: string }>(
+      sql`SELECT doc FROM (${sql.join(parts, sql` UNION ALL `)}) AS segments ORDER BY ${order} ${limit}`,
+    )
+    return page.map((r) => parseDoc(r.doc))
+  }
+  const items: unknown[] = []
+  for (const segment of seek) {
+    if (items.length >= query.limit) break
+    const page = await rows<{ doc: string }>(
+      sql`SELECT doc FROM ${t(table)} WHERE ${filter} AND ${segment}
+          ORDER BY ${order} ${limitOffset(query.limit - items.length, 0)}`,
+    )
+    for (const r of page) items.push(parseDoc(r.doc))
+  }
+  return items
+}
+
+/**
  * The pages of the store of `ctx`, with its count cache.
  *
  * @example
  * const page = await createPages(ctx).list(users, tenantId, listRequest(users, query))
  */
 export function createPages(ctx: SqlContext): Pages {
-  const { table: t, rows, one, parseDoc } = ctx
+  const { table: t, one } = ctx
   const countCache = new Map<string, { generation: number; count: number }>()
-
-  /**
-   * The page's documents: by OFFSET, or with `seek` (a cursor's segments, see keyset.ts) one
-   * seek per segment: on Postgres all in one statement, on SQLite in order until `limit` rows are read.
-   */
-  async function readPage(
-    table: string,
-    filter: RawBuilder<unknown>,
-    order: RawBuilder<unknown>,
-    query: PageQuery,
-    offset: number,
-    seek: RawBuilder<unknown>[] | undefined,
-  ): Promise<unknown[]> {
-    if (seek === undefined) {
-      const page = await rows<{ doc: string }>(
-        sql`SELECT doc FROM ${t(table)} WHERE ${filter} ORDER BY ${order} ${limitOffset(query.limit, offset)}`,
-      )
-      return page.map((r) => parseDoc(r.doc))
-    }
-    if (ctx.engine.unionSeeks && seek.length > 1) {
-      // One statement, one round trip (engine.ts): each segment is still its own seek of the sort's
-      // index, limited like a page; the union, at most a few pages of rows, is put in order once more.
-      const limit = limitOffset(query.limit, 0)
-      const parts = seek.map(
-        (segment) => sql`(SELECT * FROM ${t(table)} WHERE ${filter} AND ${segment} ORDER BY ${order} ${limit})`,
-      )
-      const page = await rows<{ doc: string }>(
-        sql`SELECT doc FROM (${sql.join(parts, sql` UNION ALL `)}) AS segments ORDER BY ${order} ${limit}`,
-      )
-      return page.map((r) => parseDoc(r.doc))
-    }
-    const items: unknown[] = []
-    for (const segment of seek) {
-      if (items.length >= query.limit) break
-      const page = await rows<{ doc: string }>(
-        sql`SELECT doc FROM ${t(table)} WHERE ${filter} AND ${segment}
-            ORDER BY ${order} ${limitOffset(query.limit - items.length, 0)}`,
-      )
-      for (const r of page) items.push(parseDoc(r.doc))
-    }
-    return items
-  }
 
   /** A page of `table` under `where` (the tenant's condition included), in `order`, with its exact count. */
   async function countedPage(
@@ -208,7 +213,7 @@ export function createPages(ctx: SqlContext): Pages {
     const offset = seek === undefined ? (request.page - 1) * request.limit : 0
     // Past the end: no query (and no huge OFFSET reaches SQL).
     if (offset >= totalCount) return { items: [], totalCount }
-    return { items: (await readPage(table, filter, order, request, offset, seek)) as never[], totalCount }
+    return { items: (await readPage(ctx, table, filter, order, request, offset, seek)) as never[], totalCount }
   }
 
   /**
@@ -234,7 +239,7 @@ export function createPages(ctx: SqlContext): Pages {
     if (cached !== undefined && offset < cached.count) {
       const current = sql`(SELECT tenant_id FROM ${t(generations)}
         WHERE ${ofTenant(tenantId)} AND generation = ${cached.generation})`
-      const page = await readPage(table, where(current), order, request, offset, seek)
+      const page = await readPage(ctx, table, where(current), order, request, offset, seek)
       // No rows: a seed changed the generation (or, after a cursor, nothing follows: checked below).
       if (page.length > 0) return { items: page as never[], totalCount: cached.count }
     }
@@ -255,7 +260,7 @@ export function createPages(ctx: SqlContext): Pages {
       countCache.set(key, { generation, count: totalCount })
     }
     if (offset >= totalCount) return { items: [], totalCount }
-    return { items: (await readPage(table, filter, order, request, offset, seek)) as never[], totalCount }
+    return { items: (await readPage(ctx, table, filter, order, request, offset, seek)) as never[], totalCount }
   }
 
   return {
