@@ -17,9 +17,6 @@ const MAX_LINES = 400
  */
 const KNOWN_LONG_FILES: readonly string[] = [
   'src/stores/memory/memory-store.ts',
-  'src/stores/sql/collections.ts',
-  'src/stores/sql/engine.ts',
-  'src/stores/sql/events.ts',
   'src/testing/conformance/cursor-pagination.ts',
   'src/testing/conformance/events.ts',
   'src/testing/conformance/fixtures.ts',
