@@ -7,8 +7,8 @@
  * vs a fixed-token resolver), `events` (the feed's page and write path), `webhooks` (deliveries
  * per second from one and from two dispatcher processes), `operations` (every read and write
  * against an earlier commit's, on every store: the before/after of a reshape), `statements`
- * (what compiling a statement once saves) and `mcp` (a tools/call of listTickets vs GET /tickets
- * through the Fetch handler).
+ * (what compiling a statement once saves) and `mcp` (a tools/call of listTickets vs GET /tickets,
+ * through the Fetch handler and through the Node mount).
  * Every figure is a ratio to a baseline measured in the same run.
  */
 import { spawnSync } from 'node:child_process'
