@@ -21,7 +21,7 @@ import { keysetSegments } from './keyset.js'
 import { CURRENT, quote } from './migrations/index.js'
 
 /** What lists read of a spec. */
-type ListSpec = Pick<CollectionSpec<never, never>, 'name' | 'table' | 'columns' | 'filters' | 'search' | 'order'>
+type ListSpec = Pick<CollectionSpec<never, never>, 'name' | 'table' | 'columns' | 'filters' | 'search'>
 
 /** A filter with its column looked up and the column's name (its folded copy's, compared folded) as SQL. */
 interface Filter {

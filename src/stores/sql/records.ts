@@ -8,6 +8,7 @@
  */
 import type { AnyCollectionView, CollectionSpec, ViewNeed } from '../../model/collection.js'
 import type { GetRequest, Store } from '../../ports/store.js'
+import type { RawBuilder } from 'kysely'
 import { PARAM, parse, type SqlContext, template } from './context.js'
 import { quote } from './migrations/index.js'
 import { isVersioned, type KnownTexts } from './versioned.js'
@@ -20,14 +21,28 @@ type Slot = 'tenant' | 'id'
 
 /** One shape of a collection's read: its statement and how to read its rows. */
 interface RecordStatement {
-  read: ReturnType<typeof template>
-  slots: readonly Slot[]
+  /** The statement, bound to the tenant and the id asked for. */
+  read: (tenantId: string, id: string) => RawBuilder<unknown>
   /** The parts it reads: the column's alias in the row and the field it fills. */
   parts: readonly { alias: string; field: string }[]
   /** The view's needs: a count's alias, or a child collection's `kind` in the rows. */
   needs: readonly { name: string; count?: string; kind?: number }[]
   /** Whether rows of children follow the record's (then each row has a `kind`: 0 for the record). */
   union: boolean
+}
+
+/** A statement written once (`template`), bound to the tenant and the id in the order of `slots`. */
+function bound(text: string, slots: readonly Slot[]): RecordStatement['read'] {
+  const read = template(text)
+  // Most reads take the tenant, then the id: no array of values to build.
+  if (slots.length === 2 && slots[0] === 'tenant' && slots[1] === 'id') return (tenantId, id) => read(tenantId, id)
+  return (tenantId, id) => read(...slots.map((slot) => (slot === 'tenant' ? tenantId : id)))
+}
+
+/** A collection's statements: without parts by id and by lookup, and the others by their shape's key. */
+interface Statements {
+  plain: readonly [RecordStatement, RecordStatement]
+  shaped: Map<string, RecordStatement>
 }
 
 /** A row of a record statement. */
@@ -74,8 +89,7 @@ function recordStatement(
   const head = `FROM ${table} r WHERE r.tenant_id = ${PARAM} AND r.id = ${target}`
   if (children.length === 0) {
     return {
-      read: template(`SELECT ${columns.join(', ')} ${head}`),
-      slots,
+      read: bound(`SELECT ${columns.join(', ')} ${head}`, slots),
       parts: partAliases,
       needs: needAliases,
       union: false,
@@ -105,7 +119,7 @@ function recordStatement(
     slots.push('tenant', ...targetSlots)
   })
   const text = `${branches.join(' UNION ALL ')} ORDER BY ${['kind', ...orderAliases].join(', ')}`
-  return { read: template(text), slots, parts: partAliases, needs: needAliases, union: true }
+  return { read: bound(text, slots), parts: partAliases, needs: needAliases, union: true }
 }
 
 /**
@@ -117,24 +131,26 @@ function recordStatement(
  * await get(tickets, tenantId, '1042', { include: { notes: 25 } })
  */
 export function recordReader(ctx: SqlContext, known: KnownTexts): Store['get'] {
-  const made = new WeakMap<object, Map<string, RecordStatement>>()
+  const made = new WeakMap<object, Statements>()
 
   function statementOf(spec: RecordSpec, byLookup: boolean, include: Readonly<Record<string, unknown>> | undefined) {
-    const parts =
-      include === undefined
-        ? []
-        : Object.keys(spec.parts).filter((column) => include[spec.parts[column]!.field] !== undefined)
-    const key = `${byLookup ? 'L' : 'I'}${parts.join('\u0000')}`
     let bySpec = made.get(spec)
-    if (bySpec === undefined) made.set(spec, (bySpec = new Map()))
-    let found = bySpec.get(key)
-    if (found === undefined) bySpec.set(key, (found = recordStatement(ctx, spec, byLookup, parts)))
+    if (bySpec === undefined) {
+      const byId = recordStatement(ctx, spec, false, [])
+      const byKey = spec.lookup === null ? byId : recordStatement(ctx, spec, true, [])
+      made.set(spec, (bySpec = { plain: [byId, byKey], shaped: new Map() }))
+    }
+    if (include === undefined) return bySpec.plain[byLookup ? 1 : 0]
+    const parts = Object.keys(spec.parts).filter((column) => include[spec.parts[column]!.field] !== undefined)
+    const key = `${byLookup ? 'L' : 'I'}${parts.join('\u0000')}`
+    let found = bySpec.shaped.get(key)
+    if (found === undefined) bySpec.shaped.set(key, (found = recordStatement(ctx, spec, byLookup, parts)))
     return found
   }
 
   /** The rows of the record (and its children) found by id or by lookup; empty when there is none. */
   async function rowsOf(statement: RecordStatement, tenantId: string, id: string): Promise<Row[]> {
-    const found = await ctx.rows<Row>(statement.read(...statement.slots.map((s) => (s === 'tenant' ? tenantId : id))))
+    const found = await ctx.rows<Row>(statement.read(tenantId, id))
     return statement.union && Number(found[0]?.kind) !== 0 ? [] : found
   }
 
@@ -162,13 +178,13 @@ export function recordReader(ctx: SqlContext, known: KnownTexts): Store['get'] {
       record = view.show(record as never, needs as never)
     }
     if (statement.parts.length === 0) return record
-    const parts: Record<string, unknown> = {}
+    const withParts: Record<string, unknown> = { ...(record as object) }
     for (const { alias, field } of statement.parts) {
       const value = parse<unknown>(head[alias])
       const limit = include[field]
-      parts[field] = typeof limit === 'number' && Array.isArray(value) ? value.slice(0, limit) : value
+      withParts[field] = typeof limit === 'number' && Array.isArray(value) ? value.slice(0, limit) : value
     }
-    return { ...(record as object), ...parts }
+    return withParts
   }
 
   const get = async (spec: RecordSpec, tenantId: string, id: string, request?: GetRequest<never>) => {
