@@ -139,74 +139,76 @@ function countKey(table: string, tenantId: string, request: ListRequest): string
 }
 
 /**
+ * The page's documents: by OFFSET, or with `seek` (a cursor's segments, see keyset.ts) one
+ * seek per segment: on Postgres all in one statement, on SQLite in order until `limit` rows are read.
+ */
+async function readPage(
+  ctx: SqlContext,
+  table: string,
+  filter: RawBuilder<unknown>,
+  order: RawBuilder<unknown>,
+  query: PageQuery,
+  offset: number,
+  seek: RawBuilder<unknown>[] | undefined,
+): Promise<unknown[]> {
+  if (seek === undefined) {
+    const page = await ctx.rows<{ doc: string }>(
+      sql`SELECT doc FROM ${ctx.table(table)} WHERE ${filter} ORDER BY ${order} ${limitOffset(query.limit, offset)}`,
+    )
+    return page.map((r) => ctx.parseDoc(r.doc))
+  }
+  if (ctx.engine.unionSeeks && seek.length > 1) {
+    // One statement, one round trip (engine.ts): each segment is still its own seek of the sort's
+    // index, limited like a page; the union, at most a few pages of rows, is put in order once more.
+    const limit = limitOffset(query.limit, 0)
+    const parts = seek.map(
+      (segment) => sql`(SELECT * FROM ${ctx.table(table)} WHERE ${filter} AND ${segment} ORDER BY ${order} ${limit})`,
+    )
+    const page = await ctx.rows<{ doc: string }>(
+      sql`SELECT doc FROM (${sql.join(parts, sql` UNION ALL `)}) AS segments ORDER BY ${order} ${limit}`,
+    )
+    return page.map((r) => ctx.parseDoc(r.doc))
+  }
+  const items: unknown[] = []
+  for (const segment of seek) {
+    if (items.length >= query.limit) break
+    const page = await ctx.rows<{ doc: string }>(
+      sql`SELECT doc FROM ${ctx.table(table)} WHERE ${filter} AND ${segment}
+          ORDER BY ${order} ${limitOffset(query.limit - items.length, 0)}`,
+    )
+    for (const r of page) items.push(ctx.parseDoc(r.doc))
+  }
+  return items
+}
+
+/** A page of `table` under `where` (the tenant's condition included), in `order`, with its exact count. */
+async function countedPage(
+  ctx: SqlContext,
+  table: string,
+  where: RawBuilder<unknown>[],
+  order: RawBuilder<unknown>,
+  request: ListRequest,
+  seek: RawBuilder<unknown>[] | undefined,
+): Promise<ListResult<never>> {
+  const filter = and(where)
+  const totalCount = Number(
+    (await ctx.one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${ctx.table(table)} WHERE ${filter}`))?.n ?? 0,
+  )
+  const offset = seek === undefined ? (request.page - 1) * request.limit : 0
+  // Past the end: no query (and no huge OFFSET reaches SQL).
+  if (offset >= totalCount) return { items: [], totalCount }
+  return { items: (await readPage(ctx, table, filter, order, request, offset, seek)) as never[], totalCount }
+}
+
+/**
  * The pages of the store of `ctx`, with its count cache.
  *
  * @example
  * const page = await createPages(ctx).list(users, tenantId, listRequest(users, query))
  */
 export function createPages(ctx: SqlContext): Pages {
-  const { table: t, rows, one, parseDoc } = ctx
+  const { table: t, one } = ctx
   const countCache = new Map<string, { generation: number; count: number }>()
-
-  /**
-   * The page's documents: by OFFSET, or with `seek` (a cursor's segments, see keyset.ts) one
-   * seek per segment: on Postgres all in one statement, on SQLite in order until `limit` rows are read.
-   */
-  async function readPage(
-    table: string,
-    filter: RawBuilder<unknown>,
-    order: RawBuilder<unknown>,
-    query: PageQuery,
-    offset: number,
-    seek: RawBuilder<unknown>[] | undefined,
-  ): Promise<unknown[]> {
-    if (seek === undefined) {
-      const page = await rows<{ doc: string }>(
-        sql`SELECT doc FROM ${t(table)} WHERE ${filter} ORDER BY ${order} ${limitOffset(query.limit, offset)}`,
-      )
-      return page.map((r) => parseDoc(r.doc))
-    }
-    if (ctx.engine.unionSeeks && seek.length > 1) {
-      // One statement, one round trip (engine.ts): each segment is still its own seek of the sort's
-      // index, limited like a page; the union, at most a few pages of rows, is put in order once more.
-      const limit = limitOffset(query.limit, 0)
-      const parts = seek.map(
-        (segment) => sql`(SELECT * FROM ${t(table)} WHERE ${filter} AND ${segment} ORDER BY ${order} ${limit})`,
-      )
-      const page = await rows<{ doc: string }>(
-        sql`SELECT doc FROM (${sql.join(parts, sql` UNION ALL `)}) AS segments ORDER BY ${order} ${limit}`,
-      )
-      return page.map((r) => parseDoc(r.doc))
-    }
-    const items: unknown[] = []
-    for (const segment of seek) {
-      if (items.length >= query.limit) break
-      const page = await rows<{ doc: string }>(
-        sql`SELECT doc FROM ${t(table)} WHERE ${filter} AND ${segment}
-            ORDER BY ${order} ${limitOffset(query.limit - items.length, 0)}`,
-      )
-      for (const r of page) items.push(parseDoc(r.doc))
-    }
-    return items
-  }
-
-  /** A page of `table` under `where` (the tenant's condition included), in `order`, with its exact count. */
-  async function countedPage(
-    table: string,
-    where: RawBuilder<unknown>[],
-    order: RawBuilder<unknown>,
-    request: ListRequest,
-    seek: RawBuilder<unknown>[] | undefined,
-  ): Promise<ListResult<never>> {
-    const filter = and(where)
-    const totalCount = Number(
-      (await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t(table)} WHERE ${filter}`))?.n ?? 0,
-    )
-    const offset = seek === undefined ? (request.page - 1) * request.limit : 0
-    // Past the end: no query (and no huge OFFSET reaches SQL).
-    if (offset >= totalCount) return { items: [], totalCount }
-    return { items: (await readPage(table, filter, order, request, offset, seek)) as never[], totalCount }
-  }
 
   /**
    * A page of `table` of the tenant under `conditions`, its count cached under the tenant's
@@ -231,7 +233,7 @@ export function createPages(ctx: SqlContext): Pages {
     if (cached !== undefined && offset < cached.count) {
       const current = sql`(SELECT tenant_id FROM ${t(generations)}
         WHERE tenant_id = ${tenantId} AND generation = ${cached.generation})`
-      const page = await readPage(table, where(current), order, request, offset, seek)
+      const page = await readPage(ctx, table, where(current), order, request, offset, seek)
       // No rows: a seed changed the generation (or, after a cursor, nothing follows: checked below).
       if (page.length > 0) return { items: page as never[], totalCount: cached.count }
     }
@@ -252,7 +254,7 @@ export function createPages(ctx: SqlContext): Pages {
       countCache.set(key, { generation, count: totalCount })
     }
     if (offset >= totalCount) return { items: [], totalCount }
-    return { items: (await readPage(table, filter, order, request, offset, seek)) as never[], totalCount }
+    return { items: (await readPage(ctx, table, filter, order, request, offset, seek)) as never[], totalCount }
   }
 
   return {
@@ -266,7 +268,7 @@ export function createPages(ctx: SqlContext): Pages {
       // its counted generation is current.
       const page =
         generations === undefined
-          ? countedPage(spec.table, [sql`tenant_id = ${tenantId}`, ...conditions], order, request, seek)
+          ? countedPage(ctx, spec.table, [sql`tenant_id = ${tenantId}`, ...conditions], order, request, seek)
           : generationPage(spec.table, generations, tenantId, conditions, order, request, seek)
       return page as Promise<ListResult<T>>
     },

@@ -85,6 +85,28 @@ interface VersionedStatements {
 }
 
 /**
+ * The statements of a versioned collection, written once (`template`): its read locked until the
+ * transaction ends, and its update (to the columns after the key, in `rowColumns` order) plain and
+ * guarded by version and stored text.
+ */
+function versionedStatements(ctx: SqlContext, spec: VersionedSpec): VersionedStatements {
+  const table = ctx.tableName(spec.table)
+  const skip = 1 + spec.key.length
+  const columns = rowColumns(spec).slice(skip)
+  const set = columns.map((column) => `${quote(column)} = ${PARAM}`).join(', ')
+  const byKey = `tenant_id = ${PARAM} AND id = ${PARAM}`
+  const update = `UPDATE ${table} SET ${set} WHERE ${byKey}`
+  return {
+    row: rowBuilder(spec, ctx.engine),
+    skip,
+    docIndex: columns.indexOf('doc'),
+    readLocked: template(`SELECT ${VERSION_COLUMN}, doc FROM ${table} WHERE ${byKey}${ctx.engine.forUpdate}`),
+    update: template(update),
+    guarded: template(`${update} AND ${VERSION_COLUMN} = ${PARAM} AND doc = ${PARAM} RETURNING id`),
+  }
+}
+
+/**
  * The store's `replaceVersioned` over `ctx`, recording events through `events`, its compare-and-set
  * guarded by the texts in `known` (which `get` fills as it hands versioned records out).
  *
@@ -96,29 +118,9 @@ export function versionedReplace(ctx: SqlContext, events: SqlEvents, known: Know
   const { db, engine, rows, one } = ctx
   const made = new Map<string, VersionedStatements>()
 
-  /**
-   * The statements of a versioned collection, written once (`template`): its read locked until the
-   * transaction ends, and its update (to the columns after the key, in `rowColumns` order) plain and
-   * guarded by version and stored text.
-   */
   function statementsOf(spec: VersionedSpec): VersionedStatements {
     let found = made.get(spec.table)
-    if (found !== undefined) return found
-    const table = ctx.tableName(spec.table)
-    const skip = 1 + spec.key.length
-    const columns = rowColumns(spec).slice(skip)
-    const set = columns.map((column) => `${quote(column)} = ${PARAM}`).join(', ')
-    const byKey = `tenant_id = ${PARAM} AND id = ${PARAM}`
-    const update = `UPDATE ${table} SET ${set} WHERE ${byKey}`
-    found = {
-      row: rowBuilder(spec, engine),
-      skip,
-      docIndex: columns.indexOf('doc'),
-      readLocked: template(`SELECT ${VERSION_COLUMN}, doc FROM ${table} WHERE ${byKey}${engine.forUpdate}`),
-      update: template(update),
-      guarded: template(`${update} AND ${VERSION_COLUMN} = ${PARAM} AND doc = ${PARAM} RETURNING id`),
-    }
-    made.set(spec.table, found)
+    if (found === undefined) made.set(spec.table, (found = versionedStatements(ctx, spec)))
     return found
   }
 
