@@ -16,7 +16,6 @@ const MAX_LINES = 400
  * file instead.
  */
 const KNOWN_LONG_FILES: readonly string[] = [
-  'src/stores/memory/memory-store.ts',
   'src/testing/conformance/cursor-pagination.ts',
   'src/testing/conformance/events.ts',
   'src/testing/conformance/fixtures.ts',
