@@ -21,7 +21,6 @@ const KNOWN_LONG_FILES: readonly string[] = [
   'src/testing/conformance/fixtures.ts',
   'src/testing/conformance/lists-and-ordering.ts',
   'src/testing/conformance/validation.ts',
-  'src/testing/conformance/webhooks.ts',
 ]
 
 /** Lines of a text as `wc -l` counts them for a file that ends in a newline, and one more if it does not. */
