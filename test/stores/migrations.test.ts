@@ -480,7 +480,8 @@ describe('a SQLite bulk load', () => {
     } finally {
       await Promise.all([loaded.store.close(), fresh.store.close()])
     }
-  })
+    // Two 50,000-ticket seeds: about 20 s on a quiet 2-core machine, twice that on a busy one.
+  }, 120_000)
 })
 
 for (const kind of ['sqlite', 'postgres'] as const) {
