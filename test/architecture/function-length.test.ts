@@ -26,11 +26,8 @@ const KNOWN_LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/testing/conformance/cursor-pagination.ts': 3,
   'src/testing/conformance/events.ts': 2,
   'src/testing/conformance/fixtures.ts': 1,
-  'src/testing/conformance/idempotency.ts': 2,
   'src/testing/conformance/lists-and-ordering.ts': 1,
   'src/testing/conformance/read-resources.ts': 2,
-  'src/testing/conformance/reports.ts': 2,
-  'src/testing/conformance/tickets.ts': 2,
 }
 
 /** A function with a body, where it starts and how many lines its body spans. */
