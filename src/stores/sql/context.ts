@@ -132,9 +132,9 @@ export function ofTenant(tenant: string | RawBuilder<unknown>, alias?: string): 
 /**
  * A statement compiled once ({@link SqlContext.compiled}). Kysely compiles a `sql` template on every
  * run, walking a node per value and per nested template, and that walk costs more than the statement:
- * compiling the insert of 100 events took 0.6-0.9 ms, running it on SQLite 0.1-0.2 ms; a seed batch of
- * 30,000 values 38-41 ms against 22-27 ms (`npm run bench statements`, ARCHITECTURE.md "One way to
- * write SQL"). A statement whose shape never changes is therefore written as a `sql` template over
+ * compiling the insert of 100 events took 4-5.5 times as long as running it on SQLite, a seed batch of
+ * 30,000 values 1.5-1.7 times (`npm run bench statements`, ARCHITECTURE.md "One way to write SQL").
+ * A statement whose shape never changes is therefore written as a `sql` template over
  * parameters, compiled once into its text, and each run only binds its values (strings as the engine
  * binds them, `engine.text`: Postgres refuses U+0000 in text).
  */
@@ -144,8 +144,8 @@ export interface CompiledStatement {
   /**
    * The statement with `values`, as a `sql` template of one node per value, for a larger statement
    * (a write chained with others, `Engine.chainWrites`): for a small statement it compiles in a part
-   * of the time its `build` would (0.13-0.22 ms against 0.56-0.87 ms for 100 events); a large one
-   * runs alone, through `rows`.
+   * of the time its `build` would (a fifth to a quarter for 100 events); a large one runs alone,
+   * through `rows`.
    */
   sql(values: readonly unknown[]): RawBuilder<unknown>
 }
