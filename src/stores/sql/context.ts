@@ -1,6 +1,8 @@
 /**
- * What every part of the SQL store shares: the database, its engine, table names, and reading
- * rows and the records they hold (parsed once, frozen, and shared while their text is unchanged).
+ * What every part of the SQL store shares: the database, its engine, table names, the tenant
+ * condition (`ofTenant`), statements compiled once (`compiled`), and reading rows and the records
+ * they hold (parsed once, frozen, and shared while their text is unchanged). How the store writes
+ * SQL, and why: ARCHITECTURE.md, "One way to write SQL".
  */
 import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely'
 import { frozenFromJson } from '../../model/frozen-records.js'
@@ -130,9 +132,9 @@ export function ofTenant(tenant: string | RawBuilder<unknown>, alias?: string): 
 /**
  * A statement compiled once ({@link SqlContext.compiled}). Kysely compiles a `sql` template on every
  * run, walking a node per value and per nested template, and that walk costs more than the statement:
- * compiling the insert of 100 events took 0.6-0.9 ms, running it on SQLite 0.1-0.2 ms; a seed batch of
- * 30,000 values 38-41 ms against 22-27 ms (`npm run bench statements`, ARCHITECTURE.md "One way to
- * write SQL"). A statement whose shape never changes is therefore written as a `sql` template over
+ * compiling the insert of 100 events took 4-5.5 times as long as running it on SQLite, a seed batch of
+ * 30,000 values 1.5-1.7 times (`npm run bench statements`, ARCHITECTURE.md "One way to write SQL").
+ * A statement whose shape never changes is therefore written as a `sql` template over
  * parameters, compiled once into its text, and each run only binds its values (strings as the engine
  * binds them, `engine.text`: Postgres refuses U+0000 in text).
  */
@@ -142,8 +144,8 @@ export interface CompiledStatement {
   /**
    * The statement with `values`, as a `sql` template of one node per value, for a larger statement
    * (a write chained with others, `Engine.chainWrites`): for a small statement it compiles in a part
-   * of the time its `build` would (0.13-0.22 ms against 0.56-0.87 ms for 100 events); a large one
-   * runs alone, through `rows`.
+   * of the time its `build` would (a fifth to a quarter for 100 events); a large one runs alone,
+   * through `rows`.
    */
   sql(values: readonly unknown[]): RawBuilder<unknown>
 }
@@ -166,10 +168,9 @@ function compileOnce<N extends number>(
   arity: N,
   build: (params: Params<N>) => RawBuilder<unknown>,
 ): CompiledStatement {
-  let compiled: { strings: TemplateStringsArray; order: number[]; inOrder: boolean; text: string } | undefined
   const bind = (value: unknown) => (typeof value === 'string' ? engine.text(value) : value)
-  /** Compiled on first use: the text with each parameter marked, split at the marks. */
-  const compile = () => {
+  /** The template of one node per value: `build` compiled with each parameter marked, split at the marks. */
+  const split = () => {
     const marks = Array.from({ length: arity }, (_, i) => sql.raw(`${MARK}${i}${MARK}`)) as unknown as Params<N>
     const marked = build(marks).compile(db)
     if (marked.parameters.length > 0)
@@ -178,24 +179,32 @@ function compileOnce<N extends number>(
     const fragments = pieces.filter((_, i) => i % 2 === 0)
     const order = pieces.filter((_, i) => i % 2 === 1).map(Number)
     if (new Set(order).size !== arity) throw new Error(`Each of ${arity} parameters must be used: ${marked.sql}`)
-    const strings = Object.assign([...fragments], { raw: fragments }) as unknown as TemplateStringsArray
-    const text = sql(strings, ...order.map(() => null)).compile(db).sql
-    compiled = { strings, order, inOrder: order.every((index, i) => index === i), text }
-    return compiled
+    return { strings: Object.assign([...fragments], { raw: fragments }) as unknown as TemplateStringsArray, order }
   }
+  // Each made on first use. A run keeps only its text and where its values go (`null`: in order); the
+  // template's fragments (one per value, a megabyte for a seed batch) are kept only for `sql`.
+  let template: ReturnType<typeof split> | undefined
+  let runnable: { text: string; order: number[] | null } | undefined
   const check = (values: readonly unknown[]) => {
     if (values.length !== arity) throw new Error(`${arity} values expected, ${values.length} given`)
-    return compiled ?? compile()
   }
   return {
     async rows<R>(values: readonly unknown[], ex: Exec = db): Promise<R[]> {
-      const { order, inOrder, text } = check(values)
+      check(values)
+      if (runnable === undefined) {
+        const { strings, order } = template ?? split()
+        const text = sql(strings, ...order.map(() => null)).compile(db).sql
+        runnable = { text, order: order.every((index, i) => index === i) ? null : order }
+      }
+      const { text, order } = runnable
       // One array allocated at its size (a seed batch binds 30,000 values).
-      const bound = inOrder ? values.map(bind) : order.map((i) => bind(values[i]))
+      const bound = order === null ? values.map(bind) : order.map((i) => bind(values[i]))
       return (await ex.executeQuery<R>(CompiledQuery.raw(text, bound))).rows
     },
     sql(values) {
-      const { strings, order } = check(values)
+      check(values)
+      template ??= split()
+      const { strings, order } = template
       return sql(strings, ...order.map((i) => values[i]))
     },
   }

@@ -78,9 +78,14 @@ export function rowBuilder<D, S>(spec: RowSpec<D, S>, engine: Engine): RowBuilde
 /** Rows to write: an array, or a length and a way to build row `i` (a million tickets are not built at once). */
 type Rows = unknown[][] | { length: number; at: (i: number) => unknown[] }
 
+/** The upserts compiled for each store, by table and row count: at most {@link MAX_UPSERTS}, then forgotten. */
+const upserts = new WeakMap<SqlContext, Map<string, CompiledStatement>>()
+/** The upsert statements a store keeps: a full batch's (30,000 values) compiles in tens of ms. */
+const MAX_UPSERTS = 64
+
 /**
- * Multi-row upserts of `spec`'s rows in batches (one statement per batch size, compiled once: a batch
- * holds up to 30,000 values); a row whose key exists replaces it.
+ * Multi-row upserts of `spec`'s rows in batches (one statement per batch size, compiled once per
+ * store: a batch holds up to 30,000 values); a row whose key exists replaces it.
  *
  * @example
  * await upsert(ctx, ex, companies, [row])
@@ -90,11 +95,16 @@ export async function upsert(ctx: SqlContext, ex: Exec, spec: TableShape, rows: 
   const columns = rowColumns(spec)
   const at = Array.isArray(rows) ? (i: number) => rows[i]! : rows.at
   const perBatch = Math.max(1, Math.floor(30_000 / columns.length))
-  const statements = new Map<number, CompiledStatement>()
+  let statements = upserts.get(ctx)
+  if (statements === undefined) upserts.set(ctx, (statements = new Map()))
   for (let start = 0; start < rows.length; start += perBatch) {
     const batch = Array.from({ length: Math.min(perBatch, rows.length - start) }, (_, i) => at(start + i))
-    let statement = statements.get(batch.length)
-    if (statement === undefined) statements.set(batch.length, (statement = upsertOf(ctx, spec, columns, batch.length)))
+    const key = `${spec.table} ${batch.length}`
+    let statement = statements.get(key)
+    if (statement === undefined) {
+      if (statements.size >= MAX_UPSERTS) statements.clear()
+      statements.set(key, (statement = upsertOf(ctx, spec, columns, batch.length)))
+    }
     await statement.rows(batch.flat(), ex)
   }
 }
