@@ -134,7 +134,7 @@ function everyGet(ctx: ConformanceContext): void {
   })
 }
 
-/** Registers the tests of the gets whose records carry computed fields (tickets, budgets, courses, goals, surveys, templates). */
+/** Registers the tests of the gets whose records carry computed fields or parts (tickets, budgets, courses, ...). */
 function computedGets(ctx: ConformanceContext): void {
   it('get(tickets) finds by id, then by number (lookup); notes only when asked, n keeps the newest n', async () => {
     const { tickets: ids, ticketNumber } = ctx.a.ids
