@@ -60,10 +60,13 @@ export interface RequestState {
   span: RequestSpan | undefined
   /** The MCP tool whose `tools/call` this request is (tool-call.ts), else undefined. */
   tool: string | undefined
+  /** The principal of that tool call's MCP request, which this request is served as (tool-call.ts). */
+  toolPrincipal: Principal | undefined
 }
 
 /** Step 1-2: the request id, and refusing cookies (before authentication). */
 export function startRequest(request: Request, startedAt = 0): RequestState {
+  const toolCall = toolCallOf(request)
   return {
     requestId: resolveRequestId(request.headers.get('x-request-id')),
     url: new URL(request.url),
@@ -77,7 +80,8 @@ export function startRequest(request: Request, startedAt = 0): RequestState {
     keyId: null,
     errorCode: null,
     span: undefined,
-    tool: toolCallOf(request),
+    tool: toolCall?.tool,
+    toolPrincipal: toolCall?.principal,
   }
 }
 
@@ -109,7 +113,7 @@ export async function runOperation(
   state: RequestState,
   config: PipelineConfig,
 ): Promise<ReplyParts> {
-  const principal = await authenticate(request, config.keyResolver)
+  const principal = state.toolPrincipal ?? (await authenticate(request, config.keyResolver))
   state.tenantId = principal.tenantId
   state.keyId = principal.keyId
   // Counted before the scope check so that 403s carry the rate-limit headers too; the 403 still wins over a 429.
@@ -248,7 +252,10 @@ export function finishReply(parts: ReplyParts, request: Request, state: RequestS
     writeRateLimitFields(headers, state.rateLimit, state.tenantRateLimit, state.limitedAt)
     headers['cache-control'] = 'no-store'
   }
-  if (request.method === 'HEAD') parts.body = null
+  if (request.method === 'HEAD') {
+    parts.body = null
+    parts.value = undefined
+  }
   return parts
 }
 

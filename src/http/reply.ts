@@ -20,6 +20,12 @@ export interface ReplyParts {
   headers: Record<string, string>
   /** The body as text (UTF-8 on the wire), or `null` for none (HEAD, 204, 304). */
   body: string | null
+  /**
+   * The value `body` is the JSON text of, when the API serialised one (else `undefined`): what
+   * writes the reply another way reads it here rather than parsing `body` again (an MCP tool
+   * result holds the body twice, as JSON and as a string: docs/mcp.md).
+   */
+  value?: unknown
 }
 
 /**
@@ -50,7 +56,7 @@ export function toResponse(request: Request, parts: ReplyParts): Response {
 
 /** A reply of the API; the headers object becomes the reply's own (the pipeline adds to it). */
 export function reply(status: number, body: string | null, headers: Record<string, string>): ReplyParts {
-  return { status, headers, body }
+  return { status, headers, body, value: undefined }
 }
 
 /** A JSON reply with the API's content type; the body is serialised once, here (stored records' text is reused). */
@@ -60,7 +66,9 @@ export function jsonReply(status: number, body: unknown, headers?: Record<string
   const all: Record<string, string> = {}
   if (headers !== undefined) for (const name of Object.keys(headers)) all[name] = headers[name]!
   all['content-type'] = JSON_TYPE
-  return reply(status, stringifyReply(body), all)
+  const parts = reply(status, stringifyReply(body), all)
+  parts.value = body
+  return parts
 }
 
 /** An Error-shape reply whose `requestId` equals the `X-Request-Id` header the pipeline adds. */

@@ -1,26 +1,38 @@
 /**
- * Marks a request the MCP endpoint makes for a `tools/call` (docs/mcp.md) with the tool's name, so
- * that the pipeline's `onResponse` event and span name the tool. A WeakMap rather than a header: a
- * REST client cannot send it, and the mark goes with the request object.
+ * Marks a request the MCP endpoint makes for a `tools/call` (docs/mcp.md) with the tool's name and
+ * the principal the MCP request authenticated as: the pipeline's `onResponse` event and span name
+ * the tool, and the key is resolved once per MCP request, not again for its call (a host's
+ * `keyResolver` may be a database read). A WeakMap rather than a header: a REST client cannot send
+ * the mark, and it goes with the request object, which only the MCP endpoint makes.
  */
-const TOOL_CALLS = new WeakMap<Request, string>()
+import type { Principal } from './principal.js'
+
+/** What the MCP endpoint tells the pipeline about a request it made for a tool call. */
+export interface ToolCall {
+  /** The tool's name. */
+  tool: string
+  /** Who the MCP request authenticated as; the call's scopes and rate limit are this key's. */
+  principal: Principal
+}
+
+const TOOL_CALLS = new WeakMap<Request, ToolCall>()
 
 /**
- * Marks `request` as the REST request of a `tools/call` of `tool`.
+ * Marks `request` as the REST request of a `tools/call`.
  *
  * @example
- * markToolCall(request, 'listTickets')
+ * markToolCall(request, { tool: 'listTickets', principal })
  */
-export function markToolCall(request: Request, tool: string): void {
-  TOOL_CALLS.set(request, tool)
+export function markToolCall(request: Request, call: ToolCall): void {
+  TOOL_CALLS.set(request, call)
 }
 
 /**
- * The tool whose call `request` is, or undefined for any other request.
+ * The tool call `request` is, or undefined for any other request.
  *
  * @example
- * toolCallOf(request) // 'listTickets'
+ * toolCallOf(request)?.tool // 'listTickets'
  */
-export function toolCallOf(request: Request): string | undefined {
+export function toolCallOf(request: Request): ToolCall | undefined {
   return TOOL_CALLS.get(request)
 }

@@ -5,6 +5,9 @@
  * isolation, rate limits, validation, idempotency, `onResponse` and spans are the REST ones.
  */
 import { MAKE_REPLY, type ReplyParts } from '../http/reply.js'
+import { stringifyReplyAsString } from '../http/reply-json.js'
+import { jsonStringContents } from '../model/frozen-records.js'
+import type { Principal } from '../http/principal.js'
 import { markToolCall } from '../http/tool-call.js'
 import type { McpTool } from './tools.js'
 
@@ -12,6 +15,8 @@ import type { McpTool } from './tools.js'
 export interface ToolOutcome {
   status: number
   body: string
+  /** `body` escaped as the contents of a JSON string (what goes between the quotes of a text block). */
+  bodyAsString: string
   requestId: string
   retryAfter: number | undefined
 }
@@ -24,6 +29,8 @@ export interface CallContext {
   /** `{origin}{basePath}` of the MCP request. */
   base: string
   authorization: string | null
+  /** Who the MCP request authenticated as: its tool calls are served as this key, not resolved again. */
+  principal: Principal
   requestId: string
   /** The API's own handler. */
   dispatch: (request: Request) => Promise<Response>
@@ -64,7 +71,7 @@ export function toolRequest(tool: McpTool, args: Record<string, unknown>, contex
     init.body = JSON.stringify(body)
   }
   const request = new Request(`${context.base}${path}${search}`, init)
-  markToolCall(request, tool.definition.name)
+  markToolCall(request, { tool: tool.definition.name, principal: context.principal })
   return request
 }
 
@@ -93,9 +100,12 @@ export async function callTool(
   await context.dispatch(request)
   if (parts === undefined) throw new Error('The API answered a tool call without its reply factory')
   const retry = parts.headers['retry-after']
+  const body = parts.body ?? ''
   return {
     status: parts.status,
-    body: parts.body ?? '',
+    body,
+    // From the value when the API serialised one, so records' escaped texts are reused (reply-json.ts).
+    bodyAsString: parts.value !== undefined ? stringifyReplyAsString(parts.value) : jsonStringContents(body),
     requestId: context.requestId,
     retryAfter: retry === undefined ? undefined : Number(retry),
   }

@@ -26,11 +26,12 @@ const META = 'tenant-public-api/'
  * `isError` for an error status, with the seconds to wait when the API sent `Retry-After`.
  *
  * @example
- * toolResultText({ status: 200, body: '{"data":[]}', requestId: 'r1', retryAfter: undefined })
+ * const body = '{"data":[]}'
+ * toolResultText({ status: 200, body, bodyAsString: '{\\"data\\":[]}', requestId: 'r1', retryAfter: undefined })
  */
 export function toolResultText(outcome: ToolOutcome): string {
   const isError = outcome.status >= 400
-  const blocks = [`{"type":"text","text":${JSON.stringify(outcome.body)}}`]
+  const blocks = [`{"type":"text","text":"${outcome.bodyAsString}"}`]
   const meta: Record<string, unknown> = { [`${META}requestId`]: outcome.requestId, [`${META}status`]: outcome.status }
   if (outcome.retryAfter !== undefined) {
     meta[`${META}retryAfter`] = outcome.retryAfter

@@ -77,6 +77,7 @@ export function mcpRoute(
       context: {
         base: state.url.origin + pipeline.basePath,
         authorization: request.headers.get('authorization'),
+        principal,
         requestId: state.requestId,
         dispatch,
       },

@@ -11,6 +11,8 @@
 const deeplyFrozen = new WeakSet<object>()
 /** The JSON text of deep-frozen records, computed or handed over once. */
 const jsonTexts = new WeakMap<object, string>()
+/** The same texts escaped as the contents of a JSON string, made once when first asked for. */
+const stringTexts = new WeakMap<object, string>()
 
 /**
  * Freezes `value` and everything reachable from it, and remembers that it did.
@@ -65,6 +67,35 @@ export function frozenJsonText(value: object): string | undefined {
   const made = JSON.stringify(value)
   jsonTexts.set(value, made)
   return made
+}
+
+/**
+ * The JSON text of a deep-frozen record escaped as the contents of a JSON string (what goes between
+ * the quotes of `JSON.stringify(text)`), made once and kept: an MCP tool result carries a page both
+ * as JSON and as a string of it (docs/mcp.md). `undefined` where {@link frozenJsonText} is.
+ *
+ * @example
+ * frozenJsonStringText(deepFreeze({ a: 1 })) // '{\\"a\\":1}'
+ */
+export function frozenJsonStringText(value: object): string | undefined {
+  const known = stringTexts.get(value)
+  if (known !== undefined) return known
+  const text = frozenJsonText(value)
+  if (text === undefined) return undefined
+  const made = jsonStringContents(text)
+  stringTexts.set(value, made)
+  return made
+}
+
+/**
+ * `text` escaped as the contents of a JSON string: `JSON.stringify(text)` without its quotes.
+ * Escaping goes character by character, so the contents of a joined text are the joined contents.
+ *
+ * @example
+ * jsonStringContents('{"a":1}') // '{\\"a\\":1}'
+ */
+export function jsonStringContents(text: string): string {
+  return JSON.stringify(text).slice(1, -1)
 }
 
 /**

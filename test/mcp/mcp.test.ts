@@ -9,6 +9,7 @@ import { createMemoryStore } from 'tenant-public-api'
 import { testKey, testKeyResolver } from 'tenant-public-api/testing'
 import { fixtureIds, fixtureSeed } from '../../src/testing/conformance/fixtures.js'
 import { addFixtureWebhooks } from '../../src/testing/conformance/webhook-fixtures.js'
+import { mcpTools } from '../../src/mcp/tools.js'
 import { mcpClient, sampleArguments, type ToolResult } from './support.js'
 
 const URL_ = 'http://mcp.test/api/public/v1/mcp'
@@ -209,5 +210,38 @@ describe('MCP endpoint (Fetch handler)', () => {
       ['/api/public/v1/companies', 'listCompanies', 'listCompanies', true],
       ['/api/public/v1/mcp', null, undefined, true],
     ])
+  })
+
+  it('resolves the key once per MCP request: its tool call is served as that principal', async () => {
+    const store = createMemoryStore()
+    await store.seed(TENANT, fixtureSeed('a'))
+    const resolve = testKeyResolver()
+    const tokens: string[] = []
+    const api = createPublicApi({
+      store,
+      keyResolver: (token, request) => {
+        tokens.push(token)
+        return resolve(token, request)
+      },
+      mcp: true,
+    })
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listCompanies', arguments: {} } }
+    const body = (await (await post(api, call)).json()) as { result: ToolResult }
+    expect([body.result.isError, tokens]).toEqual([false, [testKey(TENANT)]])
+    // The scopes that apply are still the key's: the call is checked as its operation.
+    const narrow = await post(api, call, { authorization: `Bearer ${testKey(TENANT, ['tickets.read'])}` })
+    const refused = (await narrow.json()) as { result: ToolResult }
+    expect(refused.result.structuredContent?.code).toBe('INSUFFICIENT_SCOPE')
+    expect(tokens).toHaveLength(2)
+  })
+
+  it('writes tools/list as ASCII text: characters past ASCII are escaped, not lost', async () => {
+    const { api } = await setup()
+    const text = await (await post(api, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).text()
+    expect(text).toMatch(/^[\x20-\x7e]*$/)
+    const definitions = mcpTools().map((tool) => tool.definition)
+    // The registry's texts hold characters past ASCII (a dash), so the escaping is exercised.
+    expect(JSON.stringify(definitions)).toMatch(/[^\x20-\x7e]/)
+    expect((JSON.parse(text) as { result: { tools: unknown } }).result.tools).toEqual(definitions)
   })
 })

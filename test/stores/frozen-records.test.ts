@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { stringifyReply } from '../../src/http/reply-json.js'
+import { stringifyReply, stringifyReplyAsString } from '../../src/http/reply-json.js'
 import { deepFreeze, frozenFromJson } from '../../src/model/frozen-records.js'
 import { awkwardJsonValue } from '../support/awkward-json.js'
 
@@ -60,5 +60,38 @@ describe('stringifyReply', () => {
     // The very text given is reused, not a fresh serialisation (seen when the text is not canonical).
     const spaced = '{ "id": "t-2" }'
     expect(stringifyReply({ data: [frozenFromJson(spaced)] })).toBe(`{"data":[${spaced}]}`)
+  })
+})
+
+describe('stringifyReplyAsString', () => {
+  /** What the MCP endpoint's text block must hold: the reply's JSON as a JSON string, without its quotes. */
+  const asString = (input: unknown) => JSON.stringify(stringifyReply(input)).slice(1, -1)
+
+  it('is the reply body written as the contents of a JSON string, for any value, frozen or not', () => {
+    fc.assert(
+      fc.property(value, fc.boolean(), (input, freeze) => {
+        if (freeze) {
+          try {
+            deepFreeze(input)
+          } catch {
+            // as above: what cannot be frozen is left as it is
+          }
+        }
+        const envelope = { data: [input, input], pagination: { page: 1, next: 'a"b\\c' } }
+        expect(stringifyReplyAsString(input)).toBe(asString(input))
+        expect(stringifyReplyAsString(envelope)).toBe(asString(envelope))
+        // A second time, from the remembered escaped texts.
+        expect(stringifyReplyAsString(envelope)).toBe(asString(envelope))
+        expect(JSON.parse(`"${stringifyReplyAsString(envelope)}"`)).toBe(stringifyReply(envelope))
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it('reuses the text a record was read from, escaped once', () => {
+    const spaced = '{ "id": "t-\u00e9\\n", "note": "say \\"hi\\"" }'
+    const record = frozenFromJson(spaced)
+    const body = { data: [record, record] }
+    expect(stringifyReplyAsString(body)).toBe(JSON.stringify(`{"data":[${spaced},${spaced}]}`).slice(1, -1))
   })
 })
