@@ -36,7 +36,8 @@ const port = Number(process.env.PORT ?? 3000)
 const host = process.env.HOST ?? '127.0.0.1'
 const { store, label } = await createStore()
 const keys = createApiKeys(store)
-const api = createPublicApi({ store, keyResolver: keys.keyResolver })
+// `mcp: true` also serves the API to AI agents at {base}/mcp (docs/mcp.md), under the same keys.
+const api = createPublicApi({ store, keyResolver: keys.keyResolver, mcp: true })
 // Bounded header and request times: a slow client cannot hold sockets open for minutes.
 const server = createServer(nodeServerOptions, toNodeHandler(api))
 
@@ -96,6 +97,7 @@ const auth = `-H 'Authorization: Bearer ${key}'`
 console.log(`tenant-public-api listening on ${base} (store: ${label})`)
 console.log(`Demo key (every scope): ${key}`)
 console.log(`Reference: ${base}/docs   OpenAPI: ${base}/openapi.json`)
+console.log(`MCP for AI agents: claude mcp add --transport http demo ${base}/mcp ${auth.replace('-H', '--header')}`)
 console.log('Try:')
 console.log(`curl -s ${auth} '${base}/tickets?limit=5&isClosed=false&sortColumn=priority_name'`)
 console.log(

@@ -1,13 +1,17 @@
 /**
  * `npm start` as a newcomer runs it: start the example server, run the three curl lines it prints
- * exactly as printed, then restart it on the same SQLite file and see the data persisted; a second
- * start beside a running one stops with advice, leaving the running one's key alone.
+ * exactly as printed and point the SDK's MCP client at the MCP line it prints, then restart it on
+ * the same SQLite file and see the data persisted; a second start beside a running one stops with
+ * advice, leaving the running one's key alone.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { connect } from 'node:net'
 import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { operations } from 'tenant-public-api'
 import { afterAll, describe, expect, it } from 'vitest'
 
 const dir = mkdtempSync(join(tmpdir(), 'tpa-node-server-'))
@@ -83,6 +87,19 @@ describe('examples/node-server (npm start)', () => {
     expect(item.status).toBe(201)
     expect(item.body.data).toMatchObject({ type: 'Software', annualisedCost: 2160, status: 'draft' })
     createdId = item.body.data.id
+
+    // The MCP line, as `claude mcp add` reads it: the endpoint and the header with the demo key.
+    const mcpLine = /^MCP for AI agents: claude mcp add --transport http demo (\S+) --header '([^:]+): ([^']+)'$/m
+    const mcp = mcpLine.exec(banner)
+    expect(mcp).not.toBeNull()
+    const client = new Client({ name: 'node-server-test', version: '1.0.0' })
+    const headers = { [mcp![2]!]: mcp![3]! }
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcp![1]!), { requestInit: { headers } }))
+    expect((await client.listTools()).tools).toHaveLength(operations.length)
+    const result = await client.callTool({ name: 'listTickets', arguments: { limit: 2, isClosed: false } })
+    expect(result.isError).toBe(false)
+    expect((result.structuredContent as { data: unknown[] }).data).toHaveLength(2)
+    await client.close()
     await stop(child)
   }, 120_000)
 
