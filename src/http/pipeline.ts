@@ -16,7 +16,7 @@ import type { Principal, RateLimitRule } from './principal.js'
 import { retryAfterSeconds, type RateLimiter, type RateLimitResult } from './rate-limit.js'
 import { shownBucket, TENANT_BUCKET_PREFIX, writeRateLimitFields } from './rate-limit-fields.js'
 import { resolveRequestId } from './request-id.js'
-import { toolCallOf } from './tool-call.js'
+import { toolCallOf, type ToolCall } from './tool-call.js'
 import { tracedStore, type RequestSpan } from './tracing.js'
 import { errorReply, jsonReply, reply, type ReplyParts } from './reply.js'
 import { checkInput, checkQuery, validationIssues } from './validation.js'
@@ -60,8 +60,8 @@ export interface RequestState {
   span: RequestSpan | undefined
   /** The MCP tool whose `tools/call` this request is (tool-call.ts), else undefined. */
   tool: string | undefined
-  /** The principal of that tool call's MCP request, which this request is served as (tool-call.ts). */
-  toolPrincipal: Principal | undefined
+  /** That tool call (tool-call.ts): the principal it is served as and the MCP request it came in. */
+  toolCall: ToolCall | undefined
 }
 
 /** Step 1-2: the request id, and refusing cookies (before authentication). */
@@ -81,8 +81,16 @@ export function startRequest(request: Request, startedAt = 0): RequestState {
     errorCode: null,
     span: undefined,
     tool: toolCall?.tool,
-    toolPrincipal: toolCall?.principal,
+    toolCall,
   }
+}
+
+/**
+ * The request the host's mount handed over, which host hooks are handed: `request` itself, but for
+ * an MCP tool call's own request (tool-call.ts), the MCP request it came in.
+ */
+export function receivedRequest(request: Request, state: RequestState): Request {
+  return state.toolCall?.received ?? request
 }
 
 export function refuseCookies(request: Request): void {
@@ -113,7 +121,7 @@ export async function runOperation(
   state: RequestState,
   config: PipelineConfig,
 ): Promise<ReplyParts> {
-  const principal = state.toolPrincipal ?? (await authenticate(request, config.keyResolver))
+  const principal = state.toolCall?.principal ?? (await authenticate(request, config.keyResolver))
   state.tenantId = principal.tenantId
   state.keyId = principal.keyId
   // Counted before the scope check so that 403s carry the rate-limit headers too; the 403 still wins over a 429.
@@ -223,7 +231,8 @@ export function errorToReply(
     return errorReply(known.status, known.code, known.message, state.requestId, known.details, known.headers)
   }
   // A client that hung up mid-request is not a fault of ours: nobody reads the answer, nothing to log.
-  if (!request.signal?.aborted) config.onError(error, { request, requestId: state.requestId })
+  if (!request.signal?.aborted)
+    config.onError(error, { request: receivedRequest(request, state), requestId: state.requestId })
   if (error instanceof StoreUnavailableError) {
     state.errorCode = 'SERVICE_UNAVAILABLE'
     return errorReply(

@@ -15,6 +15,7 @@ import {
   refuseCookies,
   routeNotFound,
   runOperation,
+  receivedRequest,
   startRequest,
   type PipelineConfig,
   type RequestState,
@@ -62,7 +63,7 @@ export function buildRouter(
     if (state.span !== undefined) endRequestSpan(state.span, request.method, finished.status, state)
     if (onResponse !== undefined)
       notifyResponse(onResponse, request.method, finished.status, state, (error) =>
-        config.onError(error, { request, requestId: state.requestId }),
+        config.onError(error, { request: receivedRequest(request, state), requestId: state.requestId }),
       )
     return toResponse(request, finished)
   }
@@ -117,7 +118,7 @@ export function buildRouter(
     let state: RequestState
     try {
       state = startRequest(request, onResponse === undefined ? 0 : performance.now())
-      state.span = startRequestSpan(request, state.requestId)
+      state.span = startRequestSpan(request, state.requestId, state.toolCall?.span)
     } catch (error) {
       // A Fetch handler fails by rejecting, never by throwing at its caller.
       return Promise.reject(error)

@@ -1,11 +1,14 @@
 /**
- * Marks a request the MCP endpoint makes for a `tools/call` (docs/mcp.md) with the tool's name and
- * the principal the MCP request authenticated as: the pipeline's `onResponse` event and span name
- * the tool, and the key is resolved once per MCP request, not again for its call (a host's
- * `keyResolver` may be a database read). A WeakMap rather than a header: a REST client cannot send
- * the mark, and it goes with the request object, which only the MCP endpoint makes.
+ * Marks a request the MCP endpoint makes for a `tools/call` (docs/mcp.md) with the tool's name, the
+ * principal the MCP request authenticated as, and that MCP request: the pipeline's `onResponse`
+ * event and span name the tool, the key is resolved once per MCP request, not again for its call (a
+ * host's `keyResolver` may be a database read), `onError` is handed the request the host received,
+ * and the call's span is a child of the MCP request's. A WeakMap rather than a header: a REST
+ * client cannot send the mark, and it goes with the request object, which only the MCP endpoint
+ * makes.
  */
 import type { Principal } from './principal.js'
+import type { RequestSpan } from './tracing.js'
 
 /** What the MCP endpoint tells the pipeline about a request it made for a tool call. */
 export interface ToolCall {
@@ -13,6 +16,10 @@ export interface ToolCall {
   tool: string
   /** Who the MCP request authenticated as; the call's scopes and rate limit are this key's. */
   principal: Principal
+  /** The MCP request the call came in, which host hooks are handed in its place. */
+  received: Request
+  /** The MCP request's span, when traced: the call's span is its child. */
+  span: RequestSpan | undefined
 }
 
 const TOOL_CALLS = new WeakMap<Request, ToolCall>()
@@ -21,7 +28,7 @@ const TOOL_CALLS = new WeakMap<Request, ToolCall>()
  * Marks `request` as the REST request of a `tools/call`.
  *
  * @example
- * markToolCall(request, { tool: 'listTickets', principal })
+ * markToolCall(request, { tool: 'listTickets', principal, received: mcpRequest, span: state.span })
  */
 export function markToolCall(request: Request, call: ToolCall): void {
   TOOL_CALLS.set(request, call)

@@ -49,13 +49,20 @@ const headerGetter: OtelApi.TextMapGetter<Headers> = {
   get: (headers, key) => headers.get(key) ?? undefined,
 }
 
-/** The request's SERVER span, or undefined (no allocation) while no tracer provider is registered. */
-export function startRequestSpan(request: Request, requestId: string): RequestSpan | undefined {
+/**
+ * The request's SERVER span, or undefined (no allocation) while no tracer provider is registered.
+ * `within` is the span of the request this one is made for (an MCP tool call's MCP request).
+ */
+export function startRequestSpan(
+  request: Request,
+  requestId: string,
+  within: RequestSpan | undefined,
+): RequestSpan | undefined {
   if (api === undefined) return undefined
   const provider = api.trace.getTracerProvider() as OtelApi.TracerProvider & { getDelegate?: () => unknown }
   if (provider.getDelegate?.() === noopProvider) return undefined
   // A `traceparent` the client sent joins its trace (when the host registered a propagator).
-  const parent = api.propagation.extract(api.context.active(), request.headers, headerGetter)
+  const parent = within?.context ?? api.propagation.extract(api.context.active(), request.headers, headerGetter)
   const span = provider.getTracer(SCOPE).startSpan(
     request.method,
     {

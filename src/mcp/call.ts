@@ -4,11 +4,13 @@
  * `Authorization` and request id, and it runs through the API's own handler, so scopes, tenant
  * isolation, rate limits, validation, idempotency, `onResponse` and spans are the REST ones.
  */
-import { MAKE_REPLY, type ReplyParts } from '../http/reply.js'
+import type { ReplyParts } from '../http/reply.js'
 import { stringifyReplyAsString } from '../http/reply-json.js'
 import { jsonStringContents } from '../model/frozen-records.js'
 import type { Principal } from '../http/principal.js'
 import { markToolCall } from '../http/tool-call.js'
+import type { RequestSpan } from '../http/tracing.js'
+import { toolRequestOf } from './tool-request.js'
 import type { McpTool } from './tools.js'
 
 /** What a tool call answered: the REST status, its JSON body as text, and `Retry-After` when sent. */
@@ -31,6 +33,10 @@ export interface CallContext {
   authorization: string | null
   /** Who the MCP request authenticated as: its tool calls are served as this key, not resolved again. */
   principal: Principal
+  /** The MCP request, as the host's mount handed it over. */
+  received: Request
+  /** The MCP request's span, when traced. */
+  span: RequestSpan | undefined
   requestId: string
   /** The API's own handler. */
   dispatch: (request: Request) => Promise<Response>
@@ -43,8 +49,13 @@ function queryValue(value: unknown): string {
   return String(value)
 }
 
-/** The REST request of a call of `tool` with `args`. */
-export function toolRequest(tool: McpTool, args: Record<string, unknown>, context: CallContext): Request {
+/** The REST request of a call of `tool` with `args`, whose reply the API hands to `makeReply`. */
+function toolRequest(
+  tool: McpTool,
+  args: Record<string, unknown>,
+  context: CallContext,
+  makeReply: (parts: ReplyParts) => Response,
+): Request {
   const { operation, route } = tool
   let path = operation.path
   for (const name of route.path) {
@@ -65,13 +76,17 @@ export function toolRequest(tool: McpTool, args: Record<string, unknown>, contex
     else body[name] = value
   }
   const search = query.size > 0 ? `?${query}` : ''
-  const init: RequestInit = { method: operation.method, headers }
-  if (route.body) {
-    headers['content-type'] = 'application/json'
-    init.body = JSON.stringify(body)
-  }
-  const request = new Request(`${context.base}${path}${search}`, init)
-  markToolCall(request, { tool: tool.definition.name, principal: context.principal })
+  if (route.body) headers['content-type'] = 'application/json'
+  const request = toolRequestOf({
+    method: operation.method,
+    url: `${context.base}${path}${search}`,
+    headers,
+    body: route.body ? JSON.stringify(body) : null,
+    signal: context.received.signal,
+    makeReply,
+  })
+  const { principal, received, span } = context
+  markToolCall(request, { tool: tool.definition.name, principal, received, span })
   return request
 }
 
@@ -87,15 +102,12 @@ export async function callTool(
   args: Record<string, unknown>,
   context: CallContext,
 ): Promise<ToolOutcome> {
-  const request = toolRequest(tool, args, context)
   let parts: ReplyParts | undefined
   // The handler hands its finished reply to the request's reply factory (src/http/reply.ts, toResponse),
   // as a mount's requests do: the call reads the parts as they are, no Response made, no body stream read.
-  Object.defineProperty(request, MAKE_REPLY, {
-    value: (made: ReplyParts) => {
-      parts = made
-      return PARTS_TAKEN
-    },
+  const request = toolRequest(tool, args, context, (made) => {
+    parts = made
+    return PARTS_TAKEN
   })
   await context.dispatch(request)
   if (parts === undefined) throw new Error('The API answered a tool call without its reply factory')

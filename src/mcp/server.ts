@@ -78,6 +78,8 @@ export function mcpRoute(
         base: state.url.origin + pipeline.basePath,
         authorization: request.headers.get('authorization'),
         principal,
+        received: request,
+        span: state.span,
         requestId: state.requestId,
         dispatch,
       },

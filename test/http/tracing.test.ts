@@ -124,6 +124,32 @@ describe('OpenTelemetry', () => {
     expect(JSON.stringify(spans.map((span) => [span.attributes, span.status, span.events]))).not.toContain('secret')
   })
 
+  it("an MCP tool call is a SERVER span of its operation, with mcp.tool, in the MCP request's trace", async () => {
+    const store = createMemoryStore()
+    const api = createPublicApi({ store, keyResolver: testKeyResolver(), mcp: true })
+    await traced(api)
+    const response = await api(
+      new Request(`${ORIGIN}${BASE}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${testKey(TENANT)}`,
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listTickets' } }),
+      }),
+    )
+    expect(response.status).toBe(200)
+    const servers = exporter.getFinishedSpans().filter((span) => span.kind === SpanKind.SERVER)
+    expect(servers.map((span) => [span.name, span.attributes['mcp.tool']])).toEqual([
+      [`GET ${BASE}/tickets`, 'listTickets'],
+      [`POST ${BASE}/mcp`, undefined],
+    ])
+    const [call, mcp] = servers
+    expect(call!.spanContext().traceId).toBe(mcp!.spanContext().traceId)
+    expect(call!.parentSpanContext?.spanId).toBe(mcp!.spanContext().spanId)
+  })
+
   it('with no tracer provider registered, nothing is recorded and requests are answered as before', async () => {
     const { api, h } = await setup()
     await traced(api)

@@ -244,4 +244,31 @@ describe('MCP endpoint (Fetch handler)', () => {
     expect(JSON.stringify(definitions)).toMatch(/[^\x20-\x7e]/)
     expect((JSON.parse(text) as { result: { tools: unknown } }).result.tools).toEqual(definitions)
   })
+
+  it('hands onError the MCP request for a failure inside a tool call, and says nothing of it', async () => {
+    const store = createMemoryStore()
+    await store.seed(TENANT, fixtureSeed('a'))
+    const failing = new Proxy(store, {
+      get: (target, name, receiver) =>
+        name === 'list' ? () => Promise.reject(new Error('disk on fire')) : Reflect.get(target, name, receiver),
+    })
+    const seen: { error: unknown; request: Request }[] = []
+    const api = createPublicApi({
+      store: failing,
+      keyResolver: testKeyResolver(),
+      mcp: true,
+      onError: (error, { request }) => {
+        seen.push({ error, request })
+      },
+    })
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listCompanies', arguments: {} } }
+    const text = await (await post(api, call)).text()
+    const { result } = JSON.parse(text) as { result: ToolResult }
+    expect([result.isError, result.structuredContent?.code]).toEqual([true, 'INTERNAL_ERROR'])
+    expect(text).not.toContain('disk on fire')
+    expect(seen.map(({ error, request }) => [(error as Error).message, request.method, request.url])).toEqual([
+      ['disk on fire', 'POST', URL_],
+    ])
+    expect(seen[0]!.request).toBeInstanceOf(Request)
+  })
 })
