@@ -13,7 +13,8 @@ import { mcpClient, sampleArguments, type ToolResult } from './support.js'
 /** The ids the samples address, taken from the demo data set. */
 function demoIds(): FixtureIds {
   const demo = createDemoData()
-  const ids = <T extends { id: string }>(records: readonly T[] | undefined) => (records ?? []).map((record) => record.id)
+  const ids = <T extends { id: string }>(records: readonly T[] | undefined) =>
+    (records ?? []).map((record) => record.id)
   const surveys = ids(demo.npsSurveys)
   return {
     companies: ids(demo.companies),
