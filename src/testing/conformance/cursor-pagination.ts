@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest'
 import type { Harness, ValidationErrorReply, Reply } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { fixtureSeed } from './fixtures.js'
-import { FILTERS, FIXED, SORTABLE } from './lists-and-ordering.js'
+import { FILTERS } from './list-filters.js'
+import { FIXED, SORTABLE } from './list-sorts.js'
 import { fetchAll, sortRows, type Row } from './reference.js'
 
 /** The limits a walk cycles through, so that `limit` changes between pages. */
