@@ -16,7 +16,6 @@ const MAX_LINES = 400
  * file instead.
  */
 const KNOWN_LONG_FILES: readonly string[] = [
-  'src/testing/conformance/cursor-pagination.ts',
 ]
 
 /** Lines of a text as `wc -l` counts them for a file that ends in a newline, and one more if it does not. */

@@ -22,7 +22,6 @@ const KNOWN_LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/testing/conformance/api-keys.ts': 2,
   'src/testing/conformance/automation-rules.ts': 2,
   'src/testing/conformance/budgets.ts': 2,
-  'src/testing/conformance/cursor-pagination.ts': 3,
   'src/testing/conformance/read-resources.ts': 2,
 }
 
