@@ -7,8 +7,8 @@
  * claimed) in its WHERE, so a claim that was taken over writes nothing.
  */
 import { sql } from 'kysely'
-import type { WebhookDispatchStore, WebhookJob } from '../../ports/webhook-dispatch.js'
-import { json, ofTenant, type SqlContext } from './context.js'
+import type { FinishedWebhookJob, WebhookDispatchStore, WebhookJob } from '../../ports/webhook-dispatch.js'
+import { json, ofTenant, type Exec, type SqlContext } from './context.js'
 
 interface JobRow {
   tenant_id: string
@@ -108,116 +108,10 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
     async finishWebhookJobs(owner, finished) {
       if (finished.length === 0) return []
       return engine.writeTransaction(db, async (trx) => {
-        const keyOf = (tenantId: string, id: string) => `${tenantId}\u0000${id}`
-        /** The jobs `owner` still held, by tenant and id. */
-        const held = new Set<string>()
-        // Jobs that end (dropped, delivered, failed for good): one DELETE per chunk, the usual case.
-        const ending = finished.filter(({ outcome }) => outcome.kind === 'dropped' || outcome.nextAttemptAt === null)
-        for (const chunk of chunks(ending)) {
-          const which = sql.join(
-            chunk.map(({ job }) => sql`(${ofTenant(job.tenantId)} AND id = ${job.id} AND attempt = ${job.attempt})`),
-            sql` OR `,
-          )
-          const gone = await rows<{ tenant_id: string; id: string }>(
-            sql`DELETE FROM ${t('webhook_jobs')} WHERE lease_owner = ${owner} AND (${which}) RETURNING tenant_id, id`,
-            trx,
-          )
-          for (const row of gone) held.add(keyOf(row.tenant_id, row.id))
-        }
-        // Jobs due again: each has its own time.
-        for (const { job, outcome } of finished) {
-          if (outcome.kind !== 'attempted' || outcome.nextAttemptAt === null) continue
-          const moved = await rows(
-            sql`UPDATE ${t('webhook_jobs')}
-                SET attempt = attempt + 1, next_attempt_at = ${outcome.nextAttemptAt},
-                    lease_owner = NULL, lease_until = NULL
-                WHERE ${ofTenant(job.tenantId)} AND id = ${job.id} AND lease_owner = ${owner}
-                  AND attempt = ${job.attempt}
-                RETURNING id`,
-            trx,
-          )
-          if (moved.length > 0) held.add(keyOf(job.tenantId, job.id))
-        }
+        const held = await endJobs(ctx, trx, owner, finished)
         const kept = finished.filter(({ job }) => held.has(keyOf(job.tenantId, job.id)))
-        const attempts = kept.flatMap(({ job, outcome }) =>
-          outcome.kind === 'attempted' ? [{ tenantId: job.tenantId, delivery: outcome.delivery }] : [],
-        )
-        for (const chunk of chunks(attempts)) {
-          const values = chunk.map(
-            ({ tenantId, delivery }) =>
-              sql`(${tenantId}, ${delivery.id}, ${delivery.endpointId}, ${delivery.createdAt}, ${json(delivery)})`,
-          )
-          await sql`INSERT INTO ${t('webhook_deliveries')} (tenant_id, id, endpoint_id, created_at, doc)
-                    VALUES ${sql.join(values)}
-                    ON CONFLICT (tenant_id, id) DO UPDATE
-                    SET endpoint_id = excluded.endpoint_id, created_at = excluded.created_at,
-                        doc = excluded.doc`.execute(trx)
-        }
-        // failing_since per endpoint, as if the attempts were applied one by one: a success clears it,
-        // a failure sets it unless set. The rows that change are locked first, in one total order, the
-        // key's (chunks of the sorted list, each `ORDER BY` the key `FOR UPDATE`: Postgres locks in the
-        // order it sorts), and only those are then written: two finishes that flip endpoints in opposite
-        // orders wait for each other rather than deadlock (test/webhooks/finish-deadlock.test.ts). A
-        // success on a healthy endpoint (the usual case) neither writes nor locks its row.
-        const endpoints = new Map<
-          string,
-          { tenantId: string; endpointId: string; success: boolean; failure?: string }
-        >()
-        for (const { job, outcome } of kept) {
-          const key = keyOf(job.tenantId, job.endpointId)
-          let state = endpoints.get(key)
-          if (state === undefined)
-            endpoints.set(key, (state = { tenantId: job.tenantId, endpointId: job.endpointId, success: false }))
-          if (outcome.kind !== 'attempted') continue
-          if (outcome.delivery.status === 'succeeded') {
-            state.success = true
-            state.failure = undefined
-          } else state.failure ??= outcome.delivery.createdAt
-        }
-        const sorted = [...endpoints].sort(([a], [b]) => compareBytes(a, b)).map(([, state]) => state)
-        const endpointIs = (state: { tenantId: string; endpointId: string }) =>
-          sql`(${ofTenant(state.tenantId)} AND endpoint_id = ${state.endpointId})`
-        /** Where the row changes: set and cleared by a success, unset and failed, or failed after a success. */
-        const changes = (state: { tenantId: string; endpointId: string; success: boolean; failure?: string }) =>
-          state.failure === undefined
-            ? sql`(${endpointIs(state)} AND failing_since IS NOT NULL)`
-            : state.success
-              ? endpointIs(state)
-              : sql`(${endpointIs(state)} AND failing_since IS NULL)`
-        /** failing_since after the batch, by endpoint, where known without reading it. */
-        const after = new Map<string, string | null>()
-        const changing = sorted.filter((state) => state.success || state.failure !== undefined)
-        for (const chunk of chunks(changing)) {
-          const locked = await rows<{ tenant_id: string; endpoint_id: string }>(
-            sql`SELECT tenant_id, endpoint_id FROM ${t('webhook_dispatch')}
-                WHERE ${sql.join(chunk.map(changes), sql` OR `)}
-                ORDER BY tenant_id, endpoint_id${sql.raw(engine.forUpdate)}`,
-            trx,
-          )
-          const states = locked.map((row) => endpoints.get(keyOf(row.tenant_id, row.endpoint_id))!)
-          const clearing = states.filter((state) => state.failure === undefined)
-          if (clearing.length > 0)
-            await sql`UPDATE ${t('webhook_dispatch')} SET failing_since = NULL
-                      WHERE ${sql.join(clearing.map(endpointIs), sql` OR `)}`.execute(trx)
-          for (const state of states) {
-            if (state.failure !== undefined)
-              await sql`UPDATE ${t('webhook_dispatch')} SET failing_since = ${state.failure}
-                        WHERE ${endpointIs(state)}`.execute(trx)
-            after.set(keyOf(state.tenantId, state.endpointId), state.failure ?? null)
-          }
-          // A success left unlocked found the row healthy: it stays so.
-          for (const state of chunk)
-            if (state.failure === undefined) after.set(keyOf(state.tenantId, state.endpointId), null)
-        }
-        const unknown = sorted.filter((state) => !after.has(keyOf(state.tenantId, state.endpointId)))
-        for (const chunk of chunks(unknown)) {
-          const found = await rows<{ tenant_id: string; endpoint_id: string; failing_since: string | null }>(
-            sql`SELECT tenant_id, endpoint_id, failing_since FROM ${t('webhook_dispatch')}
-                WHERE ${sql.join(chunk.map(endpointIs), sql` OR `)}`,
-            trx,
-          )
-          for (const row of found) after.set(keyOf(row.tenant_id, row.endpoint_id), row.failing_since)
-        }
+        await recordAttempts(ctx, trx, kept)
+        const after = await settleFailingSince(ctx, trx, kept)
         return finished.map(({ job }) =>
           held.has(keyOf(job.tenantId, job.id))
             ? ({ held: true, failingSince: after.get(keyOf(job.tenantId, job.endpointId)) ?? null } as const)
@@ -226,6 +120,155 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
       })
     },
   }
+}
+
+/** The key of a job or an endpoint of a tenant, in maps and sets. */
+const keyOf = (tenantId: string, id: string) => `${tenantId}\u0000${id}`
+
+/**
+ * Ends or reschedules the `finished` jobs `owner` still holds: the jobs that end (dropped,
+ * delivered, failed for good) go in one DELETE per chunk, the usual case; the jobs due again are
+ * moved to their own time each. Returns the keys of the jobs `owner` still held.
+ */
+async function endJobs(
+  ctx: SqlContext,
+  trx: Exec,
+  owner: string,
+  finished: readonly FinishedWebhookJob[],
+): Promise<Set<string>> {
+  const { table: t, rows } = ctx
+  const held = new Set<string>()
+  const ending = finished.filter(({ outcome }) => outcome.kind === 'dropped' || outcome.nextAttemptAt === null)
+  for (const chunk of chunks(ending)) {
+    const which = sql.join(
+      chunk.map(({ job }) => sql`(${ofTenant(job.tenantId)} AND id = ${job.id} AND attempt = ${job.attempt})`),
+      sql` OR `,
+    )
+    const gone = await rows<{ tenant_id: string; id: string }>(
+      sql`DELETE FROM ${t('webhook_jobs')} WHERE lease_owner = ${owner} AND (${which}) RETURNING tenant_id, id`,
+      trx,
+    )
+    for (const row of gone) held.add(keyOf(row.tenant_id, row.id))
+  }
+  for (const { job, outcome } of finished) {
+    if (outcome.kind !== 'attempted' || outcome.nextAttemptAt === null) continue
+    const moved = await rows(
+      sql`UPDATE ${t('webhook_jobs')}
+          SET attempt = attempt + 1, next_attempt_at = ${outcome.nextAttemptAt},
+              lease_owner = NULL, lease_until = NULL
+          WHERE ${ofTenant(job.tenantId)} AND id = ${job.id} AND lease_owner = ${owner}
+            AND attempt = ${job.attempt}
+          RETURNING id`,
+      trx,
+    )
+    if (moved.length > 0) held.add(keyOf(job.tenantId, job.id))
+  }
+  return held
+}
+
+/** Records the delivery of every attempt among the `kept` jobs (a delivery written again is replaced). */
+async function recordAttempts(ctx: SqlContext, trx: Exec, kept: readonly FinishedWebhookJob[]): Promise<void> {
+  const attempts = kept.flatMap(({ job, outcome }) =>
+    outcome.kind === 'attempted' ? [{ tenantId: job.tenantId, delivery: outcome.delivery }] : [],
+  )
+  for (const chunk of chunks(attempts)) {
+    const values = chunk.map(
+      ({ tenantId, delivery }) =>
+        sql`(${tenantId}, ${delivery.id}, ${delivery.endpointId}, ${delivery.createdAt}, ${json(delivery)})`,
+    )
+    await sql`INSERT INTO ${ctx.table('webhook_deliveries')} (tenant_id, id, endpoint_id, created_at, doc)
+              VALUES ${sql.join(values)}
+              ON CONFLICT (tenant_id, id) DO UPDATE
+              SET endpoint_id = excluded.endpoint_id, created_at = excluded.created_at,
+                  doc = excluded.doc`.execute(trx)
+  }
+}
+
+/** What the attempts of one batch did to an endpoint: any success, and the first failure after the last. */
+interface EndpointAttempts {
+  tenantId: string
+  endpointId: string
+  success: boolean
+  failure?: string
+}
+
+/** The endpoints of the `kept` jobs, by key, with what their attempts did, as if applied one by one. */
+function endpointAttempts(kept: readonly FinishedWebhookJob[]): Map<string, EndpointAttempts> {
+  const endpoints = new Map<string, EndpointAttempts>()
+  for (const { job, outcome } of kept) {
+    const key = keyOf(job.tenantId, job.endpointId)
+    let state = endpoints.get(key)
+    if (state === undefined)
+      endpoints.set(key, (state = { tenantId: job.tenantId, endpointId: job.endpointId, success: false }))
+    if (outcome.kind !== 'attempted') continue
+    if (outcome.delivery.status === 'succeeded') {
+      state.success = true
+      state.failure = undefined
+    } else state.failure ??= outcome.delivery.createdAt
+  }
+  return endpoints
+}
+
+/**
+ * Sets failing_since per endpoint of the `kept` jobs, as if the attempts were applied one by one: a
+ * success clears it, a failure sets it unless set. The rows that change are locked first, in one
+ * total order, the key's (chunks of the sorted list, each `ORDER BY` the key `FOR UPDATE`: Postgres
+ * locks in the order it sorts), and only those are then written: two finishes that flip endpoints in
+ * opposite orders wait for each other rather than deadlock (test/webhooks/finish-deadlock.test.ts).
+ * A success on a healthy endpoint (the usual case) neither writes nor locks its row. Returns
+ * failing_since after the batch, by endpoint key.
+ */
+async function settleFailingSince(
+  ctx: SqlContext,
+  trx: Exec,
+  kept: readonly FinishedWebhookJob[],
+): Promise<Map<string, string | null>> {
+  const { engine, table: t, rows } = ctx
+  const endpoints = endpointAttempts(kept)
+  const sorted = [...endpoints].sort(([a], [b]) => compareBytes(a, b)).map(([, state]) => state)
+  const endpointIs = (state: { tenantId: string; endpointId: string }) =>
+    sql`(${ofTenant(state.tenantId)} AND endpoint_id = ${state.endpointId})`
+  /** Where the row changes: set and cleared by a success, unset and failed, or failed after a success. */
+  const changes = (state: EndpointAttempts) =>
+    state.failure === undefined
+      ? sql`(${endpointIs(state)} AND failing_since IS NOT NULL)`
+      : state.success
+        ? endpointIs(state)
+        : sql`(${endpointIs(state)} AND failing_since IS NULL)`
+  /** failing_since after the batch, by endpoint, where known without reading it. */
+  const after = new Map<string, string | null>()
+  const changing = sorted.filter((state) => state.success || state.failure !== undefined)
+  for (const chunk of chunks(changing)) {
+    const locked = await rows<{ tenant_id: string; endpoint_id: string }>(
+      sql`SELECT tenant_id, endpoint_id FROM ${t('webhook_dispatch')}
+          WHERE ${sql.join(chunk.map(changes), sql` OR `)}
+          ORDER BY tenant_id, endpoint_id${sql.raw(engine.forUpdate)}`,
+      trx,
+    )
+    const states = locked.map((row) => endpoints.get(keyOf(row.tenant_id, row.endpoint_id))!)
+    const clearing = states.filter((state) => state.failure === undefined)
+    if (clearing.length > 0)
+      await sql`UPDATE ${t('webhook_dispatch')} SET failing_since = NULL
+                WHERE ${sql.join(clearing.map(endpointIs), sql` OR `)}`.execute(trx)
+    for (const state of states) {
+      if (state.failure !== undefined)
+        await sql`UPDATE ${t('webhook_dispatch')} SET failing_since = ${state.failure}
+                  WHERE ${endpointIs(state)}`.execute(trx)
+      after.set(keyOf(state.tenantId, state.endpointId), state.failure ?? null)
+    }
+    // A success left unlocked found the row healthy: it stays so.
+    for (const state of chunk) if (state.failure === undefined) after.set(keyOf(state.tenantId, state.endpointId), null)
+  }
+  const unknown = sorted.filter((state) => !after.has(keyOf(state.tenantId, state.endpointId)))
+  for (const chunk of chunks(unknown)) {
+    const found = await rows<{ tenant_id: string; endpoint_id: string; failing_since: string | null }>(
+      sql`SELECT tenant_id, endpoint_id, failing_since FROM ${t('webhook_dispatch')}
+          WHERE ${sql.join(chunk.map(endpointIs), sql` OR `)}`,
+      trx,
+    )
+    for (const row of found) after.set(keyOf(row.tenant_id, row.endpoint_id), row.failing_since)
+  }
+  return after
 }
 
 /**

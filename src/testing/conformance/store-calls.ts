@@ -17,7 +17,7 @@ import {
 import type { Keyset } from '../../model/keyset.js'
 import { type ListRequest, listRequest } from '../../model/list-request.js'
 import type { ListResult, Store, StoreCollection } from '../../ports/store.js'
-import type { ListMethod } from './lists-and-ordering.js'
+import type { ListMethod } from './list-sorts.js'
 import type { Row } from './reference.js'
 
 /**

@@ -1,0 +1,110 @@
+/**
+ * The planner item types and budgets of a fixture tenant: a budget with line items seeded out of
+ * order (amounts that round), an empty one, and the smallest valid line item body.
+ */
+import { companyRef } from './fixture-companies-and-users.js'
+import {
+  at,
+  type FixtureIds,
+  type FixtureTenant,
+  fixtureId,
+  KIND,
+  nameSuffix,
+  type SeedList,
+  shuffled,
+} from './fixture-keys.js'
+
+/**
+ * Line items of the fixture budget: [type, status, recurrence, quantity, unitPrice, createdAt]. Seeded
+ * out of order.
+ */
+type LineItemRow = [
+  'Software' | 'Hardware' | 'Labour' | 'Other' | 'Subscription',
+  'draft' | 'pending' | 'approved' | 'rejected',
+  'One-Time' | 'Monthly' | 'Annual',
+  number,
+  number,
+  string,
+]
+const LINE_ITEM_ROWS: LineItemRow[] = [
+  ['Subscription', 'approved', 'Monthly', 3, 10.005, at(3)],
+  ['Software', 'approved', 'Annual', 2, 100.5, at(1)],
+  ['Hardware', 'rejected', 'One-Time', 1, 999, at(2)],
+  ['Hardware', 'pending', 'One-Time', 1, 250.25, at(2, 1)],
+  ['Labour', 'draft', 'Monthly', 1.5, 33.333, at(4)],
+  ['Other', 'approved', 'One-Time', 0, 10, at(5)],
+]
+
+/**
+ * The two planner item types of a fixture tenant (the budget categories of line items).
+ *
+ * @example
+ * plannerItemTypeSeeds('a', fixtureIds('a'))[1]?.name // 'Licence renewal'
+ */
+export function plannerItemTypeSeeds(tenant: FixtureTenant, ids: FixtureIds): SeedList<'plannerItemTypes'> {
+  return ['Laptop refresh', 'Licence renewal'].map((name, i) => ({
+    id: ids.plannerTypes[i]!,
+    name: `${name}${nameSuffix(tenant)}`,
+    isSystem: i === 0,
+    budgetCategory: i === 0 ? 'Hardware' : 'Software',
+    createdAt: at(1),
+    updatedAt: at(1),
+  }))
+}
+
+/**
+ * The two budgets of a fixture tenant: `ids.budget` with its line items, `ids.emptyBudget` with none.
+ *
+ * @example
+ * budgetSeeds('a', fixtureIds('a'))[0]?.lineItems?.length // 6
+ */
+export function budgetSeeds(tenant: FixtureTenant, ids: FixtureIds): SeedList<'budgets'> {
+  const suffix = nameSuffix(tenant)
+  const lineItems = LINE_ITEM_ROWS.map(([type, status, recurrence, quantity, unitPrice, createdAt], i) => ({
+    id: fixtureId(tenant, KIND.lineItem, i + 1),
+    type,
+    description: `${type} item ${i + 1}`,
+    quantity,
+    unitPrice,
+    recurrence,
+    termMonths: 12,
+    status,
+    currency: 'USD',
+    createdAt,
+    updatedAt: createdAt,
+  }))
+  return [
+    {
+      id: ids.budget,
+      title: `FY24 budget${suffix}`,
+      fiscalYear: 2024,
+      periodType: 'Annual' as const,
+      status: 'Draft' as const,
+      currency: 'USD',
+      notes: 'Initial notes',
+      company: companyRef(tenant, 0),
+      createdBy: { id: ids.users[0]!, name: 'Ada Lovelace' },
+      createdAt: at(1),
+      updatedAt: at(5),
+      lineItems: shuffled(lineItems),
+    },
+    {
+      id: ids.emptyBudget,
+      title: `Empty budget${suffix}`,
+      fiscalYear: 2025,
+      periodType: 'Quarterly' as const,
+      status: 'Approved' as const,
+      currency: 'EUR',
+      createdAt: at(1),
+      updatedAt: at(1),
+    },
+  ]
+}
+
+/**
+ * A minimal valid body for `POST /budgets/{id}/items`.
+ *
+ * @example
+ * await h.call('POST', `/budgets/${ids.budget}/items`, { body: MINIMAL_LINE_ITEM })
+ */
+export const MINIMAL_LINE_ITEM = { type: 'Software', description: 'Licence', unitPrice: 12.5 } as const
