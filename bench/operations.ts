@@ -30,6 +30,7 @@ import type { Store } from '../src/ports/store.js'
 import { removeAtExit } from './cleanup.js'
 import { exportCommit, importFrom } from './exported-commit.js'
 import { throughNodeMount } from './node-mount.js'
+import { paired } from './paired.js'
 
 const BASE = process.env.BENCH_BASE ?? 'cea4f23'
 const STORES = (process.env.BENCH_STORES ?? 'memory,sqlite,postgres').split(',')
@@ -162,27 +163,10 @@ async function requests(lib: Lib, store: Store): Promise<Array<[string, Calls]>>
 }
 
 /**
- * The median per-call time of `a` and of `b`, and the median of their per-round ratios, after a
- * warm-up; the side that goes first alternates between rounds, so a drifting machine moves both.
+ * Paired rounds after a warm-up of one batch; a collection left over from the other side's batch
+ * would be charged to this one, so each batch starts after a full collection.
  */
-async function paired(a: Call, b: Call) {
-  for (let i = 0; i < BATCH; i++) for (const fn of [a, b]) await fn()
-  const times: [number[], number[]] = [[], []]
-  const timed = async (fn: Call) => {
-    // A collection left over from the other side's batch would be charged to this one.
-    globalThis.gc?.()
-    const started = performance.now()
-    for (let i = 0; i < BATCH; i++) await fn()
-    return (performance.now() - started) / BATCH
-  }
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)
-    for (const side of order) times[side].push(await timed(side === 0 ? a : b))
-  }
-  return { a: median(times[0]), b: median(times[1]), ratio: median(times[0].map((t, i) => t / times[1][i]!)) }
-}
-
-const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]!
+const timing = { rounds: ROUNDS, batch: BATCH, warmUp: BATCH, beforeBatch: () => globalThis.gc?.() }
 
 const geometricMean = (ratios: number[]) => Math.exp(ratios.reduce((sum, r) => sum + Math.log(r), 0) / ratios.length)
 
@@ -196,11 +180,11 @@ async function benchStore(kind: string, current: Lib, base: Lib, dir: string): P
     const ratios: number[] = []
     const fetchRatios: number[] = []
     for (const [i, [name, calls]] of mine.entries()) {
-      const { a, b, ratio } = await paired(calls.mount, theirs[i]![1].mount)
+      const { a, b, ratio } = await paired(calls.mount, theirs[i]![1].mount, timing)
       ratios.push(ratio)
       let viaFetch = ''
       if (FETCH) {
-        const fetched = await paired(calls.fetch, theirs[i]![1].fetch)
+        const fetched = await paired(calls.fetch, theirs[i]![1].fetch, timing)
         fetchRatios.push(fetched.ratio)
         viaFetch = ` · ${fetched.ratio.toFixed(2)}x`
       }

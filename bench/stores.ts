@@ -28,6 +28,7 @@ import { createNodeRequest, type NodeIncoming, type NodeOutgoing } from '../adap
 import { replyParts } from '../adapters/node-bridge/lightweight-response.js'
 import { removeAtExit, removeRegistered } from './cleanup.js'
 import { measureCursors } from './cursors.js'
+import { timeInTurns } from './paired.js'
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 1_000_000)
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
@@ -207,28 +208,6 @@ function cases(schema: string): Case[] {
 }
 
 /**
- * Per-call medians of each function: after a warm-up (the JIT, and caches such as the count
- * cache, as in steady serving), `rounds` rounds each time a batch of every function in turn, so
- * that a slow spell of the machine lands on every side of a ratio rather than on one.
- */
-async function pairedMedians(
-  rounds: number,
-  batch: number,
-  fns: Array<() => Promise<unknown> | unknown>,
-): Promise<number[]> {
-  for (let i = 0; i < Math.max(3, batch * 4); i++) for (const fn of fns) await fn()
-  const times = fns.map((): number[] => [])
-  for (let round = 0; round < rounds; round++) {
-    for (const [side, fn] of fns.entries()) {
-      const started = performance.now()
-      for (let i = 0; i < batch; i++) await fn()
-      times[side]!.push((performance.now() - started) / batch)
-    }
-  }
-  return times.map((list) => list.sort((x, y) => x - y)[Math.floor(list.length / 2)]!)
-}
-
-/**
  * Times every case in turns: the raw SQL; the Fetch handler (`api(new Request)`, then
  * `response.text()`, as a Fetch host calls it); the Node and Express mounts' path (the bridge's
  * lightweight request made from the server's request object, and the lightweight response whose
@@ -303,9 +282,8 @@ async function measure(
     await raw(c.raw[engine])
     const once = performance.now() - started
     const slow = once > 1
-    const [rawMs, handlerMs, nodeMs, bareMs] = await pairedMedians(
-      slow ? 7 : 31,
-      slow ? 1 : Math.min(100, Math.max(1, Math.round(2 / once))),
+    const batch = slow ? 1 : Math.min(100, Math.max(1, Math.round(2 / once)))
+    const timed = await timeInTurns(
       [
         () => raw(c.raw[engine]),
         async () => {
@@ -322,9 +300,10 @@ async function measure(
           await (await bare(request())).text()
         },
       ],
+      { rounds: slow ? 7 : 31, batch, warmUp: Math.max(3, batch * 4) },
     )
-    const ratio = handlerMs! / rawMs!
-    const nodeRatio = nodeMs! / rawMs!
+    const [rawMs, handlerMs, nodeMs, bareMs] = timed.medians
+    const [ratio, nodeRatio, bareRatio] = [timed.ratio(1, 0), timed.ratio(2, 0), timed.ratio(3, 0)]
     const met = ratio <= c.target
     ok &&= met
     console.log(
@@ -336,7 +315,7 @@ async function measure(
         nodeMs!.toFixed(3).padStart(8),
         nodeRatio.toFixed(2).padStart(6),
         bareMs!.toFixed(3).padStart(13),
-        `${(bareMs! / rawMs!).toFixed(2).padStart(6)}  ≤ ${c.target}x`,
+        `${bareRatio.toFixed(2).padStart(6)}  ≤ ${c.target}x`,
         met ? 'ok' : nodeRatio <= c.target ? 'node path only' : 'MISSED',
       ].join(' '),
     )
