@@ -5,10 +5,11 @@
  * moves both sides of it alike; the figures are per-call medians over the rounds and the median of
  * the per-round ratios.
  *
- * Between batches (untimed) it yields to the event loop: a bench whose calls all resolve at once
- * (the memory store) would otherwise starve it, and a Ctrl-C or SIGTERM would wait for the end of
- * the run before its listener (bench/cleanup.ts) could clean up.
+ * Between batches (untimed) it yields to the event loop (bench/cleanup.ts `yieldToSignals`): a bench
+ * whose calls all resolve at once (the memory store) would otherwise starve it, and a Ctrl-C or
+ * SIGTERM would wait for the end of the run before its listener could clean up.
  */
+import { yieldToSignals } from './cleanup.js'
 
 /** How to time: `rounds` rounds of a `batch` of calls per side, after a warm-up. */
 export interface PairedOptions {
@@ -38,9 +39,6 @@ export interface TurnTimes {
 
 const median = (list: readonly number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]!
 
-/** One turn of the event loop (its I/O and signals), outside any timed batch. */
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
-
 /**
  * Times every side in turns; see {@link paired} for two.
  *
@@ -54,14 +52,14 @@ export async function timeInTurns(
 ): Promise<TurnTimes> {
   for (let i = 0; i < warmUp; i++) {
     for (const fn of sides) await fn()
-    if ((i + 1) % batch === 0) await yieldToLoop()
+    if ((i + 1) % batch === 0) await yieldToSignals()
   }
   const times = sides.map((): number[] => [])
   const forward = [...sides.keys()]
   const backward = [...forward].reverse()
   for (let round = 0; round < rounds; round++) {
     for (const side of round % 2 === 0 ? forward : backward) {
-      await yieldToLoop()
+      await yieldToSignals()
       beforeBatch?.()
       const fn = sides[side]!
       const started = performance.now()
