@@ -23,14 +23,13 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
 import type * as CurrentIndex from '../src/index.js'
 import type * as CurrentPostgres from '../src/stores/postgres/index.js'
 import type * as CurrentSqlite from '../src/stores/sqlite/index.js'
 import type * as CurrentTesting from '../src/testing/index.js'
 import type { SeedData } from '../src/model/seed.js'
 import type { Store } from '../src/ports/store.js'
-import { removeAtExit } from './cleanup.js'
+import { dropSchemasAtExit, removeAtExit, uninterrupted } from './cleanup.js'
 import { exportCommit, importFrom } from './exported-commit.js'
 import { paired } from './paired.js'
 
@@ -84,7 +83,9 @@ const ms = (value: number) => `${value.toFixed(3)} ms`
 /** A store of `lib` on `engine`, named `name` (a SQLite file in `dir`, or a Postgres schema). */
 async function openStore(lib: Lib, engine: string, name: string, dir: string): Promise<Store> {
   if (engine === 'sqlite') return lib.sqlite.createSqliteStore({ filename: join(dir, `${name}.db`) })
-  return lib.postgres.createPostgresStore({ connectionString: DATABASE_URL, schema: `${SCHEMA}_${name}` })
+  // Its migrations create the schema: a signal meanwhile waits for them, then drops it (bench/cleanup.ts).
+  const schema = `${SCHEMA}_${name}`
+  return uninterrupted(() => lib.postgres.createPostgresStore({ connectionString: DATABASE_URL, schema }))
 }
 
 /** The handler over `store`, authenticating `testKey(tenant)` with every scope. */
@@ -192,6 +193,9 @@ async function benchEngine(engine: string, current: Lib, base: Lib, dir: string)
 }
 
 const dir = removeAtExit(mkdtempSync(join(tmpdir(), 'bench-events-')))
+const dropSchemas = ENGINES.includes('postgres')
+  ? dropSchemasAtExit(DATABASE_URL, [`${SCHEMA}_current`, `${SCHEMA}_base`])
+  : async () => {}
 let ok = true
 try {
   const current: Lib = await load(join(import.meta.dirname, '..'))
@@ -199,11 +203,6 @@ try {
   for (const engine of ENGINES) ok = (await benchEngine(engine, current, base, dir)) && ok
 } finally {
   rmSync(dir, { recursive: true, force: true })
-  if (ENGINES.includes('postgres')) {
-    const client = new pg.Client({ connectionString: DATABASE_URL })
-    await client.connect()
-    for (const name of ['current', 'base']) await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}_${name}" CASCADE`)
-    await client.end()
-  }
+  await dropSchemas()
 }
 if (!ok) process.exitCode = 1

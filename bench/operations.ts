@@ -20,14 +20,13 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
 import type * as CurrentNode from '../adapters/node.js'
 import type * as CurrentIndex from '../src/index.js'
 import type * as CurrentPostgres from '../src/stores/postgres/index.js'
 import type * as CurrentSqlite from '../src/stores/sqlite/index.js'
 import type * as CurrentTesting from '../src/testing/index.js'
 import type { Store } from '../src/ports/store.js'
-import { removeAtExit } from './cleanup.js'
+import { dropSchemasAtExit, removeAtExit, uninterrupted } from './cleanup.js'
 import { exportCommit, importFrom } from './exported-commit.js'
 import { throughNodeMount } from './node-mount.js'
 import { paired } from './paired.js'
@@ -67,7 +66,9 @@ async function load(dir: string): Promise<Lib> {
 async function openStore(lib: Lib, kind: string, side: string, dir: string): Promise<Store> {
   if (kind === 'memory') return lib.index.createMemoryStore() as Store
   if (kind === 'sqlite') return lib.sqlite.createSqliteStore({ filename: join(dir, `${side}.db`) })
-  return lib.postgres.createPostgresStore({ connectionString: DATABASE_URL, schema: `${SCHEMA}_${side}` })
+  // Its migrations create the schema: a signal meanwhile waits for them, then drops it (bench/cleanup.ts).
+  const schema = `${SCHEMA}_${side}`
+  return uninterrupted(() => lib.postgres.createPostgresStore({ connectionString: DATABASE_URL, schema }))
 }
 
 type Call = () => Promise<unknown>
@@ -201,6 +202,9 @@ async function benchStore(kind: string, current: Lib, base: Lib, dir: string): P
 }
 
 const dir = removeAtExit(mkdtempSync(join(tmpdir(), 'bench-operations-')))
+const dropSchemas = STORES.includes('postgres')
+  ? dropSchemasAtExit(DATABASE_URL, [`${SCHEMA}_current`, `${SCHEMA}_base`])
+  : async () => {}
 let regressions = 0
 try {
   const current = await load(join(import.meta.dirname, '..'))
@@ -208,12 +212,7 @@ try {
   for (const kind of STORES)
     regressions += (await benchStore(kind, current, base, dir)).filter((ratio) => ratio > NOISE).length
 } finally {
-  if (STORES.includes('postgres')) {
-    const client = new pg.Client({ connectionString: DATABASE_URL })
-    await client.connect()
-    for (const side of ['current', 'base']) await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}_${side}" CASCADE`)
-    await client.end()
-  }
+  await dropSchemas()
 }
 console.log(`\n${regressions} ratio(s) above ${NOISE}x`)
 if (regressions > 0) process.exitCode = 1
