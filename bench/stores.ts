@@ -513,19 +513,13 @@ export async function runStoresBench(): Promise<boolean> {
       const store = await createPostgresStore({ connectionString: DATABASE_URL, schema: SCHEMA }, { migrate: false })
       const client = new pg.Client({ connectionString: DATABASE_URL })
       await client.connect()
+      const raw = async (statements: string[]) => {
+        let rows: Array<{ doc: string }> = []
+        for (const text of statements) rows = (await client.query<{ doc: string }>({ text, name: undefined })).rows
+        return rows
+      }
       try {
-        ok =
-          (await measure(
-            'postgres',
-            store,
-            async (statements) => {
-              let rows: Array<{ doc: string }> = []
-              for (const text of statements)
-                rows = (await client.query<{ doc: string }>({ text, name: undefined })).rows
-              return rows
-            },
-            SCHEMA,
-          )) && ok
+        ok = (await measure('postgres', store, raw, SCHEMA)) && ok
       } finally {
         await client.end()
         await store.close()
