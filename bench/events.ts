@@ -17,20 +17,21 @@
  *
  * Env: BENCH_EVENTS, BENCH_LOAD, BENCH_ENGINES (default "sqlite,postgres"), DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/test), BENCH_SCHEMA (prefix of the Postgres schemas, default
- * bench_events), BENCH_BASE.
+ * bench_events), BENCH_BASE, BENCH_ROUNDS and BENCH_BATCH (the paired cases' rounds and calls per
+ * batch, default 25 and 20).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
 import type * as CurrentIndex from '../src/index.js'
 import type * as CurrentPostgres from '../src/stores/postgres/index.js'
 import type * as CurrentSqlite from '../src/stores/sqlite/index.js'
 import type * as CurrentTesting from '../src/testing/index.js'
 import type { SeedData } from '../src/model/seed.js'
 import type { Store } from '../src/ports/store.js'
-import { removeAtExit } from './cleanup.js'
+import { dropSchemasAtExit, removeAtExit, uninterrupted } from './cleanup.js'
 import { exportCommit, importFrom } from './exported-commit.js'
+import { paired } from './paired.js'
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000)
 const LOAD = Number(process.env.BENCH_LOAD ?? 20_000)
@@ -40,6 +41,8 @@ const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',')
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const SCHEMA = process.env.BENCH_SCHEMA ?? 'bench_events'
 const TENANT = 'bench-events'
+/** The paired cases' rounds and calls per timed batch (bench/paired.ts). */
+const TIMING = { rounds: Number(process.env.BENCH_ROUNDS ?? 25), batch: Number(process.env.BENCH_BATCH ?? 20) }
 
 /** One copy of the library: the current sources, or a commit's. */
 interface Lib {
@@ -74,38 +77,15 @@ function tickets(count: number, prefix: string, from = 0): NonNullable<SeedData[
   }))
 }
 
-/**
- * Per-call medians of `a` and `b`, and the median of their per-round ratios, in turns after a warm-up.
- * Each round times a batch of each, the order alternating between rounds; a ratio within one round
- * compares two batches run moments apart, so a machine whose speed drifts moves both sides alike.
- */
-async function paired(rounds: number, batch: number, a: () => Promise<unknown>, b: () => Promise<unknown>) {
-  for (let i = 0; i < batch * 2; i++) for (const fn of [a, b]) await fn()
-  const times: [number[], number[]] = [[], []]
-  const timed = async (fn: () => Promise<unknown>) => {
-    const started = performance.now()
-    for (let i = 0; i < batch; i++) await fn()
-    return (performance.now() - started) / batch
-  }
-  for (let round = 0; round < rounds; round++) {
-    if (round % 2 === 0) {
-      times[0].push(await timed(a))
-      times[1].push(await timed(b))
-    } else {
-      times[1].push(await timed(b))
-      times[0].push(await timed(a))
-    }
-  }
-  return { a: median(times[0]), b: median(times[1]), ratio: median(times[0].map((t, i) => t / times[1][i]!)) }
-}
-
 const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]!
 const ms = (value: number) => `${value.toFixed(3)} ms`
 
 /** A store of `lib` on `engine`, named `name` (a SQLite file in `dir`, or a Postgres schema). */
 async function openStore(lib: Lib, engine: string, name: string, dir: string): Promise<Store> {
   if (engine === 'sqlite') return lib.sqlite.createSqliteStore({ filename: join(dir, `${name}.db`) })
-  return lib.postgres.createPostgresStore({ connectionString: DATABASE_URL, schema: `${SCHEMA}_${name}` })
+  // Its migrations create the schema: a signal meanwhile waits for them, then drops it (bench/cleanup.ts).
+  const schema = `${SCHEMA}_${name}`
+  return uninterrupted(() => lib.postgres.createPostgresStore({ connectionString: DATABASE_URL, schema }))
 }
 
 /** The handler over `store`, authenticating `testKey(tenant)` with every scope. */
@@ -160,10 +140,9 @@ async function benchEngine(engine: string, current: Lib, base: Lib, dir: string)
     const call = apiOf(current, store, TENANT)
     const middle = `evt_${String(Math.floor(EVENTS / 2)).padStart(12, '0')}`
     const pages = await paired(
-      25,
-      20,
       () => call('GET', `/events?limit=100&after=${middle}`, 200),
       () => call('GET', '/tickets', 200),
+      TIMING,
     )
     const [eventsMs, ticketMs, pageRatio] = [pages.a, pages.b, pages.ratio]
     console.log(
@@ -178,7 +157,7 @@ async function benchEngine(engine: string, current: Lib, base: Lib, dir: string)
       ['addItem', 'POST line item'],
       ['patchRule', 'PATCH rule'],
     ] as const) {
-      const { a: withMs, b: withoutMs, ratio } = await paired(25, 20, now[name], before[name])
+      const { a: withMs, b: withoutMs, ratio } = await paired(now[name], before[name], TIMING)
       writesMet &&= ratio <= 1.3
       console.log(
         `  ${label}: with its event ${ms(withMs)}; the branch point's (no feed) ${ms(withoutMs)}; ` +
@@ -214,6 +193,9 @@ async function benchEngine(engine: string, current: Lib, base: Lib, dir: string)
 }
 
 const dir = removeAtExit(mkdtempSync(join(tmpdir(), 'bench-events-')))
+const dropSchemas = ENGINES.includes('postgres')
+  ? dropSchemasAtExit(DATABASE_URL, [`${SCHEMA}_current`, `${SCHEMA}_base`])
+  : async () => {}
 let ok = true
 try {
   const current: Lib = await load(join(import.meta.dirname, '..'))
@@ -221,11 +203,6 @@ try {
   for (const engine of ENGINES) ok = (await benchEngine(engine, current, base, dir)) && ok
 } finally {
   rmSync(dir, { recursive: true, force: true })
-  if (ENGINES.includes('postgres')) {
-    const client = new pg.Client({ connectionString: DATABASE_URL })
-    await client.connect()
-    for (const name of ['current', 'base']) await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}_${name}" CASCADE`)
-    await client.end()
-  }
+  await dropSchemas()
 }
 if (!ok) process.exitCode = 1

@@ -20,6 +20,7 @@ import * as node from '../adapters/node.js'
 import { createMemoryStore, createPublicApi, memoryRateLimiter } from '../src/index.js'
 import { createDemoData, DEMO_TENANT_ID, testKey, testKeyResolver } from '../src/testing/index.js'
 import { throughNodeMount } from './node-mount.js'
+import { paired } from './paired.js'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30)
 const BATCH = Number(process.env.BENCH_BATCH ?? 200)
@@ -87,28 +88,6 @@ function requests(path: Path) {
   }
 }
 
-/** `a` and `b` timed in alternating batches; medians and the median per-round ratio a/b. */
-async function paired(a: () => Promise<unknown>, b: () => Promise<unknown>) {
-  for (let i = 0; i < BATCH * 2; i++) for (const fn of [a, b]) await fn()
-  const times: [number[], number[]] = [[], []]
-  const timed = async (fn: () => Promise<unknown>) => {
-    const started = performance.now()
-    for (let i = 0; i < BATCH; i++) await fn()
-    return (performance.now() - started) / BATCH
-  }
-  for (let round = 0; round < ROUNDS; round++) {
-    if (round % 2 === 0) {
-      times[0].push(await timed(a))
-      times[1].push(await timed(b))
-    } else {
-      times[1].push(await timed(b))
-      times[0].push(await timed(a))
-    }
-  }
-  return { a: median(times[0]), b: median(times[1]), ratio: median(times[0].map((t, i) => t / times[1][i]!)) }
-}
-
-const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]!
 const ms = (value: number) => `${value.toFixed(3)} ms`
 
 const paths = [
@@ -125,7 +104,7 @@ for (const [title, { rest, call, list, initialize }] of paths) {
     ['tools/list (full scope)', list, undefined],
     ['initialize (SDK)', initialize, undefined],
   ] as const) {
-    const { a, b, ratio } = await paired(fn, rest)
+    const { a, b, ratio } = await paired(fn, rest, { rounds: ROUNDS, batch: BATCH })
     const verdict =
       target === undefined ? '' : ratio <= target ? ` (target <= ${target}x: met)` : ` (target <= ${target}x: MISSED)`
     console.log(`  ${name.padEnd(26)} ${ms(a)} vs GET /tickets ${ms(b)}: ${ratio.toFixed(2)}x${verdict}`)

@@ -2,9 +2,9 @@
  * One request as the Node mount serves it, in process and without a socket: the bridge's request
  * over a stub of what node:http hands the mount (a `Readable` carrying the body, when there is one),
  * the handler, and its answer written by `writeResponse` to a stub response that keeps what it is
- * given. The stubs answer what the bridge reads and writes (adapters/node-bridge/); the approach is
- * bench/limits.ts's. What the mount costs beyond the network, so a bench can compare a Fetch
- * handler's callers with a Node server's on the same requests.
+ * given. The stubs answer what the bridge reads and writes (adapters/node-bridge/). What the mount
+ * costs beyond the network, so a bench can compare a Fetch handler's callers with a Node server's
+ * on the same requests (limits, mcp, operations).
  */
 import { Readable } from 'node:stream'
 import type * as CurrentNode from '../adapters/node.js'
@@ -83,9 +83,12 @@ export async function throughNodeMount(
   }
   const stub = outgoing as unknown as CurrentNode.NodeOutgoing
   await node.writeResponse(await handler(node.createNodeRequest(incoming, stub)), incoming, stub)
-  const decoder = new TextDecoder()
   return {
     status,
-    text: () => chunks.map((chunk) => (typeof chunk === 'string' ? chunk : decoder.decode(chunk))).join(''),
+    // Decoded only when asked: a bench may read the status alone.
+    text: () => {
+      const decoder = new TextDecoder()
+      return chunks.map((chunk) => (typeof chunk === 'string' ? chunk : decoder.decode(chunk))).join('')
+    },
   }
 }

@@ -20,16 +20,16 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
 import type * as CurrentNode from '../adapters/node.js'
 import type * as CurrentIndex from '../src/index.js'
 import type * as CurrentPostgres from '../src/stores/postgres/index.js'
 import type * as CurrentSqlite from '../src/stores/sqlite/index.js'
 import type * as CurrentTesting from '../src/testing/index.js'
 import type { Store } from '../src/ports/store.js'
-import { removeAtExit } from './cleanup.js'
+import { dropSchemasAtExit, removeAtExit, uninterrupted } from './cleanup.js'
 import { exportCommit, importFrom } from './exported-commit.js'
 import { throughNodeMount } from './node-mount.js'
+import { paired } from './paired.js'
 
 const BASE = process.env.BENCH_BASE ?? 'cea4f23'
 const STORES = (process.env.BENCH_STORES ?? 'memory,sqlite,postgres').split(',')
@@ -66,7 +66,9 @@ async function load(dir: string): Promise<Lib> {
 async function openStore(lib: Lib, kind: string, side: string, dir: string): Promise<Store> {
   if (kind === 'memory') return lib.index.createMemoryStore() as Store
   if (kind === 'sqlite') return lib.sqlite.createSqliteStore({ filename: join(dir, `${side}.db`) })
-  return lib.postgres.createPostgresStore({ connectionString: DATABASE_URL, schema: `${SCHEMA}_${side}` })
+  // Its migrations create the schema: a signal meanwhile waits for them, then drops it (bench/cleanup.ts).
+  const schema = `${SCHEMA}_${side}`
+  return uninterrupted(() => lib.postgres.createPostgresStore({ connectionString: DATABASE_URL, schema }))
 }
 
 type Call = () => Promise<unknown>
@@ -162,27 +164,10 @@ async function requests(lib: Lib, store: Store): Promise<Array<[string, Calls]>>
 }
 
 /**
- * The median per-call time of `a` and of `b`, and the median of their per-round ratios, after a
- * warm-up; the side that goes first alternates between rounds, so a drifting machine moves both.
+ * Paired rounds after a warm-up of one batch; a collection left over from the other side's batch
+ * would be charged to this one, so each batch starts after a full collection.
  */
-async function paired(a: Call, b: Call) {
-  for (let i = 0; i < BATCH; i++) for (const fn of [a, b]) await fn()
-  const times: [number[], number[]] = [[], []]
-  const timed = async (fn: Call) => {
-    // A collection left over from the other side's batch would be charged to this one.
-    globalThis.gc?.()
-    const started = performance.now()
-    for (let i = 0; i < BATCH; i++) await fn()
-    return (performance.now() - started) / BATCH
-  }
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)
-    for (const side of order) times[side].push(await timed(side === 0 ? a : b))
-  }
-  return { a: median(times[0]), b: median(times[1]), ratio: median(times[0].map((t, i) => t / times[1][i]!)) }
-}
-
-const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]!
+const timing = { rounds: ROUNDS, batch: BATCH, warmUp: BATCH, beforeBatch: () => globalThis.gc?.() }
 
 const geometricMean = (ratios: number[]) => Math.exp(ratios.reduce((sum, r) => sum + Math.log(r), 0) / ratios.length)
 
@@ -196,11 +181,11 @@ async function benchStore(kind: string, current: Lib, base: Lib, dir: string): P
     const ratios: number[] = []
     const fetchRatios: number[] = []
     for (const [i, [name, calls]] of mine.entries()) {
-      const { a, b, ratio } = await paired(calls.mount, theirs[i]![1].mount)
+      const { a, b, ratio } = await paired(calls.mount, theirs[i]![1].mount, timing)
       ratios.push(ratio)
       let viaFetch = ''
       if (FETCH) {
-        const fetched = await paired(calls.fetch, theirs[i]![1].fetch)
+        const fetched = await paired(calls.fetch, theirs[i]![1].fetch, timing)
         fetchRatios.push(fetched.ratio)
         viaFetch = ` · ${fetched.ratio.toFixed(2)}x`
       }
@@ -217,6 +202,9 @@ async function benchStore(kind: string, current: Lib, base: Lib, dir: string): P
 }
 
 const dir = removeAtExit(mkdtempSync(join(tmpdir(), 'bench-operations-')))
+const dropSchemas = STORES.includes('postgres')
+  ? dropSchemasAtExit(DATABASE_URL, [`${SCHEMA}_current`, `${SCHEMA}_base`])
+  : async () => {}
 let regressions = 0
 try {
   const current = await load(join(import.meta.dirname, '..'))
@@ -224,12 +212,7 @@ try {
   for (const kind of STORES)
     regressions += (await benchStore(kind, current, base, dir)).filter((ratio) => ratio > NOISE).length
 } finally {
-  if (STORES.includes('postgres')) {
-    const client = new pg.Client({ connectionString: DATABASE_URL })
-    await client.connect()
-    for (const side of ['current', 'base']) await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}_${side}" CASCADE`)
-    await client.end()
-  }
+  await dropSchemas()
 }
 console.log(`\n${regressions} ratio(s) above ${NOISE}x`)
 if (regressions > 0) process.exitCode = 1

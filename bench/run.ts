@@ -11,7 +11,7 @@
  * through the Fetch handler and through the Node mount).
  * Every figure is a ratio to a baseline measured in the same run.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 const PARTS = [
@@ -26,6 +26,7 @@ const PARTS = [
   'statements',
   'mcp',
 ] as const
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 const requested = process.argv.slice(2)
 const unknown = requested.filter((part) => !(PARTS as readonly string[]).includes(part))
 if (unknown.length > 0) {
@@ -33,13 +34,35 @@ if (unknown.length > 0) {
   process.exit(2)
 }
 
+/**
+ * Runs one part. A signal sent to this process is passed on to it (a Ctrl-C reaches both; a SIGTERM,
+ * e.g. from npm, only this one), and the part cleans up (bench/cleanup.ts) before it ends; resolves
+ * to its exit code, or the signal that ended it.
+ */
+function runPart(script: string): Promise<number | NodeJS.Signals> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--expose-gc', script], { stdio: 'inherit' })
+  const forward = (signal: NodeJS.Signals) => child.kill(signal)
+  for (const signal of SIGNALS) process.on(signal, forward)
+  return new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      for (const name of SIGNALS) process.off(name, forward)
+      resolve(code ?? signal!)
+    }),
+  )
+}
+
 let failed = false
 for (const part of requested.length > 0 ? requested : PARTS) {
   console.log(`\n=== bench: ${part} ===`)
-  const script = fileURLToPath(new URL(`./${part}.ts`, import.meta.url))
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', script], { stdio: 'inherit' })
-  if (result.status !== 0) {
-    console.error(`bench ${part} exited with ${result.status ?? result.signal}`)
+  const end = await runPart(fileURLToPath(new URL(`./${part}.ts`, import.meta.url)))
+  if (typeof end === 'string') {
+    // Stopped by a signal: so is the whole run, as the signal would have ended it.
+    console.error(`bench ${part} ended by ${end}`)
+    process.kill(process.pid, end)
+    await new Promise(() => {})
+  }
+  if (end !== 0) {
+    console.error(`bench ${part} exited with ${end}`)
     failed = true
   }
 }

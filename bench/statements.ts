@@ -3,9 +3,10 @@
  * ARCHITECTURE.md "One way to write SQL"). On the SQLite store's own Kysely instance (its statement
  * cache included), for the insert of 100 events (500 values) and a seed batch of 750 rows of 40 values
  * (30,000): Kysely's compile of the statement's `sql` template, the compile of its one-node-per-value
- * form (`compiled.sql`, what `template()` gives), and the statement run three ways: compiled once
- * (`compiled.rows`), as raw text with its values (what `ctx.query` did before), and as the `sql`
- * template compiled on every run. Rounds (`BENCH_ROUNDS`, default 7) in alternating order; medians.
+ * form (`compiled.sql(values)`: the template `ctx.compiled` gives for a statement inside a larger
+ * one), and the statement run three ways: compiled once (`compiled.rows`), as raw text with its values
+ * (what `ctx.query` did before), and as the `sql` template compiled on every run. Rounds
+ * (`BENCH_ROUNDS`, default 7) in alternating order; medians.
  */
 import { sql } from 'kysely'
 import { CompiledQuery } from 'kysely'

@@ -9,8 +9,8 @@
  * (default bench_stores), BENCH_KEEP=1 (keep the seeded SQLite file, in the temporary folder's
  * tenant-api-bench/, and reuse it in the next run of the same size; otherwise it is removed).
  */
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, rmdirSync, rmSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -26,8 +26,9 @@ import { testKey, testKeyResolver } from '../src/testing/keys.js'
 import { memoryRateLimiter } from '../src/http/rate-limit.js'
 import { createNodeRequest, type NodeIncoming, type NodeOutgoing } from '../adapters/node.js'
 import { replyParts } from '../adapters/node-bridge/lightweight-response.js'
-import { removeAtExit, removeRegistered } from './cleanup.js'
+import { atInterrupt, dropSchemasAtExit, removeAtExit, removeRegistered, yieldToSignals } from './cleanup.js'
 import { measureCursors } from './cursors.js'
+import { timeInTurns } from './paired.js'
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 1_000_000)
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
@@ -207,28 +208,6 @@ function cases(schema: string): Case[] {
 }
 
 /**
- * Per-call medians of each function: after a warm-up (the JIT, and caches such as the count
- * cache, as in steady serving), `rounds` rounds each time a batch of every function in turn, so
- * that a slow spell of the machine lands on every side of a ratio rather than on one.
- */
-async function pairedMedians(
-  rounds: number,
-  batch: number,
-  fns: Array<() => Promise<unknown> | unknown>,
-): Promise<number[]> {
-  for (let i = 0; i < Math.max(3, batch * 4); i++) for (const fn of fns) await fn()
-  const times = fns.map((): number[] => [])
-  for (let round = 0; round < rounds; round++) {
-    for (const [side, fn] of fns.entries()) {
-      const started = performance.now()
-      for (let i = 0; i < batch; i++) await fn()
-      times[side]!.push((performance.now() - started) / batch)
-    }
-  }
-  return times.map((list) => list.sort((x, y) => x - y)[Math.floor(list.length / 2)]!)
-}
-
-/**
  * Times every case in turns: the raw SQL; the Fetch handler (`api(new Request)`, then
  * `response.text()`, as a Fetch host calls it); the Node and Express mounts' path (the bridge's
  * lightweight request made from the server's request object, and the lightweight response whose
@@ -281,6 +260,7 @@ async function measure(
       await raw(c.raw[engine])
       await (await api(new Request(`http://bench/api/public/v1${c.path}`, { headers }))).text()
     }
+    await yieldToSignals()
   }
   for (const c of cases(schema)) {
     const request = () => new Request(`http://bench/api/public/v1${c.path}`, { headers })
@@ -303,9 +283,8 @@ async function measure(
     await raw(c.raw[engine])
     const once = performance.now() - started
     const slow = once > 1
-    const [rawMs, handlerMs, nodeMs, bareMs] = await pairedMedians(
-      slow ? 7 : 31,
-      slow ? 1 : Math.min(100, Math.max(1, Math.round(2 / once))),
+    const batch = slow ? 1 : Math.min(100, Math.max(1, Math.round(2 / once)))
+    const timed = await timeInTurns(
       [
         () => raw(c.raw[engine]),
         async () => {
@@ -322,9 +301,10 @@ async function measure(
           await (await bare(request())).text()
         },
       ],
+      { rounds: slow ? 7 : 31, batch, warmUp: Math.max(3, batch * 4) },
     )
-    const ratio = handlerMs! / rawMs!
-    const nodeRatio = nodeMs! / rawMs!
+    const [rawMs, handlerMs, nodeMs, bareMs] = timed.medians
+    const [ratio, nodeRatio, bareRatio] = [timed.ratio(1, 0), timed.ratio(2, 0), timed.ratio(3, 0)]
     const met = ratio <= c.target
     ok &&= met
     console.log(
@@ -336,7 +316,7 @@ async function measure(
         nodeMs!.toFixed(3).padStart(8),
         nodeRatio.toFixed(2).padStart(6),
         bareMs!.toFixed(3).padStart(13),
-        `${(bareMs! / rawMs!).toFixed(2).padStart(6)}  ≤ ${c.target}x`,
+        `${bareRatio.toFixed(2).padStart(6)}  ≤ ${c.target}x`,
         met ? 'ok' : nodeRatio <= c.target ? 'node path only' : 'MISSED',
       ].join(' '),
     )
@@ -348,14 +328,35 @@ async function measure(
 
 const self = fileURLToPath(import.meta.url)
 
-/** Seeds in a child process (so its heap does not count towards the serving RSS). */
-function seedInChild(engine: string, where: string): void {
-  const result = spawnSync(
-    process.execPath,
-    ['--max-old-space-size=8000', '--import', 'tsx', self, 'seed', engine, where],
-    { stdio: 'inherit' },
+/**
+ * Seeds in a child process (so its heap does not count towards the serving RSS). A signal that stops
+ * this run stops the child too (a Ctrl-C reaches both; a SIGTERM only this process); `partial`, what a
+ * seed that did not finish leaves, is then removed, as on its failure.
+ */
+async function seedInChild(engine: string, where: string, partial: readonly string[] = []): Promise<void> {
+  const child = spawn(process.execPath, ['--max-old-space-size=8000', '--import', 'tsx', self, 'seed', engine, where], {
+    stdio: 'inherit',
+  })
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal!)),
   )
-  if (result.status !== 0) throw new Error(`seeding ${engine} failed`)
+  const removePartial = () => {
+    for (const path of partial) rmSync(path, { force: true })
+  }
+  const forget = atInterrupt(async () => {
+    child.kill('SIGTERM')
+    await exited
+    removePartial()
+  })
+  try {
+    const end = await exited
+    if (end !== 0) {
+      removePartial()
+      throw new Error(`seeding ${engine} failed (${end})`)
+    }
+  } finally {
+    forget()
+  }
   // Let the kernel write the freshly loaded gigabytes back now, not during the first timed cases.
   spawnSync('sync', { stdio: 'ignore' })
 }
@@ -453,14 +454,6 @@ async function seedMain(engine: string, where: string): Promise<void> {
   }
 }
 
-function rmdirIfEmpty(dir: string): void {
-  try {
-    rmdirSync(dir)
-  } catch {
-    // Not empty: it holds a file kept by an earlier run with BENCH_KEEP=1.
-  }
-}
-
 /**
  * Runs the stores benchmark and prints its table; resolves to true when every target is met.
  *
@@ -469,21 +462,17 @@ function rmdirIfEmpty(dir: string): void {
  */
 export async function runStoresBench(): Promise<boolean> {
   let ok = true
-  const dir = join(tmpdir(), 'tenant-api-bench')
-  mkdirSync(dir, { recursive: true })
   if (ENGINES.includes('sqlite')) {
+    const dir = join(tmpdir(), 'tenant-api-bench')
+    mkdirSync(dir, { recursive: true })
     const file = join(dir, `tickets-${TICKETS}.db`)
-    // Kept for the next run only with BENCH_KEEP=1; otherwise removed however the run ends.
-    if (process.env.BENCH_KEEP !== '1') for (const suffix of ['', '-wal', '-shm']) removeAtExit(`${file}${suffix}`)
-    if (!existsSync(file)) {
-      try {
-        seedInChild('sqlite', file)
-      } catch (error) {
-        // A half-seeded file must not be "reused" by the next run.
-        for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true })
-        throw error
-      }
-    } else console.log(`sqlite: reusing ${file}`)
+    const files = ['', '-wal', '-shm'].map((suffix) => `${file}${suffix}`)
+    // Kept for the next run only with BENCH_KEEP=1; otherwise removed however the run ends, and the
+    // folder too unless it holds a file an earlier run kept.
+    if (process.env.BENCH_KEEP !== '1') for (const path of files) removeAtExit(path)
+    removeAtExit(dir, { ifEmpty: true })
+    if (!existsSync(file)) await seedInChild('sqlite', file, files)
+    else console.log(`sqlite: reusing ${file}`)
     await settle()
     let peak = process.memoryUsage().rss
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5)
@@ -514,31 +503,30 @@ export async function runStoresBench(): Promise<boolean> {
     ok &&= peak < 300 * 1024 * 1024
     raw.close()
     await store.close()
-    if (process.env.BENCH_KEEP !== '1') {
-      removeRegistered()
-      rmdirIfEmpty(dir)
-    }
+    if (process.env.BENCH_KEEP !== '1') removeRegistered()
   }
   if (ENGINES.includes('postgres')) {
-    seedInChild('postgres', SCHEMA)
-    await settle()
-    const store = await createPostgresStore({ connectionString: DATABASE_URL, schema: SCHEMA }, { migrate: false })
-    const client = new pg.Client({ connectionString: DATABASE_URL })
-    await client.connect()
-    ok =
-      (await measure(
-        'postgres',
-        store,
-        async (statements) => {
-          let rows: Array<{ doc: string }> = []
-          for (const text of statements) rows = (await client.query<{ doc: string }>({ text, name: undefined })).rows
-          return rows
-        },
-        SCHEMA,
-      )) && ok
-    await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`)
-    await client.end()
-    await store.close()
+    const dropSchema = dropSchemasAtExit(DATABASE_URL, [SCHEMA])
+    try {
+      await seedInChild('postgres', SCHEMA)
+      await settle()
+      const store = await createPostgresStore({ connectionString: DATABASE_URL, schema: SCHEMA }, { migrate: false })
+      const client = new pg.Client({ connectionString: DATABASE_URL })
+      await client.connect()
+      const raw = async (statements: string[]) => {
+        let rows: Array<{ doc: string }> = []
+        for (const text of statements) rows = (await client.query<{ doc: string }>({ text, name: undefined })).rows
+        return rows
+      }
+      try {
+        ok = (await measure('postgres', store, raw, SCHEMA)) && ok
+      } finally {
+        await client.end()
+        await store.close()
+      }
+    } finally {
+      await dropSchema()
+    }
   }
   return ok
 }

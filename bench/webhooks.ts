@@ -18,7 +18,6 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import pg from 'pg'
 import { createPublicApi } from '../src/create-public-api.js'
 import { memoryRateLimiter } from '../src/http/rate-limit.js'
 import { createPostgresStore } from '../src/stores/postgres/index.js'
@@ -26,7 +25,7 @@ import { createSqliteStore } from '../src/stores/sqlite/index.js'
 import type { Store } from '../src/ports/store.js'
 import { numberedCompany } from '../src/testing/conformance/webhook-fixtures.js'
 import { testKey, testKeyResolver } from '../src/testing/keys.js'
-import { removeAtExit } from './cleanup.js'
+import { atInterrupt, dropSchemasAtExit, removeAtExit, uninterrupted } from './cleanup.js'
 import type { DispatcherReport } from './webhook-processes.js'
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 10)
@@ -42,12 +41,20 @@ const script = fileURLToPath(new URL('./webhook-processes.ts', import.meta.url))
 /** BENCH_CPU_PROF=<dir>: every dispatcher process writes a V8 CPU profile there (`node --cpu-prof`). */
 const CPU_PROF = process.env.BENCH_CPU_PROF
 
+/** A process of the bench; a signal that stops the run stops it first (a SIGTERM reaches this process only). */
 function spawnProcess(args: { role: string; [key: string]: unknown }): ChildProcess {
   const profile = CPU_PROF !== undefined && args.role === 'dispatcher' ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : []
-  return fork(script, [JSON.stringify(args)], {
+  const child = fork(script, [JSON.stringify(args)], {
     execArgv: ['--import', 'tsx', ...profile],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  const forget = atInterrupt(() => {
+    child.kill()
+    return exited
+  })
+  void exited.then(forget)
+  return child
 }
 
 const nextMessage = <T>(child: ChildProcess) =>
@@ -104,10 +111,11 @@ async function run(
   const dir = removeAtExit(mkdtempSync(join(tmpdir(), 'bench-webhooks-')))
   const schema = `bench_webhooks_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`
   const target = engine === 'sqlite' ? { sqlite: join(dir, 'webhooks.db') } : { postgres: DATABASE_URL, schema }
+  const dropSchema = engine === 'postgres' ? dropSchemasAtExit(DATABASE_URL, [schema]) : async () => {}
   const store =
     engine === 'sqlite'
       ? await createSqliteStore({ filename: join(dir, 'webhooks.db') })
-      : await createPostgresStore({ connectionString: DATABASE_URL, schema })
+      : await uninterrupted(() => createPostgresStore({ connectionString: DATABASE_URL, schema }))
   try {
     const deliveries = await fill(store, receiverUrl, receiverCase.events)
     const dispatchers = Array.from({ length: processes }, () =>
@@ -138,12 +146,7 @@ async function run(
   } finally {
     await store.close()
     rmSync(dir, { recursive: true, force: true })
-    if (engine === 'postgres') {
-      const admin = new pg.Client({ connectionString: DATABASE_URL })
-      await admin.connect()
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-      await admin.end()
-    }
+    await dropSchema()
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * A bench run leaves no exported commit behind: the directory exportCommit makes is removed when the
- * process ends, however it ends (normally, on an uncaught error, on SIGINT or SIGTERM). Each child
+ * process ends, however it ends (normally, on an uncaught error, on SIGINT or SIGTERM, also while it
+ * is busy with calls that never wait, after its interrupt tasks have run). Each child
  * gets a temporary folder of its own (TMPDIR), which must hold nothing afterwards but tsx's
  * compile cache (`tsx-<uid>`, tsx's own and kept on purpose, as on every tsx run).
  */
@@ -21,7 +22,7 @@ afterEach(() => {
 })
 
 /** Runs the child in a fresh temporary folder; `signal` is sent once it has exported. */
-function run(how: 'exit' | 'throw' | 'wait', signal?: NodeJS.Signals) {
+function run(how: 'exit' | 'throw' | 'wait' | 'busy', signal?: NodeJS.Signals) {
   const folder = mkdtempSync(join(tmpdir(), 'export-test-'))
   folders.push(folder)
   const proc = spawn(process.execPath, ['--import', 'tsx', child, how], {
@@ -30,21 +31,25 @@ function run(how: 'exit' | 'throw' | 'wait', signal?: NodeJS.Signals) {
   })
   let output = ''
   let exported: string | undefined
-  return new Promise<{ folder: string; exported: string | undefined; code: number | null; end: string | null }>(
-    (resolve) => {
-      proc.stdout.on('data', (chunk: Buffer) => {
-        output += chunk
-        exported ??= /^DIR (.+)$/m.exec(output)?.[1]
-        // The export exists while the process runs.
-        if (exported !== undefined && signal !== undefined && existsSync(join(exported, 'bench/run.ts'))) {
-          proc.kill(signal)
-          signal = undefined
-        }
-      })
-      proc.stderr.resume()
-      proc.on('close', (code, end) => resolve({ folder, exported, code, end }))
-    },
-  )
+  return new Promise<{
+    folder: string
+    exported: string | undefined
+    code: number | null
+    end: string | null
+    output: string
+  }>((resolve) => {
+    proc.stdout.on('data', (chunk: Buffer) => {
+      output += chunk
+      exported ??= /^DIR (.+)$/m.exec(output)?.[1]
+      // The export exists while the process runs.
+      if (exported !== undefined && signal !== undefined && existsSync(join(exported, 'bench/run.ts'))) {
+        proc.kill(signal)
+        signal = undefined
+      }
+    })
+    proc.stderr.resume()
+    proc.on('close', (code, end) => resolve({ folder, exported, code, end, output }))
+  })
 }
 
 describe('exportCommit', () => {
@@ -68,4 +73,15 @@ describe('exportCommit', () => {
     expect(end).toBe(signal)
     expect(leftIn(folder)).toEqual([])
   })
+
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'removes it on %s while the process is busy with calls that never wait, after its interrupt task',
+    async (signal) => {
+      const { folder, exported, end, output } = await run('busy', signal)
+      expect(exported).toBeDefined()
+      expect(output).toContain('TASK RAN')
+      expect(end).toBe(signal)
+      expect(leftIn(folder)).toEqual([])
+    },
+  )
 })
