@@ -104,7 +104,11 @@ for (const [title, { rest, call, list, initialize }] of paths) {
     ['tools/list (full scope)', list, undefined],
     ['initialize (SDK)', initialize, undefined],
   ] as const) {
-    const { a, b, ratio } = await paired(fn, rest, { rounds: ROUNDS, batch: BATCH })
+    const { a, b, ratio } = await paired(fn, rest, {
+      rounds: ROUNDS,
+      batch: BATCH,
+      beforeBatch: () => globalThis.gc?.(),
+    })
     const verdict =
       target === undefined ? '' : ratio <= target ? ` (target <= ${target}x: met)` : ` (target <= ${target}x: MISSED)`
     console.log(`  ${name.padEnd(26)} ${ms(a)} vs GET /tickets ${ms(b)}: ${ratio.toFixed(2)}x${verdict}`)

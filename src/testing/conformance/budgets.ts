@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SeedData } from '../../model/seed.js'
 import type { ConformanceContext } from './context.js'
-import { at, fixtureId, MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
+import { at, FIXTURE_BUDGET_TOTALS, fixtureId, MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
 import type { Reply } from '../harness.js'
 import * as model from '../../model/index.js'
 
@@ -49,14 +49,7 @@ function computedFieldsAndNewItems(ctx: ConformanceContext): void {
       body: { status: 'PendingApproval' },
     })
     expect(status).toBe(200)
-    expect(body.data.totals).toEqual({
-      softwareTotal: 201,
-      hardwareTotal: 250.25,
-      labourTotal: 599.99,
-      subscriptionTotal: 360.18,
-      otherTotal: 0,
-      grandTotal: 1411.42,
-    })
+    expect(body.data.totals).toEqual(FIXTURE_BUDGET_TOTALS)
     expect(body.data.lineItemCount).toBe(6)
     expect(
       body.data.lineItems.map((item: { id: string; annualisedCost: number }) => [item.id, item.annualisedCost]),

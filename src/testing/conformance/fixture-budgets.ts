@@ -107,4 +107,14 @@ export function budgetSeeds(tenant: FixtureTenant, ids: FixtureIds): SeedList<'b
  * @example
  * await h.call('POST', `/budgets/${ids.budget}/items`, { body: MINIMAL_LINE_ITEM })
  */
+/** The totals of the fixture budget (`ids.budget`), as every store derives them from its six line items. */
+export const FIXTURE_BUDGET_TOTALS = {
+  softwareTotal: 201,
+  hardwareTotal: 250.25,
+  labourTotal: 599.99,
+  subscriptionTotal: 360.18,
+  otherTotal: 0,
+  grandTotal: 1411.42,
+} as const
+
 export const MINIMAL_LINE_ITEM = { type: 'Software', description: 'Licence', unitPrice: 12.5 } as const

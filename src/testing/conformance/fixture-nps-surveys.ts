@@ -15,6 +15,16 @@ export const NPS_RESPONSES = {
   noInvites: [9, 3],
 } as const
 
+/** The statistics of the full fixture survey (`ids.npsSurveys.full`): 7 responses of 9 invites. */
+export const FULL_SURVEY_STATISTICS = {
+  npsScore: 14,
+  averageScore: 7.14,
+  responseRate: 77.78,
+  promotersCount: 3,
+  passivesCount: 2,
+  detractorsCount: 2,
+} as const
+
 /**
  * The four NPS surveys of a fixture tenant (`ids.npsSurveys`).
  *

@@ -19,7 +19,8 @@ import { TICKET_ROWS, ticketSeeds } from './fixture-tickets.js'
 import { courseSeeds, ENROLLMENT_ROWS, enrollmentSeeds } from './fixture-training.js'
 
 export { at, fixtureId, type FixtureIds, type FixtureTenant } from './fixture-keys.js'
-export { MINIMAL_LINE_ITEM } from './fixture-budgets.js'
+export { FIXTURE_BUDGET_TOTALS, MINIMAL_LINE_ITEM } from './fixture-budgets.js'
+export { FULL_SURVEY_STATISTICS } from './fixture-nps-surveys.js'
 export { MINIMAL_RULE } from './fixture-automation-rules.js'
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1)

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SeedData } from '../../model/seed.js'
 import type { ConformanceContext } from './context.js'
-import { at, fixtureSeed, writableSeed } from './fixtures.js'
+import { at, fixtureSeed, FULL_SURVEY_STATISTICS, writableSeed } from './fixtures.js'
 import type { Reply } from '../harness.js'
 
 /**
@@ -153,14 +153,7 @@ function npsSurveyReads(ctx: ConformanceContext): void {
     const get = async (id: string) => (await ctx.a.h.call<Reply<'getNpsSurvey'>>('GET', `/surveys/nps/${id}`)).body.data
     const full = await get(ctx.a.ids.npsSurveys.full)
     expect([full.responseCount, full.inviteCount]).toEqual([7, 9])
-    expect(full.statistics).toEqual({
-      npsScore: 14,
-      averageScore: 7.14,
-      responseRate: 77.78,
-      promotersCount: 3,
-      passivesCount: 2,
-      detractorsCount: 2,
-    })
+    expect(full.statistics).toEqual(FULL_SURVEY_STATISTICS)
     const half = await get(ctx.a.ids.npsSurveys.half)
     expect(half.statistics).toEqual({
       npsScore: 13,

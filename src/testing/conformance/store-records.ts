@@ -34,7 +34,7 @@ import { TicketWithNotesSchema } from '../../model/tickets.js'
 import { TrainingCourseSchema } from '../../model/training.js'
 import type { StoreCollection } from '../../ports/store.js'
 import type { ConformanceContext } from './context.js'
-import { at, fixtureSeed } from './fixtures.js'
+import { at, FIXTURE_BUDGET_TOTALS, fixtureSeed, FULL_SURVEY_STATISTICS } from './fixtures.js'
 import { callLabel, shapeProblems } from './store-calls.js'
 /**
  * Registers the store-level record tests.
@@ -169,14 +169,7 @@ function computedGets(ctx: ConformanceContext): void {
   it('get(budgets) computes totals without rejected items, lineItemCount and items oldest first', async () => {
     const { budget, emptyBudget } = ctx.a.ids
     const full = await ctx.store.get(budgets, ctx.a.tenantId, budget)
-    expect(full?.totals, callLabel('get', 'A', 'budgets', budget)).toEqual({
-      softwareTotal: 201,
-      hardwareTotal: 250.25,
-      labourTotal: 599.99,
-      subscriptionTotal: 360.18,
-      otherTotal: 0,
-      grandTotal: 1411.42,
-    })
+    expect(full?.totals, callLabel('get', 'A', 'budgets', budget)).toEqual(FIXTURE_BUDGET_TOTALS)
     expect(full?.lineItemCount, callLabel('get', 'A', 'budgets', budget)).toBe(6)
     const created = full?.lineItems.map((item) => item.createdAt) ?? []
     expect(created, `${callLabel('get', 'A', 'budgets', budget)} lineItems oldest first`).toEqual([...created].sort())
@@ -207,14 +200,7 @@ function computedGets(ctx: ConformanceContext): void {
     const { full, empty } = ctx.a.ids.npsSurveys
     const survey = await ctx.store.get(npsSurveys, ctx.a.tenantId, full)
     expect([survey?.responseCount, survey?.inviteCount], callLabel('get', 'A', 'npsSurveys', full)).toEqual([7, 9])
-    expect(survey?.statistics, callLabel('get', 'A', 'npsSurveys', full)).toEqual({
-      npsScore: 14,
-      averageScore: 7.14,
-      responseRate: 77.78,
-      promotersCount: 3,
-      passivesCount: 2,
-      detractorsCount: 2,
-    })
+    expect(survey?.statistics, callLabel('get', 'A', 'npsSurveys', full)).toEqual(FULL_SURVEY_STATISTICS)
     const none = await ctx.store.get(npsSurveys, ctx.a.tenantId, empty)
     expect(none?.responseCount, callLabel('get', 'A', 'npsSurveys', empty)).toBe(0)
   })
