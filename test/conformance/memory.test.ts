@@ -1,6 +1,6 @@
 import { createMemoryStore } from 'tenant-public-api'
 import { runHttpConformance, runStoreConformance } from 'tenant-public-api/conformance'
-import { expect, it, type RunnerTestSuite } from 'vitest'
+import { expect, it, type RunnerTestCase, type RunnerTestSuite } from 'vitest'
 import { assertMatchesContract } from '../support/contract.js'
 
 // The memory store costs nothing to create, so its two groups run apart: the same checks as one
@@ -10,6 +10,7 @@ runStoreConformance({ name: 'memory: store group', createStore, groups: { http: 
 runStoreConformance({
   name: 'memory: http group',
   createStore,
+  createStoreWithRetention: (eventRetentionMs) => createMemoryStore({ eventRetentionMs }),
   groups: { store: false },
   onResponse: assertMatchesContract,
 })
@@ -23,14 +24,21 @@ function describeNames(suite: RunnerTestSuite): string[] {
   return suite.tasks.flatMap((task) => (task.type === 'suite' ? [task.name, ...describeNames(task)] : []))
 }
 
+/** Every test under `suite`, at any depth. */
+function testsUnder(suite: RunnerTestSuite): RunnerTestCase[] {
+  return suite.tasks.flatMap((task) => (task.type === 'suite' ? testsUnder(task) : task.type === 'test' ? [task] : []))
+}
+
+/** The top-level suite of this file named `name`. */
+function suiteNamed(task: RunnerTestCase, name: string): RunnerTestSuite {
+  const suite = task.file.tasks.find((child) => child.name === name)
+  expect(suite?.type, name).toBe('suite')
+  return suite as RunnerTestSuite
+}
+
 it('runStoreConformance registers only the groups asked for', ({ task }) => {
-  const names = (name: string) => {
-    const suite = task.file.tasks.find((child) => child.name === name)
-    expect(suite?.type, name).toBe('suite')
-    return describeNames(suite as RunnerTestSuite)
-  }
-  const storeOnly = names('memory: store group')
-  const httpOnly = names('memory: http group')
+  const storeOnly = describeNames(suiteNamed(task, 'memory: store group'))
+  const httpOnly = describeNames(suiteNamed(task, 'memory: http group'))
   expect(storeOnly).toContain('store: lists')
   expect(storeOnly).toContain('store: idempotency reservations')
   expect(storeOnly).not.toContain('every operation of the registry')
@@ -39,9 +47,14 @@ it('runStoreConformance registers only the groups asked for', ({ task }) => {
   expect(httpOnly).toContain('budgets and line items')
   expect(httpOnly.some((name) => name.startsWith('store:'))).toBe(false)
 })
-runStoreConformance({
-  name: 'memory',
-  createStore: () => createMemoryStore(),
-  createStoreWithRetention: (eventRetentionMs) => createMemoryStore({ eventRetentionMs }),
-  onResponse: assertMatchesContract,
+
+// The retention test once went unregistered on every store: the events group never saw the option.
+it('runStoreConformance hands createStoreWithRetention to the events group, whose retention test runs', ({ task }) => {
+  const retention = testsUnder(suiteNamed(task, 'memory: http group')).find((test) =>
+    test.name.startsWith('prunes events past the retention'),
+  )
+  expect(retention, 'the retention test is registered').toBeDefined()
+  // Skipped for want of the option, it carries a note (set by the runner, untyped); filtered out by -t, none.
+  const note = (retention?.result as { note?: string } | undefined)?.note
+  expect(note, 'the retention test is not skipped').toBeUndefined()
 })

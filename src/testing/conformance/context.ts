@@ -14,6 +14,9 @@ import { testKey, testKeyResolver } from '../keys.js'
 import { fixtureIds, fixtureSeed, type FixtureIds } from './fixtures.js'
 import { addFixtureWebhooks } from './webhook-fixtures.js'
 
+/** Creates a store of the kind under test whose events expire after `eventRetentionMs` milliseconds. */
+export type CreateStoreWithRetention = (eventRetentionMs: number) => Store | Promise<Store>
+
 /** Options of `runStoreConformance`. */
 export interface ConformanceOptions {
   /** Names the suite, e.g. `'memory'`, `'sqlite'`, `'postgres'`. */
@@ -22,9 +25,10 @@ export interface ConformanceOptions {
   createStore: () => Store | Promise<Store>
   /**
    * Creates another store of the kind under test whose events expire after `eventRetentionMs`
-   * (closed after its test); given, the suite also tests retention and 410 `CURSOR_EXPIRED`.
+   * (closed after its test): the suite tests retention and 410 `CURSOR_EXPIRED` on it. Left out (a
+   * store that offers no retention), that test is reported skipped, with a note saying why.
    */
-  createStoreWithRetention?: (eventRetentionMs: number) => Store | Promise<Store>
+  createStoreWithRetention?: CreateStoreWithRetention
   /** Sees every response (our own runs check each against the OpenAPI document). */
   onResponse?: (result: CallResult) => void
   /**
@@ -53,6 +57,11 @@ export interface FixtureTenantHandle {
 
 /** The shared state the parts of the suite read once `beforeAll` has run. */
 export interface ConformanceContext {
+  /**
+   * `ConformanceOptions.createStoreWithRetention`: undefined when the store offers no retention.
+   * Unlike the fields below it is known while tests are registered.
+   */
+  readonly createStoreWithRetention: CreateStoreWithRetention | undefined
   readonly store: Store
   readonly api: PublicApiHandler
   /** Fixture tenant A, seeded once; tests must not write to it. */
@@ -124,6 +133,7 @@ export function createConformanceContext(options: ConformanceOptions): Conforman
   })
 
   return {
+    createStoreWithRetention: options.createStoreWithRetention,
     get store() {
       return ready().store
     },

@@ -33,7 +33,13 @@ import { tickets } from './tickets.js'
 import { validation, validationAgainstStore } from './validation.js'
 import { webhooks } from './webhooks.js'
 
-export type { ConformanceContext, ConformanceGroups, ConformanceOptions, FixtureTenantHandle } from './context.js'
+export type {
+  ConformanceContext,
+  ConformanceGroups,
+  ConformanceOptions,
+  CreateStoreWithRetention,
+  FixtureTenantHandle,
+} from './context.js'
 export { fixtureIds, fixtureSeed, writableSeed, type FixtureIds, type FixtureTenant } from './fixtures.js'
 
 /** A part of the suite: registers its `describe`s and `it`s over the shared context. */
@@ -79,12 +85,17 @@ const HTTP_ONLY_GROUPS: ConformanceGroup[] = [authAndScopes, validation, listWal
  * Registers the conformance suite for one store, inside `describe(options.name)`: the store-level
  * group (`store`), then the API over the store (`http`); `groups` switches either off. The store is
  * created once (`createStore`) and closed after the suite; every test that writes seeds a fresh
- * tenant, so tests are independent while the store is shared.
+ * tenant, so tests are independent while the store is shared. The retention test runs on stores of
+ * `createStoreWithRetention`; without it, it is reported skipped with a note saying why.
  *
  * @example
  * // test/my-store.test.ts
  * import { runStoreConformance } from 'tenant-public-api/conformance'
- * runStoreConformance({ name: 'my-store', createStore: () => createMyStore(process.env.DATABASE_URL) })
+ * runStoreConformance({
+ *   name: 'my-store',
+ *   createStore: () => createMyStore(process.env.DATABASE_URL),
+ *   createStoreWithRetention: (eventRetentionMs) => createMyStore(process.env.DATABASE_URL, { eventRetentionMs }),
+ * })
  * // While debugging, only the store's methods, called directly:
  * runStoreConformance({ name: 'my-store', createStore, groups: { http: false } })
  */
