@@ -51,15 +51,8 @@ export function toResponse(request: Request, parts: ReplyParts): Response {
   const carrier = request as MaybeMakesReply
   if (typeof carrier[MAKE_REPLY] === 'function')
     return (carrier as { [MAKE_REPLY]: (parts: ReplyParts) => Response })[MAKE_REPLY](parts)
-  const body = parts.body
-  // The body as UTF-8 bytes, as undici would send the text: its string path measured about 25 µs
-  // slower for a page of 25 tickets on Node 20 (bench/README.md#operations). A string body without a
-  // content type stays a string, for the `text/plain` type a Response gives it.
-  const bytes = body !== null && parts.headers['content-type'] !== undefined ? UTF8.encode(body) : body
-  return new Response(bytes, { status: parts.status, headers: parts.headers })
+  return new Response(parts.body, { status: parts.status, headers: parts.headers })
 }
-
-const UTF8 = new TextEncoder()
 
 /** A reply of the API; the headers object becomes the reply's own (the pipeline adds to it). */
 export function reply(status: number, body: string | null, headers: Record<string, string>): ReplyParts {
