@@ -82,7 +82,7 @@ function toolRequest(
     url: `${context.base}${path}${search}`,
     headers,
     body: route.body ? JSON.stringify(body) : null,
-    signal: context.received.signal,
+    received: context.received,
     makeReply,
   })
   const { principal, received, span } = context
