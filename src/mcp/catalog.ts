@@ -65,7 +65,7 @@ export class ToolCatalog {
 }
 
 /**
- * The same JSON with every character past ASCII written as a `\\uXXXX` escape, held one byte a
+ * The same JSON with every character past ASCII written as a `\uXXXX` escape, held one byte a
  * character. V8 keeps a string with one character past Latin-1 (a dash in a description) two bytes a
  * character, even after such characters are replaced, and undici's `Response` checks a two-byte
  * body for lone surrogates at about 15 ns a character: about 2 ms of the 2.9 ms a full-scope page
