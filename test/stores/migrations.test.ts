@@ -57,7 +57,7 @@ const release = JSON.parse(fixture('data.json')) as { writes: { method: string; 
 const onServer = await postgresServerAnswers()
 
 /** A SQLite file, loaded with `dump` first when given, and a store on it (which migrates it). */
-async function sqliteDb(dump?: string): Promise<Db> {
+async function sqliteDb(dump?: string, eventRetentionMs?: number): Promise<Db> {
   const filename = join(mkdtempSync(join(tmpdir(), 'tenant-api-migrations-')), 'db.sqlite')
   if (dump !== undefined) {
     const loader = new Database(filename)
@@ -65,12 +65,12 @@ async function sqliteDb(dump?: string): Promise<Db> {
     loader.close()
   }
   const handle = new Database(filename)
-  const store = await createSqliteStore({ database: handle })
+  const store = await createSqliteStore({ database: handle }, retention(eventRetentionMs))
   return { kind: 'sqlite', store, schema: null, query: async (text) => handle.prepare(text).all() as Row[] }
 }
 
 /** A fresh Postgres schema (the server's, else PGlite's), loaded with `dump` first when given, and a store on it. */
-async function postgresDb(dump?: string): Promise<Db> {
+async function postgresDb(dump?: string, eventRetentionMs?: number): Promise<Db> {
   const schema = freshSchema('migrations')
   const load = async (run: (text: string) => Promise<unknown>, one: (text: string) => Promise<Row[]>) => {
     if (dump === undefined) return
@@ -92,7 +92,10 @@ async function postgresDb(dump?: string): Promise<Db> {
     await client.connect()
     const query = async (text: string) => (await client.query(text)).rows as Row[]
     await load(query, query)
-    const store = await createPostgresStore({ connectionString: DATABASE_URL, schema, max: 4 })
+    const store = await createPostgresStore(
+      { connectionString: DATABASE_URL, schema, max: 4 },
+      retention(eventRetentionMs),
+    )
     const close = store.close.bind(store)
     store.close = async () => {
       await close()
@@ -108,11 +111,15 @@ async function postgresDb(dump?: string): Promise<Db> {
   const db = await PGlite.create({ extensions: { pg_trgm } })
   const query = async (text: string) => (await db.query<Row>(text)).rows
   await load((text) => db.exec(text), query)
-  const store = await createPostgresStore({ dialect: pgliteDialect(db), schema })
+  const store = await createPostgresStore({ dialect: pgliteDialect(db), schema }, retention(eventRetentionMs))
   return { kind: 'postgres', store, schema, query }
 }
 
-const open = (kind: Kind, dump?: string) => (kind === 'sqlite' ? sqliteDb(dump) : postgresDb(dump))
+const open = (kind: Kind, dump?: string, eventRetentionMs?: number) =>
+  kind === 'sqlite' ? sqliteDb(dump, eventRetentionMs) : postgresDb(dump, eventRetentionMs)
+
+/** The stores' retention option, when one is given. */
+const retention = (eventRetentionMs: number | undefined) => (eventRetentionMs === undefined ? {} : { eventRetentionMs })
 
 /** A column as the database describes it. */
 interface ColumnInfo {
@@ -488,6 +495,8 @@ for (const kind of ['sqlite', 'postgres'] as const) {
   runStoreConformance({
     name: `a ${kind} database of release ${RELEASE}, migrated`,
     createStore: async () => (await open(kind, fixture(`${kind}.sql`))).store,
+    createStoreWithRetention: async (eventRetentionMs) =>
+      (await open(kind, fixture(`${kind}.sql`), eventRetentionMs)).store,
     onResponse: assertMatchesContract,
   })
 }
