@@ -37,11 +37,11 @@ export interface StoredText {
  * Object.freeze(record)
  */
 export function keepStoredText(record: object, json?: string): boolean {
-  if (!Object.isExtensible(record) || Object.hasOwn(record, STORED_TEXT)) return false
   const holder: StoredText = { record, json, string: undefined }
-  // Non-enumerable, so spread, Object.assign, structuredClone and JSON.stringify leave it behind.
-  Object.defineProperty(record, STORED_TEXT, { value: holder, enumerable: false, writable: false, configurable: false })
-  return true
+  // A descriptor's defaults: not enumerable (spread, Object.assign, structuredClone and JSON.stringify
+  // leave it behind), not writable, not configurable. Reflect answers false, without throwing, where
+  // the property cannot go (not extensible, or a copy's own holder already there): cheaper than asking.
+  return Reflect.defineProperty(record, STORED_TEXT, { value: holder })
 }
 
 /**
