@@ -27,17 +27,17 @@ export interface StoredText {
 }
 
 /**
- * Gives `record` a holder for its text, with `json` when it is already known. Must be called before
- * `record` is frozen and only on what freezing makes immutable (plain data all the way down); does
- * nothing, and returns false, on an object that cannot take the property (not extensible, or a copy
- * already carrying another record's holder).
+ * Gives `record` an empty holder for its text (`frozenFromJson` then fills in the text it parsed).
+ * Must be called before `record` is frozen, and only on what freezing makes immutable (plain data
+ * all the way down); does nothing, and returns false, on an object that cannot take the property
+ * (not extensible, or a copy already carrying another record's holder).
  *
  * @example
  * keepStoredText(record)
  * Object.freeze(record)
  */
-export function keepStoredText(record: object, json?: string): boolean {
-  const holder: StoredText = { record, json, string: undefined }
+export function keepStoredText(record: object): boolean {
+  const holder: StoredText = { record, json: undefined, string: undefined }
   // A descriptor's defaults: not enumerable (spread, Object.assign, structuredClone and JSON.stringify
   // leave it behind), not writable, not configurable. Reflect answers false, without throwing, where
   // the property cannot go (not extensible, or a copy's own holder already there): cheaper than asking.
