@@ -1,21 +1,22 @@
 /**
- * Reply serialisation: `JSON.stringify` of a reply body, reusing the JSON text of the deep-frozen
- * records stores hand out (src/model/frozen-records.ts), so a page of unchanged records is joined,
- * not re-serialised.
+ * Reply serialisation: `JSON.stringify` of a reply body, reusing the JSON text that the deep-frozen
+ * records stores hand out carry with them (src/model/stored-text.ts), so a page of unchanged records
+ * is joined, not re-serialised.
  */
-import { frozenJsonStringText, frozenJsonText, isPlainObject, jsonStringContents } from '../model/frozen-records.js'
+import { isPlainObject } from '../model/frozen-records.js'
+import { jsonStringContents, storedJsonText, storedStringText } from '../model/stored-text.js'
 
 /** How a reply body is written: as JSON text, or as the contents of a JSON string holding that text. */
 interface Form {
-  /** The text of a deep-frozen record, kept from before; undefined for any other value. */
+  /** The stored text of a deep-frozen record, kept on it from before; undefined for any other value. */
   record(value: object): string | undefined
   /** The text of any value, written whole (undefined where `JSON.stringify` returns undefined). */
   whole(value: unknown): string | undefined
 }
 
-const AS_JSON: Form = { record: frozenJsonText, whole: (value) => JSON.stringify(value) }
+const AS_JSON: Form = { record: storedJsonText, whole: (value) => JSON.stringify(value) }
 const AS_STRING_CONTENTS: Form = {
-  record: frozenJsonStringText,
+  record: storedStringText,
   whole: (value) => {
     const json = JSON.stringify(value) as string | undefined
     return json === undefined ? undefined : jsonStringContents(json)

@@ -6,7 +6,7 @@
  */
 import type { ReplyParts } from '../http/reply.js'
 import { stringifyReplyAsString } from '../http/reply-json.js'
-import { jsonStringContents } from '../model/frozen-records.js'
+import { jsonStringContents } from '../model/stored-text.js'
 import type { Principal } from '../http/principal.js'
 import { markToolCall } from '../http/tool-call.js'
 import type { RequestSpan } from '../http/tracing.js'
