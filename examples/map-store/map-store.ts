@@ -134,13 +134,14 @@ function matches(spec: Definition, request: ListRequest, doc: Seeded): boolean {
 }
 
 /**
- * A store keeping its records in Maps, by tenant, collection and id.
+ * A store keeping its records in Maps, by tenant, collection and id. `eventRetentionMs` is the
+ * memory store's, which keeps the events feed.
  *
  * @example
  * const api = createPublicApi({ store: createMapStore(), keyResolver })
  */
-export function createMapStore(): Store {
-  const rest = createMemoryStore()
+export function createMapStore(options: { eventRetentionMs?: number } = {}): Store {
+  const rest = createMemoryStore(options)
   const held = new MapRecords()
   const records = (tenantId: string, name: string) => held.of(tenantId, name)
   const store: Store = {

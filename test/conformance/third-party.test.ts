@@ -5,4 +5,9 @@ import { runStoreConformance } from 'tenant-public-api/conformance'
 import { createMapStore } from '../../examples/map-store/map-store.js'
 import { assertMatchesContract } from '../support/contract.js'
 
-runStoreConformance({ name: 'third-party (map store)', createStore: createMapStore, onResponse: assertMatchesContract })
+runStoreConformance({
+  name: 'third-party (map store)',
+  createStore: () => createMapStore(),
+  createStoreWithRetention: (eventRetentionMs) => createMapStore({ eventRetentionMs }),
+  onResponse: assertMatchesContract,
+})
