@@ -69,10 +69,14 @@ export {
   type ColumnValue,
   type CountNeed,
   type FilterSpec,
+  type GetView,
+  type Names,
+  type NamesNeed,
   type OrderTerm,
   type PartSpec,
   type SearchSpec,
   type ViewNeed,
+  viewOfGet,
 } from './model/index.js'
 export type { WebhookDeliveryRecord, WebhookStore } from './ports/webhook-store.js'
 export type {

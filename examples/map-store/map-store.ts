@@ -9,6 +9,7 @@
  * exported conformance suite on it.
  */
 import {
+  type AnyCollectionView,
   budgets,
   type ColumnValue,
   columnOf,
@@ -28,7 +29,9 @@ import {
   type Store,
   type StoreCollection,
   trainingEnrollments,
+  type NamesNeed,
   type ViewNeed,
+  viewOfGet,
 } from 'tenant-public-api'
 
 /** A record as seeded: its document, with its parts and children in their fields. */
@@ -43,7 +46,7 @@ interface Definition {
   lookup: string | null
   filters: Readonly<Record<string, FilterSpec>>
   search: { columns: readonly string[] } | null
-  view: { needs: Readonly<Record<string, ViewNeed>>; show: (record: never, needs: never) => unknown } | null
+  view: AnyCollectionView | null
 }
 const definition = (collection: StoreCollection) => collection as unknown as Definition
 
@@ -75,9 +78,11 @@ class MapRecords {
   /** The record as reads show it: its view over the needs its definition declares, with the parts asked for. */
   shown(spec: Definition, tenantId: string, seeded: Seeded, request?: GetRequest): Seeded {
     let record = structuredClone(spec.document(seeded))
-    if (spec.view !== null) {
-      const needs = Object.entries(spec.view.needs).map(([name, need]) => [name, this.gather(tenantId, seeded, need)])
-      record = spec.view.show(record as never, Object.fromEntries(needs) as never) as Seeded
+    // The view `get` applies: a versioned collection's (rules, reports) is shown by its writes instead.
+    const view = viewOfGet(spec.view)
+    if (view !== null) {
+      const needs = Object.entries(view.needs).map(([name, need]) => [name, this.gather(tenantId, seeded, need)])
+      record = view.show(record as never, Object.fromEntries(needs) as never) as Seeded
     }
     const include = (request?.include ?? {}) as Record<string, number | true | undefined>
     for (const part of Object.values(spec.parts)) {
@@ -110,7 +115,7 @@ class MapRecords {
   }
 
   /** One need of a view: the children kept in the record's field, or a count of another collection. */
-  private gather(tenantId: string, seeded: Seeded, need: ViewNeed): unknown {
+  private gather(tenantId: string, seeded: Seeded, need: Exclude<ViewNeed, NamesNeed>): unknown {
     if ('children' in need) return structuredClone(seeded[need.children.parent!.field] ?? [])
     const counted = definition(need.count as StoreCollection)
     const by = read(counted, need.by)

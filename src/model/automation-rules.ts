@@ -2,7 +2,8 @@
 import * as v from 'valibot'
 import { precheck } from './precheck.js'
 import { DateTimeSchema, FiniteNumberSchema, JsonObjectSchema, NamedRefSchema, UuidSchema } from './shared.js'
-import { column, defineCollection } from './collection.js'
+import { column, defineCollection, defineView, type Names } from './collection.js'
+import { companies } from './companies.js'
 
 /**
  * The allowed trigger types.
@@ -354,8 +355,27 @@ export const AutomationRuleSchema = v.strictObject({
   companies: v.array(NamedRefSchema),
 })
 export type AutomationRule = v.InferOutput<typeof AutomationRuleSchema>
-/** A rule as a store keeps it: `companies` is derived from `companyIds` when read. */
+/** A rule as a store keeps it: `companies` is derived from `companyIds` when shown. */
 export type AutomationRuleRecord = Omit<AutomationRule, 'companies'>
+
+/**
+ * What the API shows of a rule (its writes and events): `companies` names each of `companyIds` that
+ * is a company of the tenant, in the order of `companyIds`.
+ *
+ * @example
+ * automationRules.view.show(record, { companies: new Map([[id, 'Acme']]) }).companies // [{ id, name: 'Acme' }]
+ */
+const automationRuleView = defineView({
+  fields: ['companies'],
+  needs: { companies: { names: companies, field: 'companyIds' } },
+  show: (rule: AutomationRuleRecord, needs: { companies: Names }): AutomationRule => ({
+    ...rule,
+    companies: rule.companyIds.flatMap((id) => {
+      const name = needs.companies.get(id)
+      return name === undefined ? [] : [{ id, name }]
+    }),
+  }),
+})
 
 /**
  * The automation rules collection.
@@ -368,4 +388,5 @@ export const automationRules = defineCollection<AutomationRuleRecord>()({
   table: 'automation_rules',
   event: { resource: 'automation_rule', readScope: 'automation.write' },
   columns: [column('version', 'integer', { field: 'version' })],
+  view: automationRuleView,
 })

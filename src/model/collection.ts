@@ -15,9 +15,14 @@ export {
   type CollectionView,
   type CountNeed,
   defineView,
+  type GetView,
+  namedIds,
+  type Names,
+  type NamesNeed,
   type NeedFor,
   type NeedSource,
   type ViewNeed,
+  viewOfGet,
 } from './collection-view.js'
 
 /** A column's SQL type, mapped to each engine's own by the migrations. */

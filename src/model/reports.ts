@@ -1,7 +1,8 @@
 /** Reports (versioned documents, replaced by compare-and-set on `version`) and report types. */
 import * as v from 'valibot'
 import { DATE_OR_DATE_TIME_JSON, DateTimeSchema, isCalendarDate, JsonObjectSchema, UuidSchema } from './shared.js'
-import { column, defineCollection } from './collection.js'
+import { column, defineCollection, defineView, type Names } from './collection.js'
+import { companies } from './companies.js'
 
 /**
  * The allowed report statuses.
@@ -96,6 +97,52 @@ export const ReportTypeSchema = v.strictObject({ id: v.string(), name: v.string(
 export type ReportType = v.InferOutput<typeof ReportTypeSchema>
 
 /**
+ * The report types collection (documents only).
+ *
+ * @example
+ * reportTypes.table // 'report_types'
+ */
+export const reportTypes = defineCollection<ReportType>()({
+  name: 'reportTypes',
+  table: 'report_types',
+  event: null,
+})
+
+/**
+ * What the API shows of a report (its writes and events): without its `content`, with the names of
+ * its company and its report type (null when it names none, or one the tenant does not have).
+ *
+ * @example
+ * reports.view.show(record, { company: new Map([[record.companyId, 'Acme']]), reportType: new Map() }).companyName
+ */
+const reportView = defineView({
+  fields: ['companyName', 'reportTypeName'],
+  needs: {
+    company: { names: companies, field: 'companyId' },
+    reportType: { names: reportTypes, field: 'reportTypeId' },
+  },
+  show: (record: ReportRecord, needs: { company: Names; reportType: Names }): Report => ({
+    id: record.id,
+    title: record.title,
+    description: record.description,
+    status: record.status,
+    isShared: record.isShared,
+    version: record.version,
+    coverImageUrl: record.coverImageUrl,
+    dateStart: record.dateStart,
+    dateEnd: record.dateEnd,
+    companyId: record.companyId,
+    companyName: record.companyId === null ? null : (needs.company.get(record.companyId) ?? null),
+    reportTypeId: record.reportTypeId,
+    reportTypeName: record.reportTypeId === null ? null : (needs.reportType.get(record.reportTypeId) ?? null),
+    reportTemplateId: record.reportTemplateId,
+    authorUserId: record.authorUserId,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  }),
+})
+
+/**
  * The reports collection.
  *
  * @example
@@ -106,16 +153,5 @@ export const reports = defineCollection<ReportRecord>()({
   table: 'reports',
   event: { resource: 'report', readScope: 'reports.read' },
   columns: [column('version', 'integer', { field: 'version' })],
-})
-
-/**
- * The report types collection (documents only).
- *
- * @example
- * reportTypes.table // 'report_types'
- */
-export const reportTypes = defineCollection<ReportType>()({
-  name: 'reportTypes',
-  table: 'report_types',
-  event: null,
+  view: reportView,
 })

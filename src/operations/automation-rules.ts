@@ -18,8 +18,8 @@ import { writeContextOf } from './write-context.js'
 
 /**
  * The rule's scope invariant (company rules name at least one company, tenant rules none) and,
- * when `checkIds`, that every company id is a company of the tenant. Returns the rule with
- * `companies` resolved.
+ * when `checkIds`, that every company id is a company of the tenant. Returns the rule as the API
+ * shows it (its view: `companies` resolved).
  */
 async function withCompanies(
   store: Store,
@@ -31,14 +31,14 @@ async function withCompanies(
   const problem = scopeProblem(rule.scopeType, rule.companyIds)
   if (problem !== null) throw validationError([{ in: 'body', path: 'companyIds', message: problem }])
   const companies = rule.companyIds.length === 0 ? [] : await store.findCompanies(tenantId, rule.companyIds)
-  const byId = new Map(companies.map((company) => [company.id, company]))
   if (checkIds) {
+    const found = new Set(companies.map((company) => company.id))
     rule.companyIds.forEach((id, index) => {
-      if (!byId.has(id)) issues.push({ in: 'body', path: `companyIds[${index}]`, message: 'No company with this id' })
+      if (!found.has(id)) issues.push({ in: 'body', path: `companyIds[${index}]`, message: 'No company with this id' })
     })
     if (issues.length > 0) throw validationError(issues)
   }
-  return { ...rule, companies: rule.companyIds.flatMap((id) => byId.get(id) ?? []) }
+  return automationRules.view.show(rule, { companies: new Map(companies.map((c) => [c.id, c.name])) })
 }
 
 function actor(context: OperationContext<unknown, unknown, unknown>) {

@@ -32,7 +32,7 @@ export const updateReport = defineOperation({
   errors: ['NOT_FOUND', 'PRECONDITION_FAILED'],
   handle: async (context) => {
     const { store, tenantId, params, body, now, request } = context
-    let names = { companyName: null as string | null, reportTypeName: null as string | null }
+    let needs: Parameters<typeof reports.view.show>[1] = { company: new Map(), reportType: new Map() }
     const saved = await updateVersioned<ReportRecord>({
       what: 'Report',
       ifMatch: parseIfMatch(request.headers.get('if-match')),
@@ -49,31 +49,15 @@ export const updateReport = defineOperation({
         if (typeof body.reportTypeId === 'string' && reportType === null)
           issues.push({ in: 'body', path: 'reportTypeId', message: 'No report type with this id' })
         if (issues.length > 0) throw validationError(issues)
-        names = { companyName: companies[0]?.name ?? null, reportTypeName: reportType?.name ?? null }
+        needs = {
+          company: new Map(companies.map((c) => [c.id, c.name])),
+          reportType: new Map(reportType === null ? [] : [[reportType.id, reportType.name]]),
+        }
         return next
       },
       save: (next, expected) => store.replaceVersioned(reports, tenantId, next, expected, writeContextOf(context)),
     })
-    const { content: _content, ...fields } = saved
-    const report: Report = {
-      id: fields.id,
-      title: fields.title,
-      description: fields.description,
-      status: fields.status,
-      isShared: fields.isShared,
-      version: fields.version,
-      coverImageUrl: fields.coverImageUrl,
-      dateStart: fields.dateStart,
-      dateEnd: fields.dateEnd,
-      companyId: fields.companyId,
-      companyName: names.companyName,
-      reportTypeId: fields.reportTypeId,
-      reportTypeName: names.reportTypeName,
-      reportTemplateId: fields.reportTemplateId,
-      authorUserId: fields.authorUserId,
-      createdAt: fields.createdAt,
-      updatedAt: fields.updatedAt,
-    }
+    const report: Report = reports.view.show(saved, needs)
     return ok(report, versionTag(saved.version))
   },
 })

@@ -11,6 +11,7 @@
 import type { ApiKey, ApiKeyChanges, ApiKeyRecord } from '../model/api-keys.js'
 import type { BudgetLineItem, UpdateBudget } from '../model/budgets.js'
 import type { budgets } from '../model/budgets.js'
+import type { NamesNeed } from '../model/collection-view.js'
 import type { SeededCollection } from '../model/index.js'
 import type { ListRequest } from '../model/list-request.js'
 import type { WriteContext } from '../model/events.js'
@@ -78,11 +79,22 @@ export type StoreCollection = SeededCollection
 /** The record a collection's document holds: what lists return (a report template without its structure). */
 export type DocumentOf<C> = C extends { readonly document: (record: never) => infer D } ? D : never
 
+/** Whether a view needs names (then `get` does not apply it: `viewOfGet`, src/model/collection-view.ts). */
+type NeedsNames<W> = W extends { readonly needs: infer N }
+  ? [Extract<N[keyof N], NamesNeed>] extends [never]
+    ? false
+    : true
+  : false
+
 /**
- * The record as reads show it: its collection's `view` applied when it has one (a budget's totals),
- * else its document.
+ * The record as `get` shows it: its collection's `view` applied when it has one that needs no names
+ * (a budget's totals), else its document (a rule as stored, for its compare-and-set).
  */
-export type Shown<C> = C extends { readonly view: { show(record: never, needs: never): infer V } } ? V : DocumentOf<C>
+export type Shown<C> = C extends { readonly view: infer W extends { show(record: never, needs: never): unknown } }
+  ? NeedsNames<W> extends true
+    ? DocumentOf<C>
+    : ReturnType<W['show']>
+  : DocumentOf<C>
 
 /** The fields the parts of a collection fill (a ticket's `notes`, a template's `templateStructure`). */
 export type PartField<C> = C extends { readonly parts: Readonly<Record<string, { readonly field: infer F }>> }
@@ -141,7 +153,8 @@ export interface SeedOptions {
 export interface Store extends WebhookStore, WebhookDispatchStore {
   /**
    * The record `id` of `collection` as reads show it (its `view` applied to the record and the needs
-   * the view declares, gathered by the store), with the parts `request.include` asks for; null when
+   * the view declares, gathered by the store; a view that needs names is not applied: `viewOfGet`),
+   * with the parts `request.include` asks for; null when
    * there is none. A collection with a `lookup` column falls back, when no record has the id, to the
    * record with the smallest id whose lookup column equals it (a ticket by its number).
    */

@@ -3,99 +3,80 @@
  * returns it (its GET, or its write or list where it has no GET), computed from the stored record
  * and the few other records it names. Shared by every store, so their events are the same.
  */
-import type { CountNeed } from '../model/collection.js'
+import {
+  type AnyCollectionView,
+  type CountNeed,
+  namedIds,
+  type Names,
+  type NamesNeed,
+  type ViewNeed,
+} from '../model/collection.js'
 import { changeOf, type EventDraft, type EventResourceType } from '../model/events.js'
-import { companies, reportTypes, SEEDED_COLLECTIONS } from '../model/index.js'
-import type { StoreCollection } from '../ports/store.js'
+import { COLLECTIONS, SEEDED_COLLECTIONS } from '../model/index.js'
 import type { SyncCollection } from '../model/removal.js'
-import { type BudgetLineItem, type BudgetRecord, budgets } from '../model/budgets.js'
-import { type NpsSurveyRecord, npsSurveys } from '../model/nps-surveys.js'
-import { type TrainingCourseRecord, trainingCourses } from '../model/training.js'
 
 /** The resource type of each seed key's events (its collection's `event.resource`); report types have none. */
 export const EVENT_RESOURCE_OF = Object.fromEntries(
   SEEDED_COLLECTIONS.map((c) => [c.name, c.event === null ? null : c.event.resource]),
 ) as Readonly<Record<SyncCollection, EventResourceType | null>>
 
-/** What a view reads of other records. */
+/** What a view reads of a tenant's other records: a {@link CountNeed}'s count and a {@link NamesNeed}'s names. */
 export interface ViewLookups {
-  /** The name of a company of the tenant; undefined when there is none. */
-  companyName(id: string): string | null | undefined
-  reportTypeName(id: string): string | null | undefined
-  /** The enrollments of a course now. */
-  enrollmentCount(courseId: string): number
+  /** How many records of the need's collection have its column equal to `id`. */
+  count(need: CountNeed, id: string): number
+  /** The names of the records of the need's collection among `ids`. */
+  names(need: NamesNeed, ids: readonly string[]): Names
 }
 
 type Doc = Record<string, unknown>
 
-/**
- * The lookups of a store that reads any document by collection and id and counts a view's count
- * need (the memory store, a third-party store): the names are the documents' `name`, the count the
- * one `trainingCourses`' view declares.
- *
- * @example
- * lookupsFrom((collection, id) => documents.get(collection.name)?.get(id), (need, id) => countOf(need, id))
- */
-export function lookupsFrom(
-  read: (collection: StoreCollection, id: string) => Doc | undefined,
-  count: (need: CountNeed, id: string) => number,
-): ViewLookups {
-  const name = (collection: StoreCollection, id: string) => read(collection, id)?.name as string | null | undefined
-  return {
-    companyName: (id) => name(companies, id),
-    reportTypeName: (id) => name(reportTypes, id),
-    enrollmentCount: (courseId) => count(trainingCourses.view.needs.enrollmentCount, courseId),
-  }
+/** What an event shows of each seed key's records, read from its definition. */
+interface EventShape {
+  /** The fields of a seeded record that its event does not show: its parts and its children's lists. */
+  readonly hidden: readonly string[]
+  readonly view: AnyCollectionView | null
 }
 
+const SHAPES = new Map<SyncCollection, EventShape>(
+  SEEDED_COLLECTIONS.map((spec) => [
+    spec.name,
+    {
+      hidden: [
+        ...Object.values<{ field: string }>(spec.parts).map((part) => part.field),
+        ...COLLECTIONS.flatMap((child) => (child.parent?.collection === spec.name ? [child.parent.field] : [])),
+      ],
+      view: spec.view,
+    },
+  ]),
+)
+
 /**
- * The event object of a stored record of `key` (tickets without notes, budgets with their line
- * items and totals, rules with `companies`, reports with names and without `content`, templates
- * without structure, courses with `enrollmentCount`, surveys with statistics).
+ * The event object of a record of `key` as seeded (its document with its parts and its children's
+ * lists): the record without them, its collection's view applied where it has one (a budget with its
+ * line items and totals, a rule with `companies`, a report with names and without `content`, a course
+ * with `enrollmentCount`, a survey with statistics). The view's needs are gathered from the record
+ * (children) and from `lookups` (counts, names).
  *
  * @example
  * eventView('companies', company, lookups) // the company as GET /companies lists it
  */
 export function eventView(key: SyncCollection, record: Doc, lookups: ViewLookups): Doc {
-  switch (key) {
-    case 'tickets': {
-      const { notes: _notes, ...ticket } = record
-      return ticket
-    }
-    case 'budgets': {
-      const { lineItems, ...budget } = record as Doc & { lineItems?: readonly BudgetLineItem[] }
-      return budgets.view.show(budget as BudgetRecord, { lineItems: lineItems ?? [] })
-    }
-    case 'automationRules': {
-      const companies = (record.companyIds as string[]).flatMap((id) => {
-        const name = lookups.companyName(id)
-        return name === undefined ? [] : [{ id, name }]
-      })
-      return { ...record, companies }
-    }
-    case 'reports': {
-      const { content: _content, ...report } = record
-      const companyId = report.companyId as string | null
-      const reportTypeId = report.reportTypeId as string | null
-      return {
-        ...report,
-        companyName: companyId === null ? null : (lookups.companyName(companyId) ?? null),
-        reportTypeName: reportTypeId === null ? null : (lookups.reportTypeName(reportTypeId) ?? null),
-      }
-    }
-    case 'reportTemplates': {
-      const { templateStructure: _structure, ...template } = record
-      return template
-    }
-    case 'trainingCourses': {
-      const course = record as TrainingCourseRecord
-      return trainingCourses.view.show(course, { enrollmentCount: lookups.enrollmentCount(course.id) })
-    }
-    case 'npsSurveys':
-      return npsSurveys.view.show(record as NpsSurveyRecord, {})
-    default:
-      return record
+  const { hidden, view } = SHAPES.get(key)!
+  let doc = record
+  if (hidden.length > 0) {
+    doc = { ...record }
+    for (const field of hidden) delete doc[field]
   }
+  if (view === null) return doc
+  const needs: Doc = {}
+  for (const [name, need] of Object.entries<ViewNeed>(view.needs))
+    needs[name] =
+      'names' in need
+        ? lookups.names(need, namedIds(need, record))
+        : 'children' in need
+          ? (record[need.children.parent!.field] ?? [])
+          : lookups.count(need, record.id as string)
+  return view.show(doc as never, needs as never) as Doc
 }
 
 /** A stored record as change detection sees it: its full stored text and its event object. */

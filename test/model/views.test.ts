@@ -5,12 +5,15 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { BudgetLineItem, BudgetRecord } from '../../src/model/budgets.js'
-import { COLLECTIONS, defineView, type ViewNeed } from '../../src/model/index.js'
+import type { AutomationRuleRecord } from '../../src/model/automation-rules.js'
+import { automationRules, COLLECTIONS, defineView, reports, viewOfGet, type ViewNeed } from '../../src/model/index.js'
+import type { ReportRecord } from '../../src/model/reports.js'
 import type { NpsSurveyRecord } from '../../src/model/nps-surveys.js'
 import type { TrainingCourseRecord } from '../../src/model/training.js'
 import { deepFreeze } from '../../src/model/frozen-records.js'
 
 const at = '2025-01-01T00:00:00.000Z'
+const noNames = { company: new Map(), reportType: new Map() }
 const item = (type: BudgetLineItem['type'], status: BudgetLineItem['status'], annualisedCost: number) =>
   ({ id: `${type}-${status}`, type, status, annualisedCost }) as BudgetLineItem
 
@@ -29,6 +32,35 @@ const SAMPLES: Record<string, { record: object; needs: object }> = {
   npsSurveys: {
     record: { id: 's1', name: 'Q3', inviteCount: 8, responses: [10, 9, 7, 3] } as unknown as NpsSurveyRecord,
     needs: {},
+  },
+  automationRules: {
+    record: {
+      id: 'r1',
+      name: 'Stale',
+      companyIds: ['c2', 'gone', 'c1'],
+      createdAt: at,
+    } as unknown as AutomationRuleRecord,
+    needs: {
+      companies: new Map([
+        ['c1', 'Acme'],
+        ['c2', null],
+      ]),
+    },
+  },
+  reports: {
+    record: {
+      ...Object.fromEntries(
+        Object.keys(reports.view.show({} as ReportRecord, noNames))
+          .filter((key) => !(reports.view.fields as readonly string[]).includes(key))
+          .map((key) => [key, null]),
+      ),
+      id: 'p1',
+      title: 'Q3',
+      companyId: 'c1',
+      reportTypeId: 'gone',
+      content: { blocks: [] },
+    } as unknown as ReportRecord,
+    needs: { company: new Map([['c1', 'Acme']]), reportType: new Map() },
   },
 }
 
@@ -50,6 +82,8 @@ describe('collection views', () => {
       const shown = show(record, needs)
       const added = Object.keys(shown).filter((key) => !(key in record))
       for (const field of view.fields) expect(added).toContain(field)
+      // What a view adds replaces nothing of the record's but what it hides (a report's content).
+      for (const key of Object.keys(record)) if (key in shown) expect(shown[key]).toEqual(record[key as never])
       for (const key of added) expect([...view.fields, ...Object.keys(view.needs)]).toContain(key)
       expect(show(record, needs)).toEqual(shown)
       expect([record, needs]).toEqual([sample.record, sample.needs])
@@ -59,9 +93,12 @@ describe('collection views', () => {
   it('every need names a collection of COLLECTIONS and what a store reads it by', () => {
     for (const collection of withViews)
       for (const [name, need] of Object.entries<ViewNeed>(collection.view!.needs)) {
-        const source = 'children' in need ? need.children : need.count
+        const source = 'names' in need ? need.names : 'children' in need ? need.children : need.count
         expect(COLLECTIONS as readonly unknown[], `${collection.name}.${name}`).toContain(source)
-        if ('children' in need) {
+        if ('names' in need) {
+          // Names are read by the ids a field of the record holds.
+          expect(SAMPLES[collection.name]!.record, `${collection.name}.${name}`).toHaveProperty(need.field)
+        } else if ('children' in need) {
           // Children are the records of a collection kept under this one, keyed by its id first.
           expect(need.children.parent?.collection, `${collection.name}.${name}`).toBe(collection.name)
           expect(need.children.key[0]?.name, `${collection.name}.${name}`).toBe(need.by)
@@ -98,6 +135,44 @@ describe('collection views', () => {
     expect(shown.lineItemCount).toBe(3)
     expect(shown.lineItems).toEqual(needs.lineItems)
     expect(shown.lineItems).not.toBe(needs.lineItems)
+  })
+
+  it('automationRules: companies name the ids of the tenant’s companies, in the order of companyIds', () => {
+    const { record, needs } = SAMPLES.automationRules! as {
+      record: AutomationRuleRecord
+      needs: { companies: Map<string, string | null> }
+    }
+    expect(automationRules.view.show(record, needs).companies).toEqual([
+      { id: 'c2', name: null },
+      { id: 'c1', name: 'Acme' },
+    ])
+  })
+
+  it('reports: names follow the ids (null for none or one the tenant lacks), content is not shown', () => {
+    const { record, needs } = SAMPLES.reports! as { record: ReportRecord; needs: typeof noNames }
+    const shown = reports.view.show(record, needs)
+    expect([shown.companyName, shown.reportTypeName, 'content' in shown]).toEqual(['Acme', null, false])
+    const none = reports.view.show({ ...record, companyId: null }, { ...needs, company: new Map([['c1', 'Acme']]) })
+    expect(none.companyName).toBeNull()
+  })
+
+  it('store.get applies the views that need no names: rules and reports are read as stored', () => {
+    expect(COLLECTIONS.filter((c) => viewOfGet(c.view) !== null).map((c) => c.name)).toEqual([
+      'budgets',
+      'trainingCourses',
+      'npsSurveys',
+    ])
+  })
+
+  it('defineView refuses a names need without a field', () => {
+    const companies = COLLECTIONS.find((c) => c.name === 'companies')!
+    expect(() =>
+      defineView<object, { n: Map<string, string | null> }, object, never>({
+        fields: [],
+        needs: { n: { names: companies, field: '' } },
+        show: (record) => record,
+      }),
+    ).toThrow(/cannot be read by/)
   })
 
   it('npsSurveys: statistics and responseCount replace the responses', () => {

@@ -8,14 +8,7 @@ import { SEEDED_COLLECTIONS } from '../../model/index.js'
 import { normalizeRemoval, type RemoveIds, type SyncCollection, SYNC_COLLECTIONS } from '../../model/removal.js'
 import { normalizeSeed, type SeedData } from '../../model/seed.js'
 import { authorOf } from '../event-feed.js'
-import {
-  EVENT_RESOURCE_OF,
-  eventView,
-  lookupsFrom,
-  type StoredState,
-  syncChange,
-  type ViewLookups,
-} from '../event-views.js'
+import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange, type ViewLookups } from '../event-views.js'
 import type { Doc } from './collection.js'
 import { type TenantData, tenantSpec } from './tenant.js'
 
@@ -27,10 +20,7 @@ export type States = Map<SyncCollection, Map<string, StoredState | null>>
 
 /** What an event's view reads of the tenant's other records. */
 function lookups(t: TenantData): ViewLookups {
-  return lookupsFrom(
-    (collection, id) => t.collection(collection).get(id) as Record<string, unknown> | undefined,
-    (need, id) => t.count(need, id),
-  )
+  return { count: (need, id) => t.count(need, id), names: (need, ids) => t.names(need, ids) }
 }
 
 /** The record `id` of `key` as change detection sees it, or null when absent. */

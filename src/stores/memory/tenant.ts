@@ -9,7 +9,11 @@ import {
   type CollectionSpec,
   columnOf,
   type CountNeed,
+  namedIds,
+  type Names,
+  type NamesNeed,
   type ViewNeed,
+  viewOfGet,
 } from '../../model/collection.js'
 import { COLLECTIONS, SEEDED_COLLECTIONS } from '../../model/index.js'
 import type { GetRequest, StoreCollection } from '../../ports/store.js'
@@ -116,12 +120,12 @@ export class TenantData {
     return this.collection(spec).delete(id)
   }
 
-  /** The record as reads show it: the view of `spec` applied to its document and needs, else the document. */
+  /** The record as `get` shows it: the view `get` applies to its document and needs, else the document. */
   show(spec: TenantSpec, entry: Entry): Doc {
-    const view = spec.view
+    const view = viewOfGet(spec.view)
     if (view === null) return entry.record
     const needs: Record<string, unknown> = {}
-    for (const [name, need] of entriesOf(view)) needs[name] = this.gather(need, entry.id)
+    for (const [name, need] of entriesOf(view)) needs[name] = this.gather(need, entry.record)
     return view.show(entry.record as never, needs as never) as Doc
   }
 
@@ -151,9 +155,23 @@ export class TenantData {
     return full
   }
 
-  /** One need of a view for the record `id`. */
-  gather(need: ViewNeed, id: string): unknown {
+  /** One need of a view for `record`. */
+  gather(need: ViewNeed, record: Doc): unknown {
+    if ('names' in need) return this.names(need, namedIds(need, record))
+    const id = record.id
     return 'children' in need ? this.childrenOf(need.children.name, id) : this.count(need, id)
+  }
+
+  /** The names of the records of the need's collection among `ids`. */
+  names(need: NamesNeed, ids: readonly string[]): Names {
+    const out = new Map<string, string | null>()
+    const named = this.collection(need.names)
+    for (const id of ids) {
+      const found = named.get(id)
+      if (found !== undefined)
+        out.set(id, ((found as { name?: string | null }).name as string | null | undefined) ?? null)
+    }
+    return out
   }
 
   /** How many records of the need's collection have its column equal to `id`. */

@@ -5,11 +5,13 @@
  * company's or report type's name, a course's enrollment count) read in the same transaction.
  */
 import { sql } from 'kysely'
+import { type CountNeed, namedIds, type Names, type NamesNeed, type ViewNeed } from '../../model/collection.js'
 import type { EventDraft } from '../../model/events.js'
-import { budgetLineItems, companies, reportTypes, SEEDED_COLLECTIONS, trainingEnrollments } from '../../model/index.js'
+import { budgetLineItems, SEEDED_COLLECTIONS } from '../../model/index.js'
 import type { SyncCollection } from '../../model/removal.js'
-import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange } from '../event-views.js'
+import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange, type ViewLookups } from '../event-views.js'
 import { type Exec, ofTenant, parse, type SqlContext } from './context.js'
+import { quote } from './migrations/index.js'
 
 /** The table of each seed key. */
 export const SYNC_TABLES = Object.fromEntries(SEEDED_COLLECTIONS.map((c) => [c.name, c.table])) as Readonly<
@@ -104,7 +106,7 @@ async function records(ctx: SqlContext, ex: Exec, tenantId: string, key: SyncCol
   return byId
 }
 
-/** `SqlEventStates.describe` on `ctx`. */
+/** `SqlEventStates.describe` on `ctx`: the needs of the key's view, read for all of `records` at once. */
 async function describe(
   ctx: SqlContext,
   ex: Exec,
@@ -112,30 +114,28 @@ async function describe(
   key: SyncCollection,
   records: readonly StoredDoc[],
 ): Promise<StoredState[]> {
-  const companyIds = new Set<string>()
-  const typeIds = new Set<string>()
-  for (const { doc } of records) {
-    if (key === 'automationRules') for (const id of doc.companyIds as string[]) companyIds.add(id)
-    if (key === 'reports' && typeof doc.companyId === 'string') companyIds.add(doc.companyId)
-    if (key === 'reports' && typeof doc.reportTypeId === 'string') typeIds.add(doc.reportTypeId)
+  const spec = SEEDED_COLLECTIONS.find((c) => c.name === key)!
+  const named = new Map<NamesNeed, Names>()
+  const counted = new Map<CountNeed, Map<string, number>>()
+  for (const need of Object.values<ViewNeed>(spec.view?.needs ?? {})) {
+    if ('names' in need) {
+      const ids = new Set(records.flatMap(({ doc }) => namedIds(need, doc)))
+      named.set(need, ids.size > 0 ? await names(ctx, ex, tenantId, need.names.table, ids) : new Map())
+    } else if ('count' in need) {
+      const by = sql.raw(quote(need.by))
+      const found = await batched([...new Set(records.map((r) => r.doc.id as string))], (batch) =>
+        ctx.rows<{ id: string; n: unknown }>(
+          sql`SELECT ${by} AS id, count(*) AS n FROM ${ctx.table(need.count.table)}
+              WHERE ${ofTenant(tenantId)} AND ${by} IN (${sql.join(batch)}) GROUP BY ${by}`,
+          ex,
+        ),
+      )
+      counted.set(need, new Map(found.map((row) => [row.id, Number(row.n)])))
+    }
   }
-  const companyNames = companyIds.size > 0 ? await names(ctx, ex, tenantId, companies.table, companyIds) : new Map()
-  const typeNames = typeIds.size > 0 ? await names(ctx, ex, tenantId, reportTypes.table, typeIds) : new Map()
-  const counts = new Map<string, number>()
-  if (key === 'trainingCourses') {
-    const found = await batched([...new Set(records.map((r) => r.doc.id as string))], (batch) =>
-      ctx.rows<{ course_id: string; n: unknown }>(
-        sql`SELECT course_id, count(*) AS n FROM ${ctx.table(trainingEnrollments.table)}
-            WHERE ${ofTenant(tenantId)} AND course_id IN (${sql.join(batch)}) GROUP BY course_id`,
-        ex,
-      ),
-    )
-    for (const row of found) counts.set(row.course_id, Number(row.n))
-  }
-  const lookups = {
-    companyName: (id: string) => companyNames.get(id),
-    reportTypeName: (id: string) => typeNames.get(id),
-    enrollmentCount: (id: string) => counts.get(id) ?? 0,
+  const lookups: ViewLookups = {
+    count: (need, id) => counted.get(need)?.get(id) ?? 0,
+    names: (need) => named.get(need) ?? new Map(),
   }
   return records.map(({ doc, text }) => ({ fingerprint: text, view: eventView(key, doc, lookups) }))
 }

@@ -7,7 +7,7 @@
  * written once per collection and shape, and compiled once (`ctx.compiled`, over the tenant and the id).
  */
 import { type RawBuilder, sql } from 'kysely'
-import type { AnyCollectionView, CollectionSpec, ViewNeed } from '../../model/collection.js'
+import { type CollectionSpec, type ViewNeed, viewOfGet } from '../../model/collection.js'
 import type { GetRequest, Store } from '../../ports/store.js'
 import { type CompiledStatement, ofTenant, parse, type SqlContext } from './context.js'
 import { quote } from './migrations/index.js'
@@ -41,7 +41,7 @@ function recordStatement(
   byLookup: boolean,
   parts: readonly string[],
 ): RecordStatement {
-  const needs = Object.entries<ViewNeed>(spec.view?.needs ?? {})
+  const needs = Object.entries(viewOfGet(spec.view)?.needs ?? {})
   const name = (column: string) => sql.raw(quote(column))
   const columns: RawBuilder<unknown>[] = [sql`r.doc AS doc`]
   if (isVersioned(spec)) columns.push(sql`r.version AS version`)
@@ -138,7 +138,7 @@ export function recordReader(ctx: SqlContext, known: KnownTexts): Store['get'] {
     include: Readonly<Record<string, unknown>>,
   ) {
     const head = rows[0]!
-    const view = spec.view as AnyCollectionView | null
+    const view = viewOfGet(spec.view)
     // A record a view extends, or a versioned one (its text changes with every update), is parsed
     // afresh; any other is parsed once and shared while its text is unchanged (`parseDoc`).
     let record: unknown =
