@@ -24,7 +24,7 @@ export const EVENT_RESOURCE_OF = Object.fromEntries(
 export interface ViewLookups {
   /** How many records of the need's collection have its column equal to `id`. */
   count(need: CountNeed, id: string): number
-  /** The names of the records of the need's collection among `ids`. */
+  /** The names of the records of the need's collection among `ids` (others may be there too: a batch's). */
   names(need: NamesNeed, ids: readonly string[]): Names
 }
 
@@ -64,8 +64,9 @@ export function eventView(key: SyncCollection, record: Doc, lookups: ViewLookups
   const { hidden, view } = SHAPES.get(key)!
   let doc = record
   if (hidden.length > 0) {
-    doc = { ...record }
-    for (const field of hidden) delete doc[field]
+    // Copied without them rather than deleted from a copy: a deleted key leaves a slow dictionary object.
+    doc = {}
+    for (const key in record) if (!hidden.includes(key)) doc[key] = record[key]
   }
   if (view === null) return doc
   const needs: Doc = {}
