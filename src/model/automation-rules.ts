@@ -3,6 +3,7 @@ import * as v from 'valibot'
 import { precheck } from './precheck.js'
 import { DateTimeSchema, FiniteNumberSchema, JsonObjectSchema, NamedRefSchema, UuidSchema } from './shared.js'
 import { column, defineCollection } from './collection.js'
+import { omit, seedSchemaOf } from './seed-schema.js'
 
 /**
  * The allowed trigger types.
@@ -367,5 +368,6 @@ export const automationRules = defineCollection<AutomationRuleRecord>()({
   name: 'automationRules',
   table: 'automation_rules',
   event: { resource: 'automation_rule', readScope: 'automation.write' },
+  seed: seedSchemaOf(v.object(omit(AutomationRuleSchema.entries, 'companies'))),
   columns: [column('version', 'integer', { field: 'version' })],
 })

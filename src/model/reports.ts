@@ -2,6 +2,7 @@
 import * as v from 'valibot'
 import { DATE_OR_DATE_TIME_JSON, DateTimeSchema, isCalendarDate, JsonObjectSchema, UuidSchema } from './shared.js'
 import { column, defineCollection } from './collection.js'
+import { omit, seedSchemaOf } from './seed-schema.js'
 
 /**
  * The allowed report statuses.
@@ -105,6 +106,9 @@ export const reports = defineCollection<ReportRecord>()({
   name: 'reports',
   table: 'reports',
   event: { resource: 'report', readScope: 'reports.read' },
+  seed: seedSchemaOf(
+    v.object({ ...omit(ReportSchema.entries, 'companyName', 'reportTypeName'), content: v.nullable(JsonObjectSchema) }),
+  ),
   columns: [column('version', 'integer', { field: 'version' })],
 })
 
@@ -118,4 +122,6 @@ export const reportTypes = defineCollection<ReportType>()({
   name: 'reportTypes',
   table: 'report_types',
   event: null,
+  // The response schema as is, strict: a seed's unknown fields are refused (docs/seed.md).
+  seed: ReportTypeSchema,
 })

@@ -1,6 +1,7 @@
 /**
- * The lenient schemas seeds are validated with, made from the strict response schemas. It imports
- * no collection definition, so that definitions may import it (`seed.ts` imports them all).
+ * The lenient schemas seeds are validated with, made from the strict response schemas: each
+ * collection's definition states its own (`seed` in `defineCollection`), so this file imports no
+ * definition and every definition may import it (`seed.ts`, which walks them, imports `index.ts`).
  */
 import * as v from 'valibot'
 import { DateTimeSchema, NullableDateTimeSchema } from './shared.js'
@@ -86,4 +87,38 @@ export function omit<T extends v.ObjectEntries, K extends keyof T>(entries: T, .
   const out = { ...entries }
   for (const key of keys) delete out[key]
   return out
+}
+
+/** The metadata key under which {@link seedComputing} names the fields it computes. */
+const COMPUTED_KEY = 'seedComputed'
+
+/**
+ * A seed schema whose records get `fields` computed from the rest when seeded (a line item's
+ * `annualisedCost`): what it accepts is `schema`'s, what it returns has the fields too. The fields
+ * are named in its metadata, where {@link seedComputedOf} reads them (a transform shows no output).
+ *
+ * @example
+ * seedComputing(itemSchema, ['annualisedCost'], (item) => ({ annualisedCost: annualisedCost(item) }))
+ */
+export function seedComputing<I, O extends object, const F extends string, C extends { [K in F]: unknown }>(
+  schema: v.GenericSchema<I, O>,
+  fields: readonly F[],
+  compute: (record: O) => C,
+): v.GenericSchema<I, Omit<O, F> & C> {
+  return v.pipe(
+    schema,
+    v.transform((record: O) => ({ ...record, ...compute(record) })),
+    v.metadata({ [COMPUTED_KEY]: fields }),
+  )
+}
+
+/**
+ * The fields a seed schema computes when seeded ({@link seedComputing}); none for any other.
+ *
+ * @example
+ * seedComputedOf(budgetLineItems.seed) // ['annualisedCost']
+ */
+export function seedComputedOf(schema: v.GenericSchema): readonly string[] {
+  const fields = (v.getMetadata(schema) as Record<string, unknown>)[COMPUTED_KEY]
+  return (fields as readonly string[] | undefined) ?? []
 }
