@@ -4,6 +4,7 @@ import { precheck } from './precheck.js'
 import { DateTimeSchema, FiniteNumberSchema, JsonObjectSchema, NamedRefSchema, UuidSchema } from './shared.js'
 import { column, defineCollection, defineView, type Names } from './collection.js'
 import { companies } from './companies.js'
+import { omit, seedSchemaOf } from './seed-schema.js'
 
 /**
  * The allowed trigger types.
@@ -387,6 +388,7 @@ export const automationRules = defineCollection<AutomationRuleRecord>()({
   name: 'automationRules',
   table: 'automation_rules',
   event: { resource: 'automation_rule', readScope: 'automation.write' },
+  seed: seedSchemaOf(v.object(omit(AutomationRuleSchema.entries, ...automationRuleView.fields))),
   columns: [column('version', 'integer', { field: 'version' })],
   view: automationRuleView,
 })

@@ -2,7 +2,8 @@
 import * as v from 'valibot'
 import { DateTimeSchema, FiniteNumberSchema, NamedRefSchema, UuidSchema } from './shared.js'
 import { defineCollection, defineView } from './collection.js'
-import { budgetTotals } from './computed.js'
+import { annualisedCost, budgetTotals } from './computed.js'
+import { omit, seedComputing, seedSchemaOf } from './seed-schema.js'
 
 /**
  * The allowed budget period types.
@@ -200,6 +201,11 @@ export const budgetLineItems = defineCollection<BudgetLineItem>()({
   table: 'budget_line_items',
   event: { resource: 'budget_line_item', readScope: 'budgets.write' },
   parent: { collection: 'budgets', field: 'lineItems' },
+  seed: seedComputing(
+    seedSchemaOf(v.object(omit(BudgetLineItemSchema.entries, 'annualisedCost'))),
+    ['annualisedCost'],
+    (item) => ({ annualisedCost: annualisedCost(item) }),
+  ),
   key: [
     { name: 'budget_id', type: 'text' },
     { name: 'seq', type: 'integer' },
@@ -233,6 +239,8 @@ export const budgets = defineCollection<BudgetRecord, BudgetRecord & { lineItems
   name: 'budgets',
   table: 'budgets',
   event: { resource: 'budget', readScope: 'budgets.write' },
+  // Without its line items: a seed's are validated by theirs (`budgetLineItems.parent` names this field).
+  seed: seedSchemaOf(v.object(omit(BudgetSchema.entries, ...budgetView.fields, 'lineItems'))),
   document: ({ lineItems: _items, ...budget }) => budget,
   view: budgetView,
 })

@@ -2,6 +2,7 @@
 import * as v from 'valibot'
 import { DateTimeSchema, paginationQuery } from './shared.js'
 import { column, defineCollection } from './collection.js'
+import { seedSchemaOf } from './seed-schema.js'
 
 /**
  * A calendar meeting type. Lists order by `orderIndex`, then `name`.
@@ -39,6 +40,7 @@ export const meetingTypes = defineCollection<MeetingType>()({
   name: 'meetingTypes',
   table: 'meeting_types',
   event: { resource: 'meeting_type', readScope: 'calendar.read' },
+  seed: seedSchemaOf(MeetingTypeSchema),
   columns: [column('order_index', 'real', { field: 'orderIndex' }), column('name', 'text', { field: 'name' })],
   order: [
     { column: 'order_index', descending: false },

@@ -5,6 +5,7 @@
  * the migrations test checks every spec against the migrated database. This file depends on no
  * store and no HTTP code, so both may depend on it.
  */
+import type { GenericSchema } from 'valibot'
 import type { AnyCollectionView } from './collection-view.js'
 import { foldCase } from './ordering.js'
 import type { Scope } from './scopes.js'
@@ -117,9 +118,10 @@ export interface CollectionParent {
 /**
  * A stored collection. `D` is the record as its document holds it (what reads return), `S` the
  * record as seeded when parts of it are kept elsewhere (a ticket's notes, a template's structure),
- * `W` its derived view (null when reads return the record as stored), `R` the fields its parts fill.
- * `N`, `E` and `P` keep the name, events and parent literal, so the seed keys, event resource types
- * and read scopes derived from `COLLECTIONS` (src/model/index.ts) are literal unions.
+ * `W` its derived view (null when reads return the record as stored), `R` the fields its parts fill,
+ * `Z` its seed schema. `N`, `E` and `P` keep the name, events and parent literal, so the seed keys,
+ * event resource types and read scopes derived from `COLLECTIONS` (src/model/index.ts) are literal
+ * unions; `Z` keeps the seed schema's type, so the seed types derived from it (`SeedData`) are exact.
  */
 export interface CollectionSpec<
   D,
@@ -129,6 +131,7 @@ export interface CollectionSpec<
   P extends CollectionParent | null = CollectionParent | null,
   W extends AnyCollectionView | null = AnyCollectionView | null,
   R extends string = string,
+  Z extends GenericSchema = GenericSchema,
 > {
   /** The collection's name: its key in seed data and in `store.remove` (unless it has a parent). */
   readonly name: N
@@ -140,6 +143,12 @@ export interface CollectionSpec<
    * collection seeded under its name.
    */
   readonly parent: P
+  /**
+   * The schema of its records as `store.seed` takes them (src/model/seed-schema.ts): lenient where
+   * the response schema is strict, less the fields the API computes, with the parts kept apart (a
+   * ticket's notes). A collection with a parent is validated by it inside its parent's records.
+   */
+  readonly seed: Z
   /**
    * The lists inside a seeded record that are not collections of their own (a ticket's notes, a
    * goal's tasks): a seed keeps the last copy of each id in them, as in the collection itself.
@@ -182,10 +191,12 @@ export interface CollectionInput<
   P extends CollectionParent | null = null,
   W extends AnyCollectionView | null = null,
   R extends string = never,
+  Z extends GenericSchema = GenericSchema,
 > {
   name: N
   table: string
   event: E
+  seed: Z
   /** Default: null (seeded under `name`). */
   parent?: P
   /** Default: none. */
@@ -240,6 +251,7 @@ export function column<D>(
  *   name: 'companies',
  *   table: 'companies',
  *   event: { resource: 'company', readScope: 'companies.read' },
+ *   seed: seedSchemaOf(CompanySchema), // src/model/seed-schema.ts
  *   columns: [column('name', 'text', { field: 'name' })],
  *   sorts: COMPANY_SORT, // { name: 'name', ... }: API sort name → field
  * })
@@ -251,9 +263,10 @@ export function defineCollection<D, S = D>() {
     const P extends CollectionParent | null = null,
     W extends AnyCollectionView | null = null,
     const R extends string = never,
+    Z extends GenericSchema = GenericSchema,
   >(
-    input: CollectionInput<D, S, N, E, P, W, R>,
-  ): CollectionSpec<D, S, N, E, P, W, R> => completeSpec(input)
+    input: CollectionInput<D, S, N, E, P, W, R, Z>,
+  ): CollectionSpec<D, S, N, E, P, W, R, Z> => completeSpec(input)
 }
 
 function completeSpec<
@@ -264,7 +277,8 @@ function completeSpec<
   P extends CollectionParent | null,
   W extends AnyCollectionView | null,
   R extends string,
->(input: CollectionInput<D, S, N, E, P, W, R>): CollectionSpec<D, S, N, E, P, W, R> {
+  Z extends GenericSchema,
+>(input: CollectionInput<D, S, N, E, P, W, R, Z>): CollectionSpec<D, S, N, E, P, W, R, Z> {
   const columns = input.columns ?? []
   const byName = new Map(columns.map((c) => [c.name, c]))
   const need = (name: string, folded = false): string => {
@@ -290,6 +304,7 @@ function completeSpec<
     name: input.name,
     event: input.event,
     parent: input.parent ?? (null as P),
+    seed: input.seed,
     nested: input.nested ?? [],
     table: input.table,
     key: input.key ?? ID_KEY,

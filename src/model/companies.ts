@@ -2,6 +2,7 @@
 import * as v from 'valibot'
 import { DateTimeSchema, enumParam, paginationQuery, sortOrderParam } from './shared.js'
 import { column, defineCollection } from './collection.js'
+import { seedSchemaOf } from './seed-schema.js'
 
 /**
  * A customer company of the tenant.
@@ -53,6 +54,7 @@ export const companies = defineCollection<Company>()({
   name: 'companies',
   table: 'companies',
   event: { resource: 'company', readScope: 'companies.read' },
+  seed: seedSchemaOf(CompanySchema),
   columns: [
     column('name', 'text', { field: 'name' }),
     column('created_at', 'text', { field: 'createdAt' }),

@@ -10,6 +10,7 @@ import {
   uuidParam,
 } from './shared.js'
 import { column, defineCollection, type FilterSpec } from './collection.js'
+import { seedSchemaOf } from './seed-schema.js'
 
 /**
  * The allowed approval statuses.
@@ -138,6 +139,7 @@ export const complianceTemplates = defineCollection<ComplianceTemplate>()({
   name: 'complianceTemplates',
   table: 'compliance_templates',
   event: { resource: 'compliance_template', readScope: 'compliance.read' },
+  seed: seedSchemaOf(ComplianceTemplateSchema),
   columns: [
     column('title', 'text', { field: 'title', folded: true }),
     column('created_at', 'text', { field: 'createdAt' }),
@@ -168,4 +170,5 @@ export const complianceChecks = defineCollection<ComplianceCheck>()({
   name: 'complianceChecks',
   table: 'compliance_checks',
   event: { resource: 'compliance_check', readScope: 'compliance.read' },
+  seed: seedSchemaOf(ComplianceCheckSchema),
 })

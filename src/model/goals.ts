@@ -2,6 +2,7 @@
 import * as v from 'valibot'
 import { DateTimeSchema, NamedRefSchema, NullableDateTimeSchema } from './shared.js'
 import { defineCollection } from './collection.js'
+import { seedSchemaOf } from './seed-schema.js'
 
 /**
  * A goal task, as the API reads and writes it.
@@ -65,5 +66,6 @@ export const goals = defineCollection<Goal>()({
   name: 'goals',
   table: 'goals',
   event: { resource: 'goal', readScope: 'goals.read' },
+  seed: seedSchemaOf(GoalSchema),
   nested: ['tasks', 'updates'],
 })

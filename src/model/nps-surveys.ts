@@ -2,6 +2,7 @@
 import * as v from 'valibot'
 import { DateTimeSchema, NullableDateTimeSchema } from './shared.js'
 import { defineCollection, defineView } from './collection.js'
+import { omit, seedSchemaOf } from './seed-schema.js'
 import { npsStatistics } from './computed.js'
 
 /**
@@ -77,5 +78,12 @@ export const npsSurveys = defineCollection<NpsSurveyRecord>()({
   name: 'npsSurveys',
   table: 'nps_surveys',
   event: { resource: 'nps_survey', readScope: 'surveys.read' },
+  // Its responses instead of the figures the view computes from them (0 to 10 each, none by default).
+  seed: seedSchemaOf(
+    v.object({
+      ...omit(NpsSurveySchema.entries, ...npsSurveyView.fields),
+      responses: v.optional(v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10))), []),
+    }),
+  ),
   view: npsSurveyView,
 })

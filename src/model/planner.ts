@@ -2,6 +2,7 @@
 import * as v from 'valibot'
 import { DateTimeSchema } from './shared.js'
 import { defineCollection } from './collection.js'
+import { seedSchemaOf } from './seed-schema.js'
 
 /**
  * A planner item type; budget line item categories name one.
@@ -30,4 +31,5 @@ export const plannerItemTypes = defineCollection<PlannerItemType>()({
   name: 'plannerItemTypes',
   table: 'planner_item_types',
   event: { resource: 'planner_item_type', readScope: 'planner.read' },
+  seed: seedSchemaOf(PlannerItemTypeSchema),
 })

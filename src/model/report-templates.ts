@@ -10,6 +10,7 @@ import {
   uuidParam,
 } from './shared.js'
 import { column, defineCollection, type FilterSpec } from './collection.js'
+import { seedSchemaOf } from './seed-schema.js'
 
 /**
  * How a template lays out a report.
@@ -116,6 +117,10 @@ export const reportTemplates = defineCollection<ReportTemplate, ReportTemplateRe
   name: 'reportTemplates',
   table: 'report_templates',
   event: { resource: 'report_template', readScope: 'reports.read' },
+  // With its structure, which lists leave out.
+  seed: seedSchemaOf(
+    v.object({ ...ReportTemplateSchema.entries, templateStructure: v.nullable(TemplateStructureSchema) }),
+  ),
   columns: [
     column('name', 'text', { field: 'name' }),
     column('created_at', 'text', { field: 'createdAt' }),

@@ -3,6 +3,7 @@ import * as v from 'valibot'
 import { DATE_OR_DATE_TIME_JSON, DateTimeSchema, isCalendarDate, JsonObjectSchema, UuidSchema } from './shared.js'
 import { column, defineCollection, defineView, type Names } from './collection.js'
 import { companies } from './companies.js'
+import { omit, seedSchemaOf } from './seed-schema.js'
 
 /**
  * The allowed report statuses.
@@ -106,6 +107,8 @@ export const reportTypes = defineCollection<ReportType>()({
   name: 'reportTypes',
   table: 'report_types',
   event: null,
+  // The response schema as is, strict: a seed's unknown fields are refused (docs/seed.md).
+  seed: ReportTypeSchema,
 })
 
 /**
@@ -152,6 +155,9 @@ export const reports = defineCollection<ReportRecord>()({
   name: 'reports',
   table: 'reports',
   event: { resource: 'report', readScope: 'reports.read' },
+  seed: seedSchemaOf(
+    v.object({ ...omit(ReportSchema.entries, ...reportView.fields), content: v.nullable(JsonObjectSchema) }),
+  ),
   columns: [column('version', 'integer', { field: 'version' })],
   view: reportView,
 })

@@ -4,63 +4,40 @@
  * become `toISOString()`, unknown fields are dropped, derived fields are recomputed).
  */
 import * as v from 'valibot'
-import { annualisedCost } from './computed.js'
-import { SYNC_COLLECTIONS, type SyncCollection } from './removal.js'
-import type { CollectionSpec } from './collection.js'
-import { COLLECTIONS, SEEDED_COLLECTIONS, type SeededCollection } from './index.js'
 import type { BudgetRecord } from './budgets.js'
+import type { CollectionSpec } from './collection.js'
+import { type AnyCollection, COLLECTIONS, SEEDED_COLLECTIONS, type SeededCollection } from './index.js'
+import type { SyncCollection } from './removal.js'
+import { seedComputedOf } from './seed-schema.js'
 import type { TrainingCourseRecord } from './training.js'
-import { AutomationRuleSchema } from './automation-rules.js'
-import { BudgetLineItemSchema, BudgetSchema, type BudgetLineItem, budgets } from './budgets.js'
-import { MeetingTypeSchema } from './calendar.js'
-import { CompanySchema } from './companies.js'
-import { ComplianceCheckSchema, ComplianceTemplateSchema } from './compliance.js'
-import { GoalSchema } from './goals.js'
-import { NpsSurveySchema, npsSurveys } from './nps-surveys.js'
-import { PlannerItemTypeSchema } from './planner.js'
-import { ReportTemplateSchema, TemplateStructureSchema } from './report-templates.js'
-import { ReportSchema, ReportTypeSchema } from './reports.js'
-import { DateTimeSchema, JsonObjectSchema, NullableDateTimeSchema } from './shared.js'
-import { TicketNoteSchema, TicketSchema } from './tickets.js'
-import { TrainingCourseSchema, TrainingEnrollmentSchema, trainingCourses } from './training.js'
-import { UserSchema } from './users.js'
 
 export type { BudgetRecord, TrainingCourseRecord }
 
+/** The name of any collection: its seed key, or for a child (line items) its key in {@link seedSchemas}. */
+type CollectionName = AnyCollection['name']
+
 /**
- * What a record schema made lenient by {@link seedSchemaOf} accepts, as valibot would infer it:
- * nullable and optional fields may be left out, everything else is required, nested objects and
- * arrays likewise. The type mirrors the function, so `v.InferInput` of a seed schema is exact.
+ * The schema of each collection's records as `normalizeSeed` validates them, by collection name:
+ * each definition's `seed` (a child's, `budgetLineItems`, validates the records inside its parent's
+ * field). docs/seed.md is generated from them (`npm run reference`).
+ *
+ * @example
+ * v.parse(seedSchemas.companies, { id, name: 'Acme', status: 'active', createdAt, updatedAt }).domain // null
  */
-type SeedInput<S> =
-  S extends v.NullableSchema<infer W, infer _D>
-    ? SeedInput<W> | null | undefined
-    : S extends v.OptionalSchema<infer W, infer _D>
-      ? SeedInput<W> | undefined
-      : S extends v.ArraySchema<infer I, infer _M>
-        ? SeedInput<I>[]
-        : S extends v.ObjectSchema<infer E, infer _M> | v.StrictObjectSchema<infer E, infer _M>
-          ? SeedObjectInput<E>
-          : S extends v.GenericSchema
-            ? v.InferInput<S>
-            : never
+export const seedSchemas = Object.fromEntries(COLLECTIONS.map((c) => [c.name, c.seed])) as {
+  readonly [C in AnyCollection as C['name']]: C['seed']
+}
 
-type Omissible<E extends v.ObjectEntries> = {
-  [K in keyof E]: E[K] extends v.NullableSchema<v.GenericSchema, unknown> | v.OptionalSchema<v.GenericSchema, unknown>
-    ? K
-    : never
-}[keyof E]
+/** One record of a collection, as `store.seed` accepts it (a budget line item: inside its budget). */
+export type SeedRecord<K extends CollectionName> = v.InferInput<(typeof seedSchemas)[K]>
 
-type SeedObjectInput<E extends v.ObjectEntries> = {
-  [K in Exclude<keyof E, Omissible<E>>]: SeedInput<E[K]>
-} & { [K in Omissible<E>]?: SeedInput<E[K]> } extends infer O
-  ? { [K in keyof O]: O[K] }
-  : never
+/** The collections whose records are seeded inside those of `K` (a budget's line items). */
+type ChildOf<K extends string> = Extract<AnyCollection, { readonly parent: { readonly collection: K } }>
 
-/** One record of a seed collection, as `store.seed` accepts it. */
-export type SeedRecord<K extends keyof typeof seedSchemas> = v.InferInput<(typeof seedSchemas)[K]>
-
-type SeedLists = { [K in Exclude<keyof typeof seedSchemas, 'lineItem' | 'budgets'>]?: SeedRecord<K>[] }
+/** A record of seed key `K` as `store.seed` accepts it: with its children's records in their fields. */
+type SeededInput<K extends SyncCollection> = [ChildOf<K>] extends [never]
+  ? SeedRecord<K>
+  : SeedRecord<K> & { [C in ChildOf<K> as C['parent']['field']]?: SeedRecord<C['name']>[] }
 
 /**
  * What `store.seed(tenantId, data)` accepts: every key optional, each a list of records in the
@@ -68,15 +45,29 @@ type SeedLists = { [K in Exclude<keyof typeof seedSchemas, 'lineItem' | 'budgets
  * required; nullable fields may be left out; derived fields ({@link SEED_COMPUTED}) are ignored and
  * recomputed. An id given twice in one list (or in one record's {@link SEED_PARTS}) keeps its last copy.
  */
-export interface SeedData extends SeedLists {
-  budgets?: Array<SeedRecord<'budgets'> & { lineItems?: SeedRecord<'lineItem'>[] }>
-}
+export type SeedData = { [K in SyncCollection]?: SeededInput<K>[] }
 
 /** The record a collection is seeded with (its `S`: a ticket with its notes, a budget with its line items). */
 type SeededRecordOf<C> = C extends CollectionSpec<infer _D, infer S> ? S : never
 
 /** Every list of a normalised seed, as stores persist it: one per seed key of `COLLECTIONS`. */
 export type NormalizedSeed = { [C in SeededCollection as C['name']]: SeededRecordOf<C>[] }
+
+/** A child collection as its parent's records carry it: the field holding its records, and their schema. */
+interface SeededChild {
+  readonly field: string
+  readonly seed: v.GenericSchema
+}
+
+/** Each seed key's children: the collections seeded inside its records (budgets: their line items). */
+const CHILDREN: Readonly<Partial<Record<SyncCollection, readonly SeededChild[]>>> = Object.fromEntries(
+  SEEDED_COLLECTIONS.flatMap((c) => {
+    const children = COLLECTIONS.flatMap((child) =>
+      child.parent?.collection === c.name ? [{ field: child.parent.field, seed: child.seed }] : [],
+    )
+    return children.length === 0 ? [] : [[c.name, children]]
+  }),
+)
 
 /**
  * The lists inside a seeded record whose items a seed keys by id (each collection's `nested` lists
@@ -87,103 +78,26 @@ export type NormalizedSeed = { [C in SeededCollection as C['name']]: SeededRecor
  */
 export const SEED_PARTS: Readonly<Partial<Record<SyncCollection, readonly string[]>>> = Object.fromEntries(
   SEEDED_COLLECTIONS.flatMap((c) => {
-    const parts = [
-      ...c.nested,
-      ...COLLECTIONS.flatMap((child) => (child.parent?.collection === c.name ? [child.parent.field] : [])),
-    ]
+    const parts = [...c.nested, ...(CHILDREN[c.name] ?? []).map((child) => child.field)]
     return parts.length === 0 ? [] : [[c.name, parts]]
   }),
 )
 
-const toIso = v.pipe(
-  v.string(),
-  v.isoTimestamp(),
-  v.transform((s: string) => new Date(s).toISOString()),
-)
-
-/**
- * Turns a strict response schema into a lenient seed schema: nullable fields default to null,
- * timestamps are normalised, unknown keys are dropped; nested objects and arrays likewise.
- */
-function seedSchemaOf<S extends v.GenericSchema>(schema: S): v.GenericSchema<SeedInput<S>, unknown> {
-  return lenient(schema) as v.GenericSchema<SeedInput<S>, unknown>
-}
-
-function lenient(schema: v.GenericSchema): v.GenericSchema {
-  if (schema === DateTimeSchema) return toIso
-  if (schema === NullableDateTimeSchema) return v.optional(v.nullable(toIso), null)
-  const s = schema as v.GenericSchema & {
-    type: string
-    entries?: Record<string, v.GenericSchema>
-    item?: v.GenericSchema
-    wrapped?: v.GenericSchema
-  }
-  if (s.type === 'nullable' && s.wrapped) return v.optional(v.nullable(lenient(s.wrapped)), null)
-  // Keep the default (`notes`, `responses` default to []): dropping it left them undefined.
-  if (s.type === 'optional' && s.wrapped)
-    return v.optional(lenient(s.wrapped), (s as { default?: unknown }).default as never)
-  if (s.type === 'array' && s.item) return v.array(lenient(s.item))
-  if ((s.type === 'strict_object' || s.type === 'object') && s.entries) {
-    const entries: Record<string, v.GenericSchema> = {}
-    for (const [key, entry] of Object.entries(s.entries)) entries[key] = lenient(entry)
-    return v.object(entries)
-  }
-  return schema
-}
-
-function omit<T extends v.ObjectEntries, K extends keyof T>(entries: T, ...keys: K[]): Omit<T, K> {
-  const out = { ...entries }
-  for (const key of keys) delete out[key]
-  return out
-}
-
 /**
  * The fields of the response shapes that the API computes whatever a seed says (a seed's values are
- * dropped): budget totals and line item count, a line item's `annualisedCost`, a rule's `companies`
- * (from `companyIds`), a report's names (from its company and type), a course's enrollment count and
- * a survey's statistics (from its `responses`); those of a collection's view are its `fields`.
+ * dropped), by collection name: those of a collection's view (budget totals and line item count, a
+ * course's enrollment count, a survey's statistics, a rule's `companies`, a report's names) and those
+ * its seed schema computes (a line item's `annualisedCost`).
+ *
+ * @example
+ * SEED_COMPUTED.budgetLineItems // ['annualisedCost']
  */
-export const SEED_COMPUTED = {
-  budgets: budgets.view.fields,
-  lineItem: ['annualisedCost'],
-  automationRules: ['companies'],
-  reports: ['companyName', 'reportTypeName'],
-  trainingCourses: trainingCourses.view.fields,
-  npsSurveys: npsSurveys.view.fields,
-} as const
-
-/**
- * The schema of each seed collection's records (`lineItem`: a budget's `lineItems`), as
- * `normalizeSeed` validates them; docs/seed.md is generated from them (`npm run reference`).
- */
-export const seedSchemas = {
-  tickets: seedSchemaOf(v.object({ ...TicketSchema.entries, notes: v.optional(v.array(TicketNoteSchema), []) })),
-  lineItem: seedSchemaOf(v.object(omit(BudgetLineItemSchema.entries, ...SEED_COMPUTED.lineItem))),
-  budgets: seedSchemaOf(v.object(omit(BudgetSchema.entries, ...SEED_COMPUTED.budgets, 'lineItems'))),
-  automationRules: seedSchemaOf(v.object(omit(AutomationRuleSchema.entries, ...SEED_COMPUTED.automationRules))),
-  reports: seedSchemaOf(
-    v.object({ ...omit(ReportSchema.entries, ...SEED_COMPUTED.reports), content: v.nullable(JsonObjectSchema) }),
-  ),
-  reportTypes: ReportTypeSchema,
-  reportTemplates: seedSchemaOf(
-    v.object({ ...ReportTemplateSchema.entries, templateStructure: v.nullable(TemplateStructureSchema) }),
-  ),
-  complianceTemplates: seedSchemaOf(ComplianceTemplateSchema),
-  complianceChecks: seedSchemaOf(ComplianceCheckSchema),
-  trainingCourses: seedSchemaOf(v.object(omit(TrainingCourseSchema.entries, ...SEED_COMPUTED.trainingCourses))),
-  trainingEnrollments: seedSchemaOf(TrainingEnrollmentSchema),
-  users: seedSchemaOf(UserSchema),
-  companies: seedSchemaOf(CompanySchema),
-  meetingTypes: seedSchemaOf(MeetingTypeSchema),
-  goals: seedSchemaOf(GoalSchema),
-  npsSurveys: seedSchemaOf(
-    v.object({
-      ...omit(NpsSurveySchema.entries, ...SEED_COMPUTED.npsSurveys),
-      responses: v.optional(v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10))), []),
-    }),
-  ),
-  plannerItemTypes: seedSchemaOf(PlannerItemTypeSchema),
-} satisfies Record<SyncCollection | 'lineItem', v.GenericSchema>
+export const SEED_COMPUTED: Readonly<Partial<Record<CollectionName, readonly string[]>>> = Object.fromEntries(
+  COLLECTIONS.flatMap((c) => {
+    const fields = new Set([...(c.view?.fields ?? []), ...seedComputedOf(c.seed)])
+    return fields.size === 0 ? [] : [[c.name, [...fields]]]
+  }),
+)
 
 function parseAll<T>(kind: string, schema: v.GenericSchema, records: readonly unknown[] | undefined): T[] {
   // Every record is checked (errors name its index in `records`) before copies are dropped.
@@ -198,7 +112,9 @@ function parseAll<T>(kind: string, schema: v.GenericSchema, records: readonly un
   })
 }
 
-const byCreatedAt = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+type Dated = { createdAt: string; id: string }
+
+const byCreatedAt = (a: Dated, b: Dated) =>
   a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 
 /**
@@ -225,26 +141,34 @@ function lastCopies<T extends { id: string }>(records: T[]): T[] {
  * const records = normalizeSeed({ companies: [{ id, name: 'Acme', status: 'active', createdAt, updatedAt }] })
  */
 export function normalizeSeed(data: SeedData): NormalizedSeed {
+  const given = data as Partial<Record<SyncCollection, readonly Record<string, unknown>[]>>
   const lists = {} as Record<SyncCollection, unknown[]>
-  for (const key of SYNC_COLLECTIONS) {
-    const records = parseAll<Record<string, unknown>>(key, seedSchemas[key], data[key])
-    // A budget's line items are a collection of their own, seeded inside it: checked before the next key.
+  for (const spec of SEEDED_COLLECTIONS) {
+    const key = spec.name
+    const records = parseAll<Record<string, unknown>>(key, spec.seed, given[key])
+    const children = CHILDREN[key] ?? []
+    // Each child's records are validated inside their parent's, before the next key.
     lists[key] =
-      key === 'budgets'
-        ? records.map((budget, index) => {
-            const items = parseAll<Omit<BudgetLineItem, 'annualisedCost'>>(
-              `budgets[${index}].lineItems`,
-              seedSchemas.lineItem,
-              data.budgets?.[index]?.lineItems,
-            )
-            return { ...budget, lineItems: items.map((item) => ({ ...item, annualisedCost: annualisedCost(item) })) }
+      children.length === 0
+        ? records
+        : records.map((record, index) => {
+            const out = { ...record }
+            for (const { field, seed } of children)
+              out[field] = parseAll(
+                `${key}[${index}].${field}`,
+                seed,
+                given[key]?.[index]?.[field] as unknown[] | undefined,
+              )
+            return out
           })
-        : records
   }
   const seed = lists as unknown as NormalizedSeed
   keepLastCopies(seed)
   // Ordered after copies are dropped: "last" is the order the host sent. The parsed lists are ours to sort.
-  for (const budget of seed.budgets) budget.lineItems = [...budget.lineItems].sort(byCreatedAt)
+  // A child collection's records are added oldest first (their key counts them in that order).
+  for (const [key, children] of Object.entries(CHILDREN) as [SyncCollection, readonly SeededChild[]][])
+    for (const record of lists[key] as Record<string, Dated[]>[])
+      for (const { field } of children) record[field] = [...record[field]!].sort(byCreatedAt)
   for (const goal of seed.goals) {
     goal.tasks.sort(byCreatedAt)
     goal.updates.sort((a, b) => byCreatedAt(b, a))

@@ -13,6 +13,7 @@ import {
 } from './shared.js'
 import { orderBy } from './ordering.js'
 import { column, defineCollection, type FilterSpec } from './collection.js'
+import { seedSchemaOf } from './seed-schema.js'
 
 /**
  * The PSA systems tickets are mirrored from.
@@ -168,6 +169,8 @@ export const tickets = defineCollection<Ticket, TicketRecord>()({
   name: 'tickets',
   table: 'tickets',
   event: { resource: 'ticket', readScope: 'tickets.read' },
+  // With its notes, none by default.
+  seed: seedSchemaOf(v.object({ ...TicketSchema.entries, notes: v.optional(v.array(TicketNoteSchema), []) })),
   nested: ['notes'],
   columns: [
     column('ticket_number', 'text', { field: 'ticketNumber' }),

@@ -10,6 +10,7 @@ import {
   uuidParam,
 } from './shared.js'
 import { column, defineCollection, defineView, type FilterSpec } from './collection.js'
+import { omit, seedSchemaOf } from './seed-schema.js'
 
 /**
  * The allowed enrollment statuses.
@@ -99,6 +100,7 @@ export const trainingEnrollments = defineCollection<TrainingEnrollment>()({
   name: 'trainingEnrollments',
   table: 'training_enrollments',
   event: { resource: 'training_enrollment', readScope: 'training.read' },
+  seed: seedSchemaOf(TrainingEnrollmentSchema),
   columns: [
     column('enrolled_at', 'text', { field: 'enrolledAt' }),
     column('course_id', 'text', { read: (enrollment) => enrollment.course.id }),
@@ -146,5 +148,6 @@ export const trainingCourses = defineCollection<TrainingCourseRecord>()({
   name: 'trainingCourses',
   table: 'training_courses',
   event: { resource: 'training_course', readScope: 'training.read' },
+  seed: seedSchemaOf(v.object(omit(TrainingCourseSchema.entries, ...courseView.fields))),
   view: courseView,
 })

@@ -11,6 +11,7 @@ import {
   uuidParam,
 } from './shared.js'
 import { column, defineCollection, type FilterSpec } from './collection.js'
+import { seedSchemaOf } from './seed-schema.js'
 
 /**
  * The allowed user statuses.
@@ -86,6 +87,7 @@ export const users = defineCollection<User>()({
   name: 'users',
   table: 'users',
   event: { resource: 'user', readScope: 'users.read' },
+  seed: seedSchemaOf(UserSchema),
   columns: [
     column('full_name', 'text', { field: 'fullName', nullable: true, folded: true }),
     column('email', 'text', { field: 'email', folded: true }),

@@ -66,7 +66,7 @@ describe('SeedData', () => {
     }>()
     expectTypeOf<SeedRecord<'npsSurveys'>['responses']>().toEqualTypeOf<number[] | undefined>()
     expectTypeOf<NonNullable<SeedData['budgets']>[number]['lineItems']>().toEqualTypeOf<
-      SeedRecord<'lineItem'>[] | undefined
+      SeedRecord<'budgetLineItems'>[] | undefined
     >()
   })
 })
