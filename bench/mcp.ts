@@ -14,13 +14,17 @@
  * MCP answer carries the REST body twice (structuredContent and the text block), so a path that
  * pays per byte of the reply (undici's `Response`) pays that twice (bench/README.md#mcp).
  *
+ * Last, the transport's floor through the Fetch handler: the same two requests made and read and
+ * the same two answers made fresh and read, with no work between. What the MCP side's transport
+ * costs beyond the REST side's, added to the REST request, is the fastest a tool call can be.
+ *
  * Env: BENCH_ROUNDS (default 30), BENCH_BATCH (requests per timed batch, default 200).
  */
 import * as node from '../adapters/node.js'
 import { createMemoryStore, createPublicApi, memoryRateLimiter } from '../src/index.js'
 import { createDemoData, DEMO_TENANT_ID, testKey, testKeyResolver } from '../src/testing/index.js'
 import { throughNodeMount } from './node-mount.js'
-import { paired } from './paired.js'
+import { paired, timeInTurns } from './paired.js'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30)
 const BATCH = Number(process.env.BENCH_BATCH ?? 200)
@@ -67,17 +71,20 @@ const viaNodeMount: Path = async (method, path, headers, body) => {
   return answer.text()
 }
 
+/** The measured tool call. */
+const CALL_MESSAGE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'listTickets', arguments: { limit: 25 } },
+}
+
 /** The measured requests on one path: the REST baseline and the three MCP messages. */
 function requests(path: Path) {
   const rpc = (message: object) => () => path('POST', '/mcp', MCP_HEADERS, JSON.stringify(message))
   return {
     rest: () => path('GET', '/tickets?limit=25', { authorization }),
-    call: rpc({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'listTickets', arguments: { limit: 25 } },
-    }),
+    call: rpc(CALL_MESSAGE),
     list: rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
     initialize: rpc({
       jsonrpc: '2.0',
@@ -114,3 +121,39 @@ for (const [title, { rest, call, list, initialize }] of paths) {
     console.log(`  ${name.padEnd(26)} ${ms(a)} vs GET /tickets ${ms(b)}: ${ratio.toFixed(2)}x${verdict}`)
   }
 }
+
+/**
+ * The transport alone, through the Fetch handler's caller: each request made (the MCP one with its
+ * JSON body, read and parsed as the endpoint does) and an answer of the same bytes made and read.
+ */
+async function transportFloor(): Promise<void> {
+  const { rest, call } = requests(viaFetch)
+  const [restText, callText] = [await rest(), await call()]
+  const callBody = JSON.stringify(CALL_MESSAGE)
+  // Made afresh per answer, as the API makes its text: a cached string would skip what a new one costs.
+  const fresh = (text: string) => `${text.slice(0, -1)} `
+  const answer = (text: string) => new Response(fresh(text), { headers: { 'content-type': 'application/json' } })
+  const restAlone = async () => {
+    new Request(`${BASE}/tickets?limit=25`, { headers: { authorization } }).headers.get('authorization')
+    return answer(restText).text()
+  }
+  const callAlone = async () => {
+    JSON.parse(await new Request(`${BASE}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: callBody }).text())
+    return answer(callText).text()
+  }
+  const times = await timeInTurns([rest, restAlone, callAlone], {
+    rounds: ROUNDS,
+    batch: BATCH,
+    beforeBatch: () => globalThis.gc?.(),
+  })
+  const [full, restTransport, callTransport] = times.medians as [number, number, number]
+  const extra = callTransport - restTransport
+  console.log(
+    `\nthe transport's floor through the Fetch handler: GET /tickets ${ms(full)}, of which its transport ` +
+      `${ms(restTransport)}; the tool call's transport ${ms(callTransport)} (${Math.round(extra * 1000)} us more)`,
+  )
+  console.log(
+    `  the fastest a tools/call can be, REST's work plus that transport: ${((full + extra) / full).toFixed(2)}x`,
+  )
+}
+await transportFloor()
