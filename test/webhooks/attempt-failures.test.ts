@@ -135,6 +135,12 @@ describe('a failed attempt’s error: the host and a short reason', () => {
     expect(refused.error).toBe('hooks.example: no public address')
   })
 
+  it('no public address, too, when a resolver of the operator’s answers nonsense: its error is not shown', async () => {
+    const broken = (async () => null) as unknown as WebhookResolver
+    const result = await postWebhook('https://hooks.example/in', '{}', {}, { resolver: broken })
+    expect(result).toMatchObject({ responseStatus: null, error: 'hooks.example: no public address' })
+  })
+
   it('URL not allowed: a URL the dispatcher’s rules refuse, or none at all', async () => {
     expect((await postWebhook('http://hooks.example/in', '{}', {})).error).toBe(
       'hooks.example: URL not allowed: Must be an https URL (unless allowInsecureUrls is set)',
