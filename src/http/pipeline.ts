@@ -27,6 +27,8 @@ export interface PipelineConfig {
   keyResolver: KeyResolver
   rateLimiter: RateLimiter
   basePath: string
+  /** `createPublicApi({ publicOrigin })`, normalised; null: `Link` URLs are relative references. */
+  publicOrigin: string | null
   maxBodyBytes: number
   /** Webhook URL rules (docs/extensions.md section 4). */
   webhooks: { allowInsecureUrls: boolean }
@@ -162,6 +164,7 @@ export async function runOperation(
       store,
       now,
       basePath: config.basePath,
+      publicOrigin: config.publicOrigin,
       webhooks: config.webhooks,
       maxEventsPageBytes: config.maxEventsPageBytes,
     } as Parameters<AnyOperation['handle']>[0])

@@ -311,9 +311,7 @@ describe('the Link header', () => {
     // The harness checks every answer against the document: an undeclared Link fails the call.
     const first = await h.call<{ pagination: { nextCursor: string } }>('GET', '/webhook-endpoints?limit=1')
     expect(first.status).toBe(200)
-    expect(first.headers.get('link')).toMatch(
-      /<http:\/\/api\.test\/api\/public\/v1\/webhook-endpoints\?limit=1&cursor=/,
-    )
+    expect(first.headers.get('link')).toMatch(/^<\/api\/public\/v1\/webhook-endpoints\?limit=1&cursor=/)
   })
 })
 
