@@ -96,7 +96,7 @@ describe('counting every message of an MCP POST', () => {
     expect(remaining(await post({ jsonrpc: '2.0', method: 'notifications/initialized' }))).toBe(11)
   })
 
-  it('refuses a POST its budget does not cover whole, with the REST 429 and headers, running and spending nothing', async () => {
+  it('refuses a POST its budget does not cover whole: the REST 429 and headers, nothing run or spent', async () => {
     const { post, events } = await setup({ limit: 5 })
     expect(remaining(await post([ping(1), ping(2), ping(3)]))).toBe(2)
     const write = call(4, 'createBudgetLineItem', sampleArguments('createBudgetLineItem', fixtureIds('a')))
