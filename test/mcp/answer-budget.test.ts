@@ -38,14 +38,19 @@ const ruleWith = (value: string) => ({
   conditions: [{ logic: 'AND', conditions: [{ field: 'title', operator: 'contains', value }] }],
 })
 
-function client(store: Store, tenant: string, maxAnswerBytes: number) {
+function client(
+  store: Store,
+  tenant: string,
+  maxAnswerBytes: number,
+  options: { toolsPageSize?: number; scopes?: '*' } = {},
+) {
   const api = createPublicApi({
     store,
     keyResolver: testKeyResolver(),
     rateLimiter: memoryRateLimiter({ limit: 100_000 }),
-    mcp: { maxAnswerBytes },
+    mcp: { maxAnswerBytes, ...(options.toolsPageSize ? { toolsPageSize: options.toolsPageSize } : {}) },
   })
-  const authorization = `Bearer ${testKey(tenant, ['automation.write', 'events.read'])}`
+  const authorization = `Bearer ${testKey(tenant, options.scopes ?? ['automation.write', 'events.read'])}`
   const rest = async (method: string, path: string, body?: unknown) => {
     const response = await api(
       new Request(`${BASE}${path}`, {
@@ -170,5 +175,32 @@ describe.each(STORES)('the answer budget (%s)', (_name, create) => {
       after = pagination.nextCursor
     }
     expect(seen).toEqual(all.map((event) => event.id))
+  })
+})
+
+describe('maxAnswerBytes', () => {
+  it.each([0, 65_535, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '4194304' as unknown as number])(
+    'refuses %j with a TypeError naming it',
+    (maxAnswerBytes) => {
+      const options = { store: createMemoryStore(), keyResolver: testKeyResolver(), mcp: { maxAnswerBytes } }
+      expect(() => createPublicApi(options)).toThrow(/mcp\.maxAnswerBytes must be an integer of at least 65536/)
+    },
+  )
+
+  it('bounds what is not a tool result too: a tools/list page past it is a JSON-RPC error naming it', async () => {
+    const budget = 64 * 1024
+    const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' })
+    // The whole catalogue (about 114 KB) cannot fit.
+    const whole = client(createMemoryStore(), 'tenant-budget-list', budget, { scopes: '*' })
+    const lone = await whole.mcp(list(1))
+    const error = (lone.json as { error: { code: number; message: string } }).error
+    expect([error.code, /maxAnswerBytes/.test(error.message)]).toEqual([-32000, true])
+    // Pages of 8 tools (about 30 KB) in a batch: what fits is answered, then the error; all within the budget.
+    const paged = client(createMemoryStore(), 'tenant-budget-list', budget, { scopes: '*', toolsPageSize: 8 })
+    const batch = await paged.mcp(Array.from({ length: 4 }, (_, i) => list(i)))
+    expect(batch.size).toBeLessThanOrEqual(budget)
+    const answers = batch.json as Array<{ result?: { tools: unknown[] }; error?: { code: number } }>
+    expect(answers[0]!.result?.tools).toHaveLength(8)
+    expect(answers.at(-1)!.error?.code).toBe(-32000)
   })
 })
