@@ -35,7 +35,7 @@ const INSTRUCTIONS =
   'list tools take `cursor` and return `pagination.nextCursor`; writes that take `idempotencyKey` are safe to retry.'
 
 /** The most messages a batch may hold, where the protocol revision in use has batches (docs/mcp.md#batches). */
-export const MAX_BATCH_MESSAGES = 10
+const MAX_BATCH_MESSAGES = 10
 /** The first protocol revision without JSON-RPC batching. */
 const FIRST_WITHOUT_BATCHES = '2025-06-18'
 /** The revision assumed without an `MCP-Protocol-Version` header, as the transport specification says. */
@@ -49,7 +49,7 @@ const MESSAGE_RESERVE = 4096
 /** JSON-RPC "invalid request": a batch the revision in use does not allow, or a request id too long. */
 const INVALID_REQUEST = -32600
 /** A JSON-RPC server error (implementation-defined): an answer that is not a tool result and cannot fit. */
-export const ANSWER_TOO_LARGE = -32000
+const ANSWER_TOO_LARGE = -32000
 /** How much of an unsupported `MCP-Protocol-Version` header an error repeats. */
 const MAX_ECHOED_VERSION = 40
 
@@ -286,7 +286,9 @@ async function batch(
 
 /**
  * Serves the messages with the SDK: one Server and one stateless transport for this request. Its
- * handlers answer within `available` bytes; what the SDK adds (re-serialising them) is measured.
+ * handlers answer within `available` bytes, which the SDK writes again with JSON.stringify: no
+ * longer (the only escapes of ours it does not make are the `\uXXXX` of tools/list pages, which it
+ * writes as the characters, in fewer bytes).
  */
 async function viaSdk(
   sdk: Sdk,
@@ -318,10 +320,6 @@ async function viaSdk(
       headers[key] = value
     })
     const text = await response.text()
-    // The SDK writes its handlers' results again (JSON.stringify): escapes may differ from ours.
-    const id = (json as { id?: unknown } | null)?.id
-    if (utf8Bytes(text) > available && (typeof id === 'string' || typeof id === 'number'))
-      return reply(200, errorMessage(id, answerTooLarge(utf8Bytes(text), available)), headers)
     return reply(response.status, text === '' ? null : text, headers)
   } finally {
     await server.close()
