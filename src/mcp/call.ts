@@ -2,7 +2,8 @@
  * A `tools/call` is a request of its operation (docs/mcp.md): the tool's arguments become the REST
  * request (path, query string, JSON body, `Idempotency-Key`, `If-Match`) with the MCP request's
  * `Authorization` and request id, and it runs through the API's own handler, so scopes, tenant
- * isolation, rate limits, validation, idempotency, `onResponse` and spans are the REST ones.
+ * isolation, validation, idempotency, `onResponse` and spans are the REST ones. Its rate limits were
+ * counted with its MCP request's messages (docs/mcp.md#counting): its REST request is not counted again.
  */
 import type { ReplyParts } from '../http/reply.js'
 import type { Principal } from '../http/principal.js'
