@@ -221,7 +221,7 @@ describe('migrate and seed on a SQLite file', () => {
     )
   })
 
-  it('a bad record, a misspelt collection or a list that is not one is named, exit code 1, nothing written', async () => {
+  it('a bad record, a misspelt collection or a non-list is named, exit code 1, nothing written', async () => {
     const demo = createDemoData()
     const company = demo.companies![0]!
     const ticket = demo.tickets[0]!

@@ -60,7 +60,10 @@ describe('the CLI of the packed package, installed into an app', () => {
     const { code, stdout, stderr } = await runCli(['serve', '--port', '0'], { cwd: app, command: [bin] })
     expect({ code, stdout }).toEqual({ code: 1, stdout: '' })
     expect(stderr.trim()).toMatch(
-      /^The SQLite store needs the optional peer dependencies better-sqlite3 and kysely \((kysely|better-sqlite3) is missing\): npm install better-sqlite3 kysely$/,
+      new RegExp(
+        '^The SQLite store needs the optional peer dependencies better-sqlite3 and kysely ' +
+          '\\((kysely|better-sqlite3) is missing\\): npm install better-sqlite3 kysely$',
+      ),
     )
   })
 

@@ -80,7 +80,7 @@ describe('the CLI on Postgres', () => {
     expect((await cli('keys', 'list', ...store)).stdout).toMatch(/"Sync" {2}revoked \d{4}-/)
   })
 
-  it('seed writes a good file and a bad one nothing; serve on the store serves the seeded tenant to its key', async () => {
+  it('seed writes a good file and a bad one nothing; serve serves the seeded tenant to its key', async () => {
     const { url } = freshStore()
     const demo = createDemoData()
     writeFileSync(join(dir, 'good.json'), JSON.stringify({ companies: demo.companies!.slice(0, 2) }))

@@ -94,7 +94,7 @@ describe('tenant-public-api serve (npm start)', () => {
     expect(output.join('')).toBe('Stopping...\n')
   }, 120_000)
 
-  it('npm start keeps its SQLite file across restarts, does not seed it twice and revokes the previous key', async () => {
+  it('npm start keeps its SQLite file, does not seed it twice and revokes the previous key', async () => {
     const served = await startServe(['--port', '0'], { cwd: dir, command: npmStartCommand() })
     const { base, key } = served
     expect(served.banner).not.toContain('Seeding')
