@@ -5,6 +5,7 @@
  * wrongly (an unknown command, option or argument). No top-level await: the build also emits CJS.
  */
 import { createRequire } from 'node:module'
+import { StoreUnavailableError } from 'tenant-public-api'
 import { BIN, CliError, type CommandSpec, commandHelp, type ParsedArgs, parseCommand, UsageError } from './args.js'
 import { migrate, migrateCommand, seed, seedCommand } from './data.js'
 import { keysCreate, keysCreateCommand, keysList, keysListCommand, keysRevoke, keysRevokeCommand } from './keys.js'
@@ -82,9 +83,10 @@ function failed(error: unknown): number {
   }
   // A TypeError is the package's word on bad input (a seed record, a key's name): said as it is.
   if (error instanceof CliError || error instanceof TypeError) console.error(error.message)
-  else if (typeof (error as { code?: unknown } | null)?.code === 'string')
-    console.error(`${BIN}: ${(error as Error).message}`)
-  else console.error(error)
+  else if (error instanceof StoreUnavailableError || typeof (error as { code?: unknown } | null)?.code === 'string') {
+    const cause = (error as { cause?: unknown }).cause
+    console.error(`${BIN}: ${(error as Error).message}${cause instanceof Error ? ` (${cause.message})` : ''}`)
+  } else console.error(error) // anything else is a bug: its stack helps whoever reports it
   return 1
 }
 

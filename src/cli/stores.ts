@@ -112,7 +112,19 @@ export interface OpenedStore {
  * true) runs a SQL store's migrations on opening, as its factory does.
  */
 export async function openStore(spec: StoreSpec, options: { migrate?: boolean } = {}): Promise<OpenedStore> {
-  const migrate = options.migrate ?? true
+  try {
+    return await open(spec, options.migrate ?? true)
+  } catch (error) {
+    if (error instanceof CliError) throw error
+    // One line: what could not be opened, and why (a StoreUnavailableError's cause is the driver's reason).
+    const cause = (error as { cause?: unknown }).cause
+    const why = cause instanceof Error ? ` (${cause.message})` : ''
+    throw new CliError(`Cannot open the store ${describeStore(spec)}: ${(error as Error).message}${why}`)
+  }
+}
+
+/** {@link openStore} without the wording of its failures. */
+async function open(spec: StoreSpec, migrate: boolean): Promise<OpenedStore> {
   if (spec.kind === 'memory') return { store: createMemoryStore() }
   if (spec.kind === 'sqlite') {
     mkdirSync(dirname(spec.filename), { recursive: true })

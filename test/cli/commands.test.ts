@@ -112,6 +112,28 @@ describe('help, version and usage mistakes', () => {
   })
 })
 
+describe('a store that cannot be opened', () => {
+  it('is said in one line with exit code 1, naming the store without its password', async () => {
+    const postgres = await cli(
+      'keys',
+      'list',
+      '--store',
+      'postgres://ada:s3cret@127.0.0.1:1/app?schema=x',
+      '--tenant',
+      't',
+    )
+    expect({ code: postgres.code, stdout: postgres.stdout }).toEqual({ code: 1, stdout: '' })
+    expect(postgres.stderr).toBe(
+      'Cannot open the store Postgres postgres://ada@127.0.0.1:1/app (schema x): The data store is unavailable ' +
+        '(connect ECONNREFUSED 127.0.0.1:1)\n',
+    )
+    writeFileSync(join(dir, 'empty.json'), '{}')
+    const sqlite = await cli('seed', '--store', 'sqlite:/dev/null/app.db', 'empty.json')
+    expect(sqlite.code).toBe(1)
+    expect(sqlite.stderr).toMatch(/^Cannot open the store SQLite file \/dev\/null\/app\.db: E[A-Z]+: .*\n$/)
+  })
+})
+
 describe('keys on a SQLite file', () => {
   it('create prints the key once, list never prints it, revoke stops it; scopes come from the one table', async () => {
     const store = ['--store', 'sqlite:keys.db', '--tenant', 'acme']
