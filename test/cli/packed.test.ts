@@ -56,7 +56,7 @@ describe('the CLI of the packed package, installed into an app', () => {
     expect((await runCli(['--version'], { cwd: app, command: npx })).stdout).toBe(`${version}\n`)
   }, 60_000)
 
-  it('serve on its default SQLite store, without the SQLite peers, says what to npm install (exit 1)', async () => {
+  it('serve on SQLite or migrate on Postgres, without their peers, says what to npm install', async () => {
     const { code, stdout, stderr } = await runCli(['serve', '--port', '0'], { cwd: app, command: [bin] })
     expect({ code, stdout }).toEqual({ code: 1, stdout: '' })
     expect(stderr.trim()).toMatch(
@@ -65,6 +65,16 @@ describe('the CLI of the packed package, installed into an app', () => {
           '\\((kysely|better-sqlite3) is missing\\): npm install better-sqlite3 kysely$',
       ),
     )
+    const postgres = await runCli(['migrate', '--store', 'postgres://postgres@127.0.0.1:5432/app'], {
+      cwd: app,
+      command: [bin],
+    })
+    expect(postgres.code).toBe(1)
+    const said = postgres.stderr.trim()
+    expect(said).toMatch(
+      /^The Postgres store needs the optional peer dependencies pg and kysely \((kysely|pg) is missing\)/,
+    )
+    expect(said).toMatch(/\): npm install pg kysely$/)
   })
 
   it('serve --store memory needs no peer: its curl line reads a page, and Ctrl-C stops it', async () => {
