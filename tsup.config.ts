@@ -21,6 +21,9 @@ export default defineConfig({
     testing: 'src/testing/index.ts',
     conformance: 'src/testing/conformance/index.ts',
     webhooks: 'src/webhooks/index.ts',
+    // The `tenant-public-api` bin (package.json `bin`): esbuild keeps its `#!/usr/bin/env node` line and
+    // tsup makes the file executable. It imports the package by name, as the mounts do.
+    cli: 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
