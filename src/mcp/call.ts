@@ -49,28 +49,6 @@ function queryValue(value: unknown): string {
   return String(value)
 }
 
-/** A lone surrogate (one of a pair without the other), which has no UTF-8. */
-const LONE_SURROGATE = /([\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF])/
-
-/**
- * `text` percent-encoded for a path segment or a query component. `encodeURIComponent` throws on
- * a lone surrogate (and `URLSearchParams` would quietly make it U+FFFD, another value): such a
- * character is written as the three bytes it would take (WTF-8), which are not UTF-8, so the
- * pipeline answers it as a REST request with those bytes: 404 in a path, 400 in the query.
- */
-function uriComponent(text: string): string {
-  if (text.isWellFormed()) return encodeURIComponent(text)
-  return text
-    .split(LONE_SURROGATE)
-    .map((part, index) => (index % 2 === 0 ? encodeURIComponent(part) : wtf8(part.charCodeAt(0))))
-    .join('')
-}
-
-function wtf8(unit: number): string {
-  const bytes = [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]
-  return bytes.map((byte) => `%${byte.toString(16).toUpperCase()}`).join('')
-}
-
 /** The REST request of a call of `tool` with `args`, whose reply the API hands to `makeReply`. */
 function toolRequest(
   tool: McpTool,
@@ -84,9 +62,9 @@ function toolRequest(
     const value = args[name]
     if (typeof value !== 'string' || value === '')
       throw new InvalidToolArguments(`Argument ${name} is required and must be a non-empty string`)
-    path = path.replace(`:${name}`, uriComponent(value))
+    path = path.replace(`:${name}`, encodeURIComponent(value))
   }
-  let search = ''
+  const query = new URLSearchParams()
   const body: Record<string, unknown> = {}
   const headers: Record<string, string> = { 'x-request-id': context.requestId }
   if (context.authorization !== null) headers.authorization = context.authorization
@@ -94,10 +72,10 @@ function toolRequest(
     if (route.path.includes(name) || value === undefined) continue
     const header = route.headers.get(name)
     if (header !== undefined) headers[header.toLowerCase()] = queryValue(value)
-    else if (route.query.has(name) || !route.body)
-      search += `${search === '' ? '?' : '&'}${uriComponent(name)}=${uriComponent(queryValue(value))}`
+    else if (route.query.has(name) || !route.body) query.append(name, queryValue(value))
     else body[name] = value
   }
+  const search = query.size > 0 ? `?${query}` : ''
   if (route.body) headers['content-type'] = 'application/json'
   const request = toolRequestOf({
     method: operation.method,
