@@ -196,9 +196,12 @@ describe.each(STORES)('hostile tool arguments (%s)', (_name, create) => {
             structuredContent: { code: string; details: unknown }
             _meta: Record<string, number>
           }
-          expect([name, result.isError, result._meta['tenant-public-api/status'], result.structuredContent.code]).toEqual(
-            [name, true, 400, 'VALIDATION_ERROR'],
-          )
+          expect([
+            name,
+            result.isError,
+            result._meta['tenant-public-api/status'],
+            result.structuredContent.code,
+          ]).toEqual([name, true, 400, 'VALIDATION_ERROR'])
           expect(result.structuredContent.details).toEqual([
             { in: 'header', path: header.name, message: header.message },
           ])
