@@ -175,15 +175,13 @@ describe.each(STORES)('hostile tool arguments (%s)', (_name, create) => {
     const errors: unknown[] = []
     const api = apiOf(store, errors)
     const ids = fixtureIds('a')
-    const headerArguments = new Map([
-      ['Idempotency-Key', 'idempotencyKey'],
-      ['If-Match', 'ifMatch'],
-    ])
     let checked = 0
     for (const tool of mcpTools()) {
       const name = tool.definition.name
-      for (const header of REQUEST_HEADERS.filter((each) => each.readBy(tool.operation))) {
-        const argument = headerArguments.get(header.name)!
+      // The tool's header arguments (idempotencyKey → Idempotency-Key, ifMatch → If-Match), as its route sends them.
+      for (const [argument, headerName] of tool.route.headers) {
+        const header = REQUEST_HEADERS.find((each) => each.name === headerName)!
+        expect([name, header.readBy(tool.operation)]).toEqual([name, true])
         for (const value of ['1\r\n', '\u0100', '"1"\n\n{}']) {
           const args = { ...sampleArguments(name, ids), [argument]: value }
           // A key without the tool's scope gets its 403 first, as a REST request with that header would.
