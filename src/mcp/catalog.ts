@@ -23,6 +23,8 @@ export class ToolCatalog {
   readonly #pages = new Map<string, string[]>()
   /** Each tool's definition as ASCII JSON text, in the order of mcpTools(); rendered at the first listing. */
   #texts: readonly string[] | undefined
+  /** The set listed last, the last entry of the pages. */
+  #newest: string | undefined
 
   constructor(config: McpConfig) {
     this.#config = config
@@ -46,8 +48,13 @@ export class ToolCatalog {
     if (pages === undefined) {
       pages = this.#render(mask)
       if (this.#pages.size >= MAX_CACHED_SCOPE_SETS) this.#pages.delete(this.#pages.keys().next().value!)
-    } else this.#pages.delete(mask)
-    this.#pages.set(mask, pages) // most recently used last
+      this.#pages.set(mask, pages)
+    } else if (mask !== this.#newest) {
+      // Most recently used last; a set listed again in a row (one busy key) is already there.
+      this.#pages.delete(mask)
+      this.#pages.set(mask, pages)
+    }
+    this.#newest = mask
     const index = cursor === undefined ? 0 : pageOf(cursor)
     const page = pages[index]
     if (page === undefined) throw new JsonRpcError(INVALID_PARAMS, 'Invalid cursor')
