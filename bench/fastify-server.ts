@@ -174,11 +174,14 @@ function pairName(pair: string): string {
   }
 }
 
-/** The next page's URL: the request's query pairs as the client wrote them, less `page` and `cursor`, then `cursor`. */
-function nextPageUrl(origin: string, target: string, cursor: string): string {
+/**
+ * The next page's URL, a relative reference as the API writes it without `publicOrigin`: the request's
+ * path and query pairs as the client wrote them, less `page` and `cursor`, then `cursor`.
+ */
+function nextPageUrl(target: string, cursor: string): string {
   const [path = '', search = ''] = target.split(/\?(.*)/s)
   const kept = search.split('&').filter((pair) => pair !== '' && !['page', 'cursor'].includes(pairName(pair)))
-  return `${origin}${path}?${[...kept, `cursor=${cursor}`].join('&')}`
+  return `${path}?${[...kept, `cursor=${cursor}`].join('&')}`
 }
 
 /**
@@ -307,11 +310,7 @@ export function createFastifyPeer(options: FastifyPeerOptions) {
         more && last !== undefined
           ? encodeCursor('listTickets', digest, { page: page + 1, after: keysetOf(tickets, terms, last) })
           : null
-      if (nextCursor !== null)
-        reply.header(
-          'link',
-          `<${nextPageUrl(`${request.protocol}://${request.host}`, request.url, nextCursor)}>; rel="next"`,
-        )
+      if (nextCursor !== null) reply.header('link', `<${nextPageUrl(request.url, nextCursor)}>; rel="next"`)
       const counts = pagination(page, query.limit, result.totalCount)
       return { data: result.items, pagination: { ...counts, hasNextPage: nextCursor !== null, nextCursor } }
     },

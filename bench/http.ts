@@ -136,10 +136,10 @@ export async function checkParity(kind: string, origin: string, api: PublicApiHa
     const [path, authorized] = pending[i]!
     const init: RequestInit = { headers: authorized ? { authorization: `Bearer ${TOKEN}` } : {} }
     const theirs = await answerOf(await fetch(`${origin}${path}`, init))
-    // The API is asked at the peer's own origin, so that the `Link`s it writes are the same text.
     const response = await api(new Request(`${origin}${path}`, init))
+    // A relative reference (the API has no `publicOrigin` here): the path and query of the next page.
     const next = /^<([^>]+)>; rel="next"$/.exec(response.headers.get('link') ?? '')?.[1]
-    if (next !== undefined && i < PARITY_CASES.length) pending.push([next.slice(origin.length), authorized])
+    if (next !== undefined && i < PARITY_CASES.length) pending.push([next, authorized])
     const ours = await answerOf(response)
     const problem =
       theirs.status !== ours.status

@@ -29,6 +29,12 @@ export interface PublicApiOptions {
    * `/` is the root.
    */
   basePath?: string
+  /**
+   * The origin clients reach the API at, e.g. `https://portal.example`: list responses' `Link` URLs
+   * are absolute from it. Default none: they are relative references (`</api/public/v1/tickets?cursor=...>`),
+   * never built from the request's `Host` (docs/api-behaviour.md#lists).
+   */
+  publicOrigin?: string
   /** Largest accepted request body. Default 1 MiB (1,048,576 bytes). */
   maxBodyBytes?: number
   /**
@@ -91,6 +97,7 @@ export type PublicApiHandler = (request: Request) => Promise<Response>
 export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
   checkOptions(options)
   const basePath = normaliseBasePath(options.basePath ?? '/api/public/v1')
+  const publicOrigin = options.publicOrigin === undefined ? null : checkPublicOrigin(options.publicOrigin)
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1)
     throw new TypeError('maxBodyBytes must be a positive integer')
@@ -141,6 +148,7 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
     keyResolver: options.keyResolver,
     rateLimiter: options.rateLimiter ?? memoryRateLimiter(),
     basePath,
+    publicOrigin,
     maxBodyBytes,
     maxEventsPageBytes,
     onResponse: options.onResponse,
@@ -168,6 +176,28 @@ function checkOptions(options: PublicApiOptions): void {
     throw new TypeError('onResponse must be a function')
   if (options.tenantRateLimit !== undefined && !v.is(RateLimitRuleSchema, options.tenantRateLimit))
     throw new TypeError('tenantRateLimit must be { limit, windowMs } of positive integers')
+}
+
+/**
+ * `https://portal.example` (a trailing `/` is fine) as its origin, `https://portal.example`. Anything
+ * else is a `TypeError`: not a URL, a scheme other than `http`/`https`, credentials, a path (a `Link`
+ * carries the request's own path, base path included), a query or a fragment.
+ */
+function checkPublicOrigin(value: unknown): string {
+  const wrong = (why: string) =>
+    new TypeError(`publicOrigin must be an http or https origin such as https://portal.example: ${why}`)
+  if (typeof value !== 'string') throw wrong(`got ${value === null ? 'null' : typeof value}`)
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw wrong('not a URL')
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw wrong(`the scheme is ${url.protocol}`)
+  if (url.username !== '' || url.password !== '') throw wrong('it has credentials')
+  if (url.pathname !== '/') throw wrong('it has a path (Links carry the request path, base path included)')
+  if (/[?#]/.test(value)) throw wrong('it has a query or a fragment')
+  return url.origin
 }
 
 /** Path segments of unreserved URL characters only: the router compiles the base path into a regular expression. */

@@ -3,7 +3,6 @@
  * on the server from the OpenAPI document, grouped by area. Everything interpolated is escaped;
  * the Content-Security-Policy allows exactly the page's own style and script by hash.
  */
-import { SAFE_TEXT_PATTERN } from '../http/validation.js'
 import { exampleOf } from './examples.js'
 
 type SchemaObject = Record<string, unknown>
@@ -149,9 +148,9 @@ function limits(schema: SchemaObject | undefined, components: Record<string, unk
   range(inner.minimum, inner.maximum, '')
   range(inner.minLength, inner.maxLength, ' chars')
   range(inner.minItems, inner.maxItems, ' items')
-  // The pattern every request string has (no NUL) is said once, in the document's description.
-  if (typeof inner.pattern === 'string' && inner.pattern !== SAFE_TEXT_PATTERN)
-    parts.push(`pattern <code>${escapeHtml(inner.pattern)}</code>`)
+  // The patterns every request string has (no NUL, no lone surrogate) sit in `allOf` and are said
+  // once, in the document's description; a pattern of the string's own is its `pattern`.
+  if (typeof inner.pattern === 'string') parts.push(`pattern <code>${escapeHtml(inner.pattern)}</code>`)
   const fallback = s.default ?? inner.default
   if (fallback !== undefined) parts.push(`default <code>${escapeHtml(JSON.stringify(fallback))}</code>`)
   if (Array.isArray(s.anyOf) && (s.anyOf as SchemaObject[]).some((v) => v.type === 'null'))

@@ -11,6 +11,7 @@ import {
   type ApiKeyRecord,
   withoutHash,
 } from '../model/api-keys.js'
+import { DateTimeSchema } from '../model/shared.js'
 import type { Store } from '../ports/store.js'
 import { cachedKeyResolver } from './api-key-resolver.js'
 import { hashKey, isKeyPrefix, KEY_START_LENGTH, newKeyToken } from './api-key-token.js'
@@ -78,7 +79,7 @@ const CreateApiKeyInputSchema = v.object({
   tenantId: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
   scopes: v.pipe(v.array(v.picklist(SCOPES)), v.minLength(1), v.maxLength(SCOPES.length)),
-  expiresAt: v.nullish(v.union([v.date(), v.pipe(v.string(), v.isoTimestamp())])),
+  expiresAt: v.nullish(v.union([v.date(), DateTimeSchema])),
   rateLimit: v.nullish(RateLimitRuleSchema),
   createdBy: v.nullish(ApiKeyCreatorSchema),
 })

@@ -28,6 +28,11 @@ export interface OperationContext<P, Q, B> {
   now: Date
   /** The API's base path, e.g. `/api/public/v1`, for `Location` headers. */
   basePath: string
+  /**
+   * `createPublicApi({ publicOrigin })`, e.g. `https://portal.example`: what a `Link` URL starts with.
+   * Null when not configured: a `Link` is then a relative reference, never built from the request's `Host`.
+   */
+  publicOrigin: string | null
   /** `createPublicApi({ webhooks })`: whether webhook URLs may be `http` or private (development). */
   webhooks: { allowInsecureUrls: boolean }
   /** `createPublicApi({ maxEventsPageBytes })`: the byte budget of a page of `GET /events`. */

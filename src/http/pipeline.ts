@@ -28,6 +28,8 @@ export interface PipelineConfig {
   keyResolver: KeyResolver
   rateLimiter: RateLimiter
   basePath: string
+  /** `createPublicApi({ publicOrigin })`, normalised; null: `Link` URLs are relative references. */
+  publicOrigin: string | null
   maxBodyBytes: number
   /** Webhook URL rules (docs/extensions.md section 4). */
   webhooks: { allowInsecureUrls: boolean }
@@ -127,7 +129,12 @@ export async function runOperation(
   state.keyId = principal.keyId
   // Counted before the scope check so that 403s carry the rate-limit headers too; the 403 still wins over a 429.
   // Without a tenant bucket, one await of the limiter itself: no extra async step on every request.
-  if (config.tenantRateLimit === undefined)
+  // A tool call was counted with every message of its MCP request (docs/mcp.md): not counted again.
+  const call = state.toolCall
+  if (call !== undefined) {
+    state.rateLimit = call.rateLimit
+    state.tenantRateLimit = call.tenantRateLimit
+  } else if (config.tenantRateLimit === undefined)
     state.rateLimit = await config.rateLimiter.consume(principal.keyId, principal.rateLimit)
   else
     await consumeBoth(principal.keyId, principal.tenantId, principal.rateLimit, config.tenantRateLimit, state, config)
@@ -163,6 +170,7 @@ export async function runOperation(
       store,
       now,
       basePath: config.basePath,
+      publicOrigin: config.publicOrigin,
       webhooks: config.webhooks,
       maxEventsPageBytes: config.maxEventsPageBytes,
     } as Parameters<AnyOperation['handle']>[0])
@@ -173,15 +181,46 @@ export async function runOperation(
 }
 
 /**
- * Counts a request of a route outside the registry (the MCP endpoint, docs/mcp.md) as an operation's
- * is counted: the key's bucket, the tenant's with `tenantRateLimit`, and a 429 when either is spent.
+ * Counts a request of a route outside the registry (the MCP endpoint, docs/mcp.md) as `cost`
+ * requests of the key's bucket and of the tenant's with `tenantRateLimit`, all at once, and a 429
+ * when either bucket has fewer than `cost` left.
  */
-export async function countRequest(principal: Principal, state: RequestState, config: PipelineConfig): Promise<void> {
+export async function countRequest(
+  principal: Principal,
+  state: RequestState,
+  config: PipelineConfig,
+  cost = 1,
+): Promise<void> {
   if (config.tenantRateLimit === undefined)
-    state.rateLimit = await config.rateLimiter.consume(principal.keyId, principal.rateLimit)
+    state.rateLimit = await consumeCost(config.rateLimiter, principal.keyId, principal.rateLimit, cost)
   else
-    await consumeBoth(principal.keyId, principal.tenantId, principal.rateLimit, config.tenantRateLimit, state, config)
+    await consumeBoth(
+      principal.keyId,
+      principal.tenantId,
+      principal.rateLimit,
+      config.tenantRateLimit,
+      state,
+      config,
+      cost,
+    )
   refuseWhenLimited(state)
+}
+
+/**
+ * `cost` requests of `key` on `limiter` (src/ports/rate-limiter.ts): at once when it declares
+ * `countsCost`, else one at a time up to the first refusal.
+ */
+async function consumeCost(
+  limiter: RateLimiter,
+  key: string,
+  rule: RateLimitRule | undefined,
+  cost: number,
+): Promise<RateLimitResult> {
+  if (cost === 1) return limiter.consume(key, rule)
+  if (limiter.countsCost === true) return limiter.consume(key, rule, cost)
+  let result = await limiter.consume(key, rule)
+  for (let counted = 1; counted < cost && result.allowed; counted++) result = await limiter.consume(key, rule)
+  return result
 }
 
 /** Counts the request against its key's bucket and its tenant's (`tenantRateLimit`), concurrently. */
@@ -192,10 +231,11 @@ async function consumeBoth(
   tenantRule: RateLimitRule,
   state: RequestState,
   config: PipelineConfig,
+  cost = 1,
 ): Promise<void> {
   const [key, tenant] = await Promise.all([
-    config.rateLimiter.consume(keyId, rule),
-    config.rateLimiter.consume(TENANT_BUCKET_PREFIX + tenantId, tenantRule),
+    consumeCost(config.rateLimiter, keyId, rule, cost),
+    consumeCost(config.rateLimiter, TENANT_BUCKET_PREFIX + tenantId, tenantRule, cost),
   ])
   state.rateLimit = key
   state.tenantRateLimit = tenant

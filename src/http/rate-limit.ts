@@ -26,7 +26,8 @@ export function memoryRateLimiter(options: MemoryRateLimiterOptions = {}): RateL
   let nextSweep = 0
 
   return {
-    consume(key, rule = defaults) {
+    countsCost: true,
+    consume(key, rule = defaults, cost = 1) {
       const at = now()
       if (at >= nextSweep) {
         // Drop expired windows now and then, so that many one-off keys cannot grow the map forever.
@@ -39,8 +40,9 @@ export function memoryRateLimiter(options: MemoryRateLimiterOptions = {}): RateL
         window = { resetAt: at + rule.windowMs, count: 0 }
         windows.set(id, window)
       }
-      const allowed = window.count < rule.limit
-      if (allowed) window.count += 1
+      // Refused, a cost spends nothing: what is left stays left (src/ports/rate-limiter.ts).
+      const allowed = window.count + cost <= rule.limit
+      if (allowed) window.count += cost
       const remaining = rule.limit - window.count
       return { allowed, limit: rule.limit, remaining, resetAt: new Date(window.resetAt), windowMs: rule.windowMs }
     },

@@ -1,12 +1,13 @@
 /**
  * Marks a request the MCP endpoint makes for a `tools/call` (docs/mcp.md) with the tool's name, the
- * principal the MCP request authenticated as, and that MCP request: the pipeline's `onResponse`
+ * principal the MCP request authenticated as and counted, and that MCP request: the pipeline's `onResponse`
  * event and span name the tool, the key is resolved once per MCP request, not again for its call (a
  * host's `keyResolver` may be a database read), `onError` is handed the request the host received,
  * and the call's span is a child of the MCP request's. A WeakMap rather than a header: a REST
  * client cannot send the mark, and it goes with the request object, which only the MCP endpoint
  * makes.
  */
+import type { RateLimitResult } from '../ports/rate-limiter.js'
 import type { Principal } from './principal.js'
 import type { RequestSpan } from './tracing.js'
 
@@ -20,6 +21,13 @@ export interface ToolCall {
   received: Request
   /** The MCP request's span, when traced: the call's span is its child. */
   span: RequestSpan | undefined
+  /**
+   * The key's bucket as the MCP request counted it, with every message of it (docs/mcp.md): the call
+   * is not counted again, and reports this.
+   */
+  rateLimit: RateLimitResult
+  /** The tenant's bucket as the MCP request counted it, with `tenantRateLimit`. */
+  tenantRateLimit: RateLimitResult | undefined
 }
 
 const TOOL_CALLS = new WeakMap<Request, ToolCall>()

@@ -2,12 +2,12 @@
  * A `tools/call` is a request of its operation (docs/mcp.md): the tool's arguments become the REST
  * request (path, query string, JSON body, `Idempotency-Key`, `If-Match`) with the MCP request's
  * `Authorization` and request id, and it runs through the API's own handler, so scopes, tenant
- * isolation, rate limits, validation, idempotency, `onResponse` and spans are the REST ones.
+ * isolation, validation, idempotency, `onResponse` and spans are the REST ones. Its rate limits were
+ * counted with its MCP request's messages (docs/mcp.md#counting): its REST request is not counted again.
  */
 import type { ReplyParts } from '../http/reply.js'
-import { stringifyReplyAsString } from '../http/reply-json.js'
-import { jsonStringContents } from '../model/stored-text.js'
 import type { Principal } from '../http/principal.js'
+import type { RateLimitResult } from '../ports/rate-limiter.js'
 import { markToolCall } from '../http/tool-call.js'
 import type { RequestSpan } from '../http/tracing.js'
 import { toolRequestOf } from './tool-request.js'
@@ -17,8 +17,8 @@ import type { McpTool } from './tools.js'
 export interface ToolOutcome {
   status: number
   body: string
-  /** `body` escaped as the contents of a JSON string (what goes between the quotes of a text block). */
-  bodyAsString: string
+  /** The value `body` was serialised from, when the API serialised one (its records' texts are reused). */
+  value: unknown
   requestId: string
   retryAfter: number | undefined
 }
@@ -40,6 +40,10 @@ export interface CallContext {
   requestId: string
   /** The API's own handler. */
   dispatch: (request: Request) => Promise<Response>
+  /** The key's bucket as the MCP request counted it (with all its messages): calls are not counted again. */
+  rateLimit: RateLimitResult
+  /** The tenant's bucket as the MCP request counted it, with `tenantRateLimit`. */
+  tenantRateLimit: RateLimitResult | undefined
 }
 
 /** A query value as the REST API reads it: arrays comma-separated (OpenAPI form style), objects as JSON. */
@@ -85,8 +89,8 @@ function toolRequest(
     received: context.received,
     makeReply,
   })
-  const { principal, received, span } = context
-  markToolCall(request, { tool: tool.definition.name, principal, received, span })
+  const { principal, received, span, rateLimit, tenantRateLimit } = context
+  markToolCall(request, { tool: tool.definition.name, principal, received, span, rateLimit, tenantRateLimit })
   return request
 }
 
@@ -116,8 +120,7 @@ export async function callTool(
   return {
     status: parts.status,
     body,
-    // From the value when the API serialised one, so records' escaped texts are reused (reply-json.ts).
-    bodyAsString: parts.value !== undefined ? stringifyReplyAsString(parts.value) : jsonStringContents(body),
+    value: parts.value,
     requestId: context.requestId,
     retryAfter: retry === undefined ? undefined : Number(retry),
   }

@@ -21,13 +21,29 @@ export interface McpOptions {
   allowedOrigins?: readonly string[]
   /** Tools per page of `tools/list` (then `nextCursor`). Default 100: one page for every tool of the API. */
   toolsPageSize?: number
+  /**
+   * The byte budget of one answer (the whole HTTP body, a lone message's or a batch's): a list tool's
+   * page is cut to fit (with `nextCursor`), anything else that does not fit is an error naming it.
+   * Default {@link DEFAULT_MAX_ANSWER_BYTES} (4 MiB); at least {@link MIN_MAX_ANSWER_BYTES} (64 KiB).
+   */
+  maxAnswerBytes?: number
 }
+
+/**
+ * The default answer budget, 4 MiB: a REST events page at its default budget (1 MiB) fits whole,
+ * its JSON being in an answer twice (`structuredContent` and the text block, where escaping can
+ * double it).
+ */
+export const DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024
+/** The least answer budget: room for every error a batch's messages can answer (docs/mcp.md). */
+export const MIN_MAX_ANSWER_BYTES = 64 * 1024
 
 /** {@link McpOptions} with every default applied. */
 export interface McpConfig {
   readOnly: boolean
   allowedOrigins: ReadonlySet<string>
   toolsPageSize: number
+  maxAnswerBytes: number
 }
 
 /** What each option must be, as a check that names the problem (undefined when the value is right). */
@@ -42,6 +58,10 @@ const CHECKS: { readonly [K in keyof Required<McpOptions>]: (value: unknown) => 
   },
   toolsPageSize: (value) =>
     Number.isSafeInteger(value) && (value as number) >= 1 ? undefined : 'must be a positive integer',
+  maxAnswerBytes: (value) =>
+    Number.isSafeInteger(value) && (value as number) >= MIN_MAX_ANSWER_BYTES
+      ? undefined
+      : `must be an integer of at least ${MIN_MAX_ANSWER_BYTES} (64 KiB)`,
 }
 const NAMES = Object.keys(CHECKS) as ReadonlyArray<keyof McpOptions>
 
@@ -76,8 +96,8 @@ function meant(key: string): string | undefined {
  * `@modelcontextprotocol/sdk` is not installed (when the runtime can tell: src/mcp/sdk.ts).
  *
  * @example
- * mcpConfig(true) // { readOnly: false, allowedOrigins: Set(0) {}, toolsPageSize: 100 }
- * mcpConfig({ readonly: true }) // TypeError: mcp has no option readonly (did you mean readOnly?) ...
+ * mcpConfig(true) // { readOnly: false, allowedOrigins: Set(0) {}, toolsPageSize: 100, maxAnswerBytes: 4194304 }
+ * mcpConfig({ readonly: true }) // TypeError: mcp has no option "readonly" (did you mean readOnly?) ...
  */
 export function mcpConfig(
   option: boolean | McpOptions | undefined,
@@ -104,5 +124,6 @@ export function mcpConfig(
     readOnly: options.readOnly === true,
     allowedOrigins: new Set(options.allowedOrigins ?? []),
     toolsPageSize: options.toolsPageSize ?? 100,
+    maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
   }
 }

@@ -22,16 +22,18 @@ export class JsonRpcError extends Error {
 const META = 'tenant-public-api/'
 
 /**
- * A tools/call result as JSON text: the REST body as `structuredContent` and as a text block;
- * `isError` for an error status, with the seconds to wait when the API sent `Retry-After`.
+ * A tools/call result as JSON text: the REST body as `structuredContent` and as a text block
+ * (`bodyAsString`, the body escaped as the contents of a JSON string); `isError` for an error status,
+ * with the seconds to wait when the API sent `Retry-After`. Its size is bounded before it is made
+ * (bounded-result.ts).
  *
  * @example
  * const body = '{"data":[]}'
- * toolResultText({ status: 200, body, bodyAsString: '{\\"data\\":[]}', requestId: 'r1', retryAfter: undefined })
+ * toolResultText({ status: 200, body, value: undefined, requestId: 'r1', retryAfter: undefined }, '{\\"data\\":[]}')
  */
-export function toolResultText(outcome: ToolOutcome): string {
+export function toolResultText(outcome: ToolOutcome, bodyAsString: string): string {
   const isError = outcome.status >= 400
-  const blocks = [`{"type":"text","text":"${outcome.bodyAsString}"}`]
+  const blocks = [`{"type":"text","text":"${bodyAsString}"}`]
   const meta: Record<string, unknown> = { [`${META}requestId`]: outcome.requestId, [`${META}status`]: outcome.status }
   if (outcome.retryAfter !== undefined) {
     meta[`${META}retryAfter`] = outcome.retryAfter

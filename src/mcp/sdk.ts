@@ -14,6 +14,7 @@ export interface Sdk {
   McpError: typeof TypesModule.McpError
   ListToolsRequestSchema: typeof TypesModule.ListToolsRequestSchema
   CallToolRequestSchema: typeof TypesModule.CallToolRequestSchema
+  InitializeRequestSchema: typeof TypesModule.InitializeRequestSchema
   supportedVersions: readonly string[]
 }
 
@@ -102,6 +103,7 @@ export function loadSdk(): Promise<Sdk> {
         McpError: types.McpError,
         ListToolsRequestSchema: types.ListToolsRequestSchema,
         CallToolRequestSchema: types.CallToolRequestSchema,
+        InitializeRequestSchema: types.InitializeRequestSchema,
         supportedVersions: types.SUPPORTED_PROTOCOL_VERSIONS,
       }
     },

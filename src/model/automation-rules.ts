@@ -93,8 +93,14 @@ export const ConditionGroupInputSchema: v.GenericSchema<ConditionGroupWriteInput
   {
     id: v.optional(Id),
     logic: v.picklist(CONDITION_LOGIC),
-    conditions: v.optional(v.array(ConditionInputSchema), []),
-    groups: v.optional(v.array(v.lazy(() => ConditionGroupInputSchema)), []),
+    conditions: v.optional(
+      v.pipe(v.array(ConditionInputSchema), v.metadata({ maxItems: RULE_LIMITS.maxConditions })),
+      [],
+    ),
+    groups: v.optional(
+      v.pipe(v.array(v.lazy(() => ConditionGroupInputSchema)), v.metadata({ maxItems: RULE_LIMITS.maxGroups })),
+      [],
+    ),
   },
 )
 
@@ -195,6 +201,14 @@ const ruleFields = {
     precheck(
       (groups) => measure(groups).conditions <= RULE_LIMITS.maxConditions,
       `A rule may have at most ${RULE_LIMITS.maxConditions} conditions`,
+    ),
+    // The bounds above, as the OpenAPI document states them: counts over a whole tree have no JSON
+    // Schema keyword, so the description says them; no list inside can be longer than its total.
+    v.metadata({ maxItems: RULE_LIMITS.maxGroups }),
+    v.description(
+      `The rule's condition groups, nested at most ${RULE_LIMITS.maxGroupDepth} deep (top-level groups are ` +
+        `depth 1), with at most ${RULE_LIMITS.maxGroups} groups and ${RULE_LIMITS.maxConditions} conditions ` +
+        "in all, counting every level; a group's `groups` and `conditions` lists are bounded by the same totals.",
     ),
   ),
   actions: v.pipe(

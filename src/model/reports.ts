@@ -1,6 +1,6 @@
 /** Reports (versioned documents, replaced by compare-and-set on `version`) and report types. */
 import * as v from 'valibot'
-import { DATE_OR_DATE_TIME_JSON, DateTimeSchema, isCalendarDate, JsonObjectSchema, UuidSchema } from './shared.js'
+import { DATE_OR_DATE_TIME_JSON, DateTimeSchema, isDateOrDateTime, JsonObjectSchema, UuidSchema } from './shared.js'
 import { column, defineCollection, defineView, type Names } from './collection.js'
 import { companies } from './companies.js'
 import { omit, seedSchemaOf } from './seed-schema.js'
@@ -45,10 +45,7 @@ export type ReportRecord = Omit<Report, 'companyName' | 'reportTypeName'> & { co
 /** A report date: `YYYY-MM-DD` or an ISO 8601 date-time. */
 const ReportDateSchema = v.pipe(
   v.string(),
-  v.check(
-    (s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) || v.is(v.pipe(v.string(), v.isoTimestamp()), s)) && isCalendarDate(s),
-    'Must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
-  ),
+  v.check(isDateOrDateTime, 'Must be a date (YYYY-MM-DD) or an ISO 8601 date-time'),
   // The check above, as the OpenAPI document states it, with an example.
   v.metadata(DATE_OR_DATE_TIME_JSON),
   v.description('A date (YYYY-MM-DD) or an ISO 8601 date-time.'),

@@ -39,8 +39,7 @@ export type SeedObjectInput<E extends v.ObjectEntries> = {
   : never
 
 const toIso = v.pipe(
-  v.string(),
-  v.isoTimestamp(),
+  DateTimeSchema,
   v.transform((s: string) => new Date(s).toISOString()),
 )
 

@@ -99,9 +99,12 @@ export const SEED_COMPUTED: Readonly<Partial<Record<CollectionName, readonly str
   }),
 )
 
-function parseAll<T>(kind: string, schema: v.GenericSchema, records: readonly unknown[] | undefined): T[] {
+function parseAll<T>(kind: string, schema: v.GenericSchema, records: unknown): T[] {
+  if (records === undefined) return []
+  if (!Array.isArray(records))
+    throw new TypeError(`Invalid seed ${kind}: must be an array of records, not ${describe(records)}`)
   // Every record is checked (errors name its index in `records`) before copies are dropped.
-  return (records ?? []).map((record, index) => {
+  return records.map((record, index) => {
     const result = v.safeParse(schema, record)
     if (!result.success) {
       const issue = result.issues[0]
@@ -132,6 +135,29 @@ function lastCopies<T extends { id: string }>(records: T[]): T[] {
   return kept.reverse()
 }
 
+const SEED_KEYS: ReadonlySet<string> = new Set(SEEDED_COLLECTIONS.map((c) => c.name))
+
+/**
+ * The seed's outer shape: an object whose keys are seed keys (parseAll checks each is a list). A misspelt key
+ * (`tikets`) would otherwise be dropped silently, a sync that loses data unnoticed; `remove` refuses it too.
+ */
+function checkSeedShape(data: unknown): Partial<Record<SyncCollection, readonly Record<string, unknown>[]>> {
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new TypeError('Invalid seed: must be an object of lists keyed by collection, such as { tickets: [...] }')
+  for (const key of Object.keys(data)) {
+    if (!SEED_KEYS.has(key))
+      throw new TypeError(
+        `Invalid seed: unknown collection ${JSON.stringify(key.slice(0, 100))}; ` +
+          `the seed keys are ${[...SEED_KEYS].join(', ')}`,
+      )
+  }
+  return data as Partial<Record<SyncCollection, readonly Record<string, unknown>[]>>
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : typeof value === 'object' ? 'an object' : `a ${typeof value}`
+}
+
 /**
  * Validates and normalises seed data; throws a `TypeError` naming the first bad record. An id given
  * twice keeps its last copy, so no store meets a row twice in one batch (a Postgres upsert refuses
@@ -141,7 +167,7 @@ function lastCopies<T extends { id: string }>(records: T[]): T[] {
  * const records = normalizeSeed({ companies: [{ id, name: 'Acme', status: 'active', createdAt, updatedAt }] })
  */
 export function normalizeSeed(data: SeedData): NormalizedSeed {
-  const given = data as Partial<Record<SyncCollection, readonly Record<string, unknown>[]>>
+  const given = checkSeedShape(data)
   const lists = {} as Record<SyncCollection, unknown[]>
   for (const spec of SEEDED_COLLECTIONS) {
     const key = spec.name
@@ -154,11 +180,7 @@ export function normalizeSeed(data: SeedData): NormalizedSeed {
         : records.map((record, index) => {
             const out = { ...record }
             for (const { field, seed } of children)
-              out[field] = parseAll(
-                `${key}[${index}].${field}`,
-                seed,
-                given[key]?.[index]?.[field] as unknown[] | undefined,
-              )
+              out[field] = parseAll(`${key}[${index}].${field}`, seed, given[key]?.[index]?.[field])
             return out
           })
   }

@@ -13,12 +13,42 @@ import * as v from 'valibot'
  */
 export const UuidSchema = v.pipe(v.string(), v.uuid('Must be a UUID'), v.toLowerCase())
 /**
- * An ISO 8601 date-time as the API writes it.
+ * The date-times the API reads, as a JSON Schema pattern: RFC 3339 as `Date.parse` reads it on every
+ * runtime (`T`, seconds, an optional fraction, `Z` or a `±HH:MM` offset). valibot's `isoTimestamp` also
+ * passes a space for the `T`, an hours-only offset (`+03`) and a space before the offset, which the
+ * parser then refuses or misreads; so this pattern, not that one, is both the check and what the
+ * OpenAPI document states (docs/api-behaviour.md).
+ *
+ * @example
+ * new RegExp(DATE_TIME_PATTERN).test('2026-11-11T09:17:48+03:00') // true
+ */
+export const DATE_TIME_PATTERN =
+  '^\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?' +
+  '(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)$'
+const DATE_TIME = new RegExp(DATE_TIME_PATTERN)
+
+/**
+ * Whether `text` is a date-time the API reads: {@link DATE_TIME_PATTERN}, on a real calendar day.
+ *
+ * @example
+ * isDateTime('2026-11-11T09:17:48Z') // true
+ * isDateTime('2026-11-11T09:17:48+03') // false
+ */
+export function isDateTime(text: string): boolean {
+  return DATE_TIME.test(text) && isCalendarDate(text)
+}
+
+/**
+ * An ISO 8601 date-time as the API writes and reads it ({@link isDateTime}).
  *
  * @example
  * v.is(DateTimeSchema, value)
  */
-export const DateTimeSchema = v.pipe(v.string(), v.isoTimestamp())
+export const DateTimeSchema = v.pipe(
+  v.string(),
+  v.check(isDateTime, 'Must be an ISO 8601 date-time such as 2026-01-15T09:30:00Z'),
+  v.metadata({ format: 'date-time', pattern: DATE_TIME_PATTERN }),
+)
 /**
  * A nullable date-time.
  *
@@ -180,7 +210,7 @@ export function isCalendarDate(text: string): boolean {
 
 /**
  * What a date-or-date-time check here accepts, as the OpenAPI document states it: a real day
- * `YYYY-MM-DD`, or a real date-time written as valibot's `isoTimestamp` reads it (its pattern).
+ * `YYYY-MM-DD`, or a real date-time as {@link DATE_TIME_PATTERN} states it.
  *
  * @example
  * v.metadata(DATE_OR_DATE_TIME_JSON)
@@ -188,22 +218,29 @@ export function isCalendarDate(text: string): boolean {
 export const DATE_OR_DATE_TIME_JSON = {
   anyOf: [
     { type: 'string', format: 'date' },
-    { type: 'string', format: 'date-time', pattern: v.ISO_TIMESTAMP_REGEX.source },
+    { type: 'string', format: 'date-time', pattern: DATE_TIME_PATTERN },
   ],
 }
 
 /**
- * An RFC 3339 date-time (with `Z` or an offset), or a date `YYYY-MM-DD` meaning the start of that
+ * Whether `text` is a real day `YYYY-MM-DD` or a date-time the API reads ({@link isDateTime}).
+ *
+ * @example
+ * isDateOrDateTime('2026-01-15') // true
+ */
+export function isDateOrDateTime(text: string): boolean {
+  return DATE_ONLY.test(text) ? isCalendarDate(text) : isDateTime(text)
+}
+
+/**
+ * An RFC 3339 date-time (with `Z` or a `±HH:MM` offset), or a date `YYYY-MM-DD` meaning the start of that
  * UTC day (`bound: 'start'`) or its last millisecond (`bound: 'end'`), normalised to `toISOString()`.
  */
 export function dateTimeParam(bound: 'start' | 'end', description?: string) {
   return param(
     v.pipe(
       v.string(),
-      v.check(
-        (s) => (DATE_ONLY.test(s) || v.is(v.pipe(v.string(), v.isoTimestamp()), s)) && isCalendarDate(s),
-        'Must be an ISO 8601 date-time or date',
-      ),
+      v.check(isDateOrDateTime, 'Must be an ISO 8601 date-time or date'),
       v.transform((s) => {
         const iso = DATE_ONLY.test(s) ? `${s}T${bound === 'start' ? '00:00:00.000' : '23:59:59.999'}Z` : s
         const time = Date.parse(iso)

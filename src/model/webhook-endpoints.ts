@@ -188,7 +188,14 @@ export const WebhookDeliverySchema = v.strictObject({
   status: v.picklist(['pending', 'succeeded', 'failed']),
   responseStatus: v.nullable(v.number()),
   durationMs: v.nullable(v.number()),
-  error: v.nullable(v.string()),
+  error: v.pipe(
+    v.nullable(v.string()),
+    v.metadata({
+      description:
+        'Why the attempt failed, null when it succeeded: the URL’s host and a short reason, e.g. ' +
+        '`hooks.example.com: status 503`, `hooks.example.com: TLS handshake failed`; never a library’s message.',
+    }),
+  ),
   createdAt: DateTimeSchema,
   nextAttemptAt: v.nullable(DateTimeSchema),
 })

@@ -116,8 +116,8 @@ export function createOpenApiDocument(options: OpenApiOptions = {}) {
       version: '1.0.0',
       description:
         'Programmatic, stateless read and write access to the data of one tenant of the IT-management portal. ' +
-        'No string of a request may hold NUL or an unpaired surrogate (the pattern on each says so), and no ' +
-        'object of a request may have the key `__proto__`, `constructor` or `prototype`.',
+        'No string of a request may hold NUL or an unpaired surrogate (two patterns in the `allOf` of each say ' +
+        'so), and no object of a request may have the key `__proto__`, `constructor` or `prototype`.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: '/' }],

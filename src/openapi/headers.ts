@@ -46,11 +46,16 @@ const SUCCESS_HEADER_SCHEMAS: Record<string, JsonSchema> = {
   ETag: { type: 'string', pattern: '^"[0-9]+"$' },
   Location: { type: 'string', pattern: '^/' },
 }
-/** `Link` of every list: `listPage` (src/operations/list-pages.ts) sends it when a page follows. */
-const LINK = HEADER('The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null.', {
-  type: 'string',
-  pattern: '^<https?://[^>]+>; rel="next"$',
-})
+/**
+ * `Link` of every list: `listPage` (src/operations/list-pages.ts) sends it when a page follows, absolute
+ * from `createPublicApi({ publicOrigin })` or else a path-absolute relative reference (never `//host`).
+ */
+const LINK = HEADER(
+  'The next page: `<URL>; rel="next"` (RFC 8288), sent when `nextCursor` is not null. The URL is absolute ' +
+    "when the API is configured with its public origin, else a reference relative to the request's URL " +
+    '(`</api/public/v1/tickets?limit=25&cursor=...>`), never built from the `Host` header.',
+  { type: 'string', pattern: '^<(https?://[^/>]+)?/[^/>][^>]*>; rel="next"$' },
+)
 
 /** Whether the operation answers a page of a list, `{ data, pagination }`: every such answer comes from `listPage`. */
 function isList(operation: AnyOperation): boolean {

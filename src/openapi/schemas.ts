@@ -4,7 +4,7 @@
  */
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
-import { FORBIDDEN_KEYS, SAFE_TEXT_PATTERN } from '../http/validation.js'
+import { FORBIDDEN_KEYS, SAFE_TEXT_PATTERNS } from '../http/validation.js'
 import {
   ActionSchema,
   AggregationConfigSchema,
@@ -107,13 +107,14 @@ export function jsonSchema(schema: v.GenericSchema, typeMode: 'input' | 'output'
  * What every request refuses anywhere in its body and query (src/http/body.ts): strings with NUL or
  * an unpaired surrogate, and the keys that could reach an object's prototype.
  */
-const SAFE_KEYS = { pattern: SAFE_TEXT_PATTERN, not: { enum: [...FORBIDDEN_KEYS] } }
+const SAFE_TEXT = SAFE_TEXT_PATTERNS.map((pattern) => ({ pattern }))
+const SAFE_KEYS = { allOf: SAFE_TEXT, not: { enum: [...FORBIDDEN_KEYS] } }
 const FREE_FORM = {
   JsonValue: {
     description:
       'Any JSON value; its strings hold no NUL or unpaired surrogate, its objects no key `__proto__`, ' +
       '`constructor` or `prototype`.',
-    pattern: SAFE_TEXT_PATTERN,
+    allOf: SAFE_TEXT,
     propertyNames: SAFE_KEYS,
     additionalProperties: ref('JsonValue'),
     items: ref('JsonValue'),
@@ -131,9 +132,9 @@ const SUBSCHEMAS = ['items', 'additionalProperties', 'then', 'else', 'contains']
 const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const
 
 /**
- * `schema` with {@link SAFE_TEXT_PATTERN} on every string it lets a request carry: strings with an
- * enum, a const or a format (uuid, date, date-time, uri: none of which admits a NUL) are left as they
- * are; a string with a pattern of its own gets this one beside it in `allOf`. `not` and `if` are
+ * `schema` with {@link SAFE_TEXT_PATTERNS} (in `allOf`) on every string it lets a request carry:
+ * strings with an enum, a const or a format (uuid, date, date-time, uri: none of which admits a NUL)
+ * are left as they are; a pattern of the string's own stays beside them. `not` and `if` are
  * conditions, not places a value is taken, so they are left alone.
  */
 export function safeText(schema: JsonSchema): JsonSchema {
@@ -152,10 +153,7 @@ export function safeText(schema: JsonSchema): JsonSchema {
     if (list !== undefined) out[key] = list.map(safeText)
   }
   const free = ['enum', 'const', 'format', 'anyOf', 'oneOf'].every((keyword) => !(keyword in out))
-  if (out.type === 'string' && free) {
-    if (out.pattern === undefined) out.pattern = SAFE_TEXT_PATTERN
-    else out.allOf = [...((out.allOf as JsonSchema[] | undefined) ?? []), { pattern: SAFE_TEXT_PATTERN }]
-  }
+  if (out.type === 'string' && free) out.allOf = [...((out.allOf as JsonSchema[] | undefined) ?? []), ...SAFE_TEXT]
   return out as JsonSchema
 }
 

@@ -19,7 +19,7 @@ export interface ListQuery extends PagedQuery {
 /** What a list reads of its handler's context: the operation's id (a cursor binds it), the query, the store. */
 export type ListContext = Pick<
   OperationContext<unknown, ListQuery, unknown>,
-  'store' | 'tenantId' | 'query' | 'url' | 'operationId'
+  'store' | 'tenantId' | 'query' | 'url' | 'operationId' | 'publicOrigin'
 >
 
 /** Whether the raw query string names `page` (the validated query always has one: it defaults to 1). */
@@ -46,23 +46,27 @@ function rawName(pair: string): string {
 }
 
 /**
- * The URL of the next page: the request's own query with `cursor` set and `page` left out
+ * The URL of the next page: the request's own path and query with `cursor` set and `page` left out
  * (RFC 8288 `Link`). The query is rebuilt from its raw pairs, so every other parameter is sent back
- * exactly as the client wrote it.
+ * exactly as the client wrote it. It starts with `origin` (`createPublicApi({ publicOrigin })`) or,
+ * without one, is a relative reference: the request's origin comes from its `Host` header, which
+ * anyone can set, so it is never part of a link (docs/api-behaviour.md#lists). A routed path starts
+ * with its base path or route, never `//`, so the reference cannot read as another host's.
  */
-function nextLink(url: URL, cursor: string): string {
+function nextLink(origin: string | null, url: URL, cursor: string): string {
+  const path = origin === null ? url.pathname : origin + url.pathname
   const search = url.search
   let query = ''
   // The usual query names neither `page` nor `cursor`, escapes no name and has no empty pair: it is
   // sent back whole, without splitting it into pairs.
   if (search.length > 1 && !/page|cursor|[%+]|&&|&$/.test(search) && search.charCodeAt(1) !== 0x26 /* & */)
-    return `${url.origin}${url.pathname}${search}&cursor=${cursor}`
+    return `${path}${search}&cursor=${cursor}`
   for (const pair of search.slice(1).split('&')) {
     if (pair === '') continue
     const name = rawName(pair)
     if (name !== 'page' && name !== 'cursor') query += `${pair}&`
   }
-  return `${url.origin}${url.pathname}?${query}cursor=${cursor}`
+  return `${path}?${query}cursor=${cursor}`
 }
 
 /**
@@ -88,11 +92,11 @@ export type PagedSpec = ListSpec & Pick<CollectionSpec<never, never>, 'columns'>
  * pageOf(context, ENDPOINTS, async (request) => ({ items, totalCount }))
  */
 export async function pageOf(
-  context: Pick<ListContext, 'query' | 'url' | 'operationId'>,
+  context: Pick<ListContext, 'query' | 'url' | 'operationId' | 'publicOrigin'>,
   spec: PagedSpec,
   list: (request: ListRequest) => Promise<ListResult<{ id: string }>>,
 ): Promise<OperationResult> {
-  const { query, url, operationId } = context
+  const { query, url, operationId, publicOrigin } = context
   let request = listRequest(spec, query)
   const terms = request.order
   const digest = queryDigest(query as unknown as Record<string, unknown>)
@@ -137,6 +141,6 @@ export async function pageOf(
         nextCursor,
       },
     },
-    headers: nextCursor === null ? undefined : { link: `<${nextLink(url, nextCursor)}>; rel="next"` },
+    headers: nextCursor === null ? undefined : { link: `<${nextLink(publicOrigin, url, nextCursor)}>; rel="next"` },
   }
 }

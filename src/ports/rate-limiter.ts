@@ -26,9 +26,18 @@ export interface RateLimitResult {
  * allow at most `limit` of them per window. A limiter whose backend is down may throw
  * `StoreUnavailableError` (503).
  *
+ * `cost` is how many requests the call counts at once (an MCP POST counts one per JSON-RPC
+ * message, docs/mcp.md); it is passed only above 1, and only to a limiter that declares
+ * `countsCost: true`. Such a limiter counts the cost atomically: allowed when the window has `cost`
+ * requests left, and then it spends them all; refused, it spends nothing, so `remaining` is what it
+ * was. A limiter without `countsCost` is asked `cost` times instead, one request each, stopping at
+ * the first refusal: a refused POST then keeps spent what was counted before the refusal.
+ *
  * @example
  * const limiter: RateLimiter = { consume: (key) => ({ allowed: true, limit: 1, remaining: 1, resetAt: new Date() }) }
  */
 export interface RateLimiter {
-  consume(key: string, rule?: RateLimitRule): RateLimitResult | Promise<RateLimitResult>
+  consume(key: string, rule?: RateLimitRule, cost?: number): RateLimitResult | Promise<RateLimitResult>
+  /** True when `consume` counts its `cost` argument atomically (every built-in limiter does). */
+  readonly countsCost?: boolean
 }

@@ -15,6 +15,7 @@ import * as http from 'node:http'
 import * as https from 'node:https'
 import { isIP, type LookupFunction } from 'node:net'
 import { isForbiddenAddress, webhookUrlProblem } from '../model/webhook-urls.js'
+import { attemptError, failureReason } from './attempt-failures.js'
 
 /** Resolves a host name to its addresses (IPv4 and IPv6), like `dns.lookup(host, { all: true })`. */
 export type WebhookResolver = (hostname: string) => Promise<readonly { address: string; family: 4 | 6 }[]>
@@ -172,7 +173,10 @@ export interface WebhookAttemptResult {
   responseStatus: number | null
   /** At most {@link MAX_RESPONSE_BYTES} bytes of the answer, as text. */
   responseBody: string
-  /** Why no acceptable answer came, or null after a 2xx. */
+  /**
+   * Why no acceptable answer came, or null after a 2xx: the URL's host and a short reason
+   * (attempt-failures.ts), `hooks.example.com: status 503`; what tenants see.
+   */
   error: string | null
   durationMs: number
 }
@@ -184,7 +188,8 @@ export const MAX_RESPONSE_BYTES = 4096
  * Thrown (inside {@link postWebhook}, reported as its `error`) when a URL or address is refused.
  * Its message is what a tenant sees (`GET /webhook-endpoints/{id}/deliveries`): it names the URL's
  * host, never an address the host resolved to, nor whether the name exists, so a tenant cannot map
- * the operator's internal DNS through the dispatcher. `detail` says which, for the operator.
+ * the operator's internal DNS through the dispatcher (`hooks.example.com: no public address`).
+ * `detail` says which, for the operator.
  *
  * @example
  * catch (error) { if (error instanceof UnsafeWebhookUrlError) log(error.message, error.detail) }
@@ -214,11 +219,11 @@ export async function resolveSafeAddress(
 ): Promise<{ address: string; family: 4 | 6 }> {
   const allowInsecure = options.allowInsecureUrls === true
   const problem = webhookUrlProblem(url.href, allowInsecure)
-  if (problem !== null) throw new UnsafeWebhookUrlError(`Refused URL: ${problem}`)
+  if (problem !== null) throw new UnsafeWebhookUrlError(attemptError(url, `URL not allowed: ${problem}`))
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
   const literal = isIP(host)
   // One message for a name that does not resolve and one that resolves to a forbidden address.
-  const refused = (detail: string) => new UnsafeWebhookUrlError(`Refused ${host}: it has no public address`, detail)
+  const refused = (detail: string) => new UnsafeWebhookUrlError(attemptError(url, 'no public address'), detail)
   let addresses: Awaited<ReturnType<WebhookResolver>>
   try {
     addresses =
@@ -260,9 +265,15 @@ export async function postWebhook(
   let pinned: PinnedAddress
   try {
     target = new URL(url)
+  } catch {
+    return finish(null, '', 'URL not allowed: Must be an absolute URL')
+  }
+  try {
     pinned = await resolveSafeAddress(target, options)
   } catch (error) {
-    return finish(null, '', error instanceof Error ? error.message : 'Refused URL')
+    // Only a refusal's message is for tenants; anything else the resolver threw is not.
+    const refusal = error instanceof UnsafeWebhookUrlError ? error.message : attemptError(target, 'no public address')
+    return finish(null, '', refusal)
   }
   const timeoutMs = options.timeoutMs ?? 10_000
   const deadline = started + timeoutMs
@@ -278,15 +289,17 @@ export async function postWebhook(
     // one (delivery is at least once: receivers deduplicate by webhook-id).
     if (result.staleSocket && performance.now() < deadline)
       result = await send(target, pinned, body, headers, limits(deadline - performance.now()))
-    // Node's errors name the address (`connect ECONNREFUSED 10.1.2.3:443`); tenants see the host.
-    const error = result.error?.split(pinned.address).join(target.hostname) ?? null
-    return finish(result.status, result.text, error)
+    // A reason, never Node's message: that names the address (`connect ECONNREFUSED 10.1.2.3:443`).
+    return finish(result.status, result.text, result.failure === null ? null : attemptError(target, result.failure))
   } finally {
     lease?.release()
   }
 }
 
-/** One request of {@link postWebhook}; `staleSocket` when a reused socket failed before any answer. */
+/**
+ * One request of {@link postWebhook}: `failure` is the reason it failed (attempt-failures.ts), null
+ * after a 2xx; `staleSocket` when a reused socket failed before any answer.
+ */
 function send(
   target: URL,
   pinned: PinnedAddress,
@@ -297,20 +310,20 @@ function send(
     connectTimeoutMs: connectMs,
     timeoutMs,
   }: { agent?: http.Agent; connectTimeoutMs: number; timeoutMs: number },
-): Promise<{ status: number | null; text: string; error: string | null; staleSocket: boolean }> {
+): Promise<{ status: number | null; text: string; failure: string | null; staleSocket: boolean }> {
   const timeout = Math.max(1, Math.round(timeoutMs))
   const connectTimeoutMs = Math.min(connectMs, timeout)
   const client = target.protocol === 'https:' ? https : http
   return new Promise((resolve) => {
     let settled = false
     /** `keep`: the answer was read to its end, so its socket may serve the next attempt. */
-    const done = (status: number | null, text: string, error: string | null, keep = false, staleSocket = false) => {
+    const done = (status: number | null, text: string, failure: string | null, keep = false, staleSocket = false) => {
       if (settled) return
       settled = true
       clearTimeout(attemptTimer)
       clearTimeout(connectTimer)
       if (!keep) request.destroy()
-      resolve({ status, text, error, staleSocket })
+      resolve({ status, text, failure, staleSocket })
     }
     const request = client.request(target, {
       method: 'POST',
@@ -320,9 +333,9 @@ function send(
       agent: agent ?? false,
       servername: serverNameOf(target),
     })
-    const attemptTimer = setTimeout(() => done(null, '', `No answer within ${timeout} ms`), timeout)
+    const attemptTimer = setTimeout(() => done(null, '', `timed out awaiting the answer after ${timeout} ms`), timeout)
     const connectTimer = setTimeout(
-      () => done(null, '', `Could not connect within ${connectTimeoutMs} ms`),
+      () => done(null, '', `timed out connecting after ${connectTimeoutMs} ms`),
       connectTimeoutMs,
     )
     let answered = false
@@ -332,7 +345,7 @@ function send(
     })
     request.on('error', (error: NodeJS.ErrnoException) => {
       const stale = request.reusedSocket && !answered && error.code === 'ECONNRESET'
-      done(null, '', `Request failed: ${error.message}`, false, stale)
+      done(null, '', failureReason(error), false, stale)
     })
     request.on('response', (response) => {
       answered = true
@@ -341,7 +354,7 @@ function send(
       let size = 0
       const end = (keep: boolean) => {
         const text = Buffer.concat(chunks).toString('utf8')
-        done(status, text, status >= 200 && status < 300 ? null : `Receiver answered ${status}`, keep)
+        done(status, text, status >= 200 && status < 300 ? null : `status ${status}`, keep)
       }
       response.on('data', (chunk: Buffer) => {
         const room = MAX_RESPONSE_BYTES - size

@@ -80,6 +80,42 @@ describe('node:http mount (toNodeHandler)', () => {
     expect(seen[1]).toEqual({ address: '203.0.113.7', url: 'https://api.example.com/api/public/v1/x' })
   })
 
+  it('never puts the Host header in a Link: a relative reference, or absolute from publicOrigin', async () => {
+    const store = createMemoryStore()
+    await store.seed(TENANT, mountSeed())
+    const linkOf = async (server: Server, headers: Record<string, string>) => {
+      const serverOrigin = await listen(server)
+      try {
+        return await new Promise<string>((resolve, reject) => {
+          const target = `${serverOrigin}/api/public/v1/tickets?limit=1`
+          const req = httpRequest(target, { headers: { authorization: `Bearer ${token}`, ...headers } }, (res) => {
+            res.resume()
+            res.on('end', () => (res.statusCode === 200 ? resolve(String(res.headers.link)) : reject(res.statusCode)))
+          })
+          req.on('error', reject)
+          req.end()
+        })
+      } finally {
+        server.close()
+      }
+    }
+    const hostile = { host: 'evil.example:666', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }
+    const mounts = [
+      [undefined, false],
+      [undefined, true],
+      ['https://portal.example', false],
+      ['https://portal.example', true],
+    ] as const
+    for (const [publicOrigin, trustProxy] of mounts) {
+      const api = createPublicApi({ store, keyResolver: testKeyResolver(), ...(publicOrigin && { publicOrigin }) })
+      const link = await linkOf(createServer(toNodeHandler(api, { trustProxy })), hostile)
+      expect(link, `${publicOrigin} ${trustProxy}`).toMatch(
+        new RegExp(`^<${publicOrigin ?? ''}/api/public/v1/tickets\\?limit=1&cursor=[A-Za-z0-9_-]+>; rel="next"$`),
+      )
+      expect(link).not.toContain('evil')
+    }
+  })
+
   it('normalises targets that need it and answers a bad Host with a 400 in the Error shape', async () => {
     seen.length = 0
     const response = await fetch(`${origin}/api/public/v1/tickets/../tickets?limit=1`, {

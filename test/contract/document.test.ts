@@ -1,6 +1,7 @@
 import { validate } from '@readme/openapi-parser'
 import { describe, expect, it } from 'vitest'
 import { createOpenApiDocument, operations, ERROR_STATUS } from 'tenant-public-api'
+import { RULE_LIMITS } from '../../src/model/automation-rules.js'
 import { operationErrors } from '../../src/openapi/responses.js'
 import { setup } from '../http/fixture.js'
 import { assertMatchesContract, pathPattern, type ObservedResponse } from '../support/contract.js'
@@ -101,6 +102,24 @@ describe('the OpenAPI document', () => {
     expect(create.responses['201']?.headers.Location?.required).toBe(true)
     expect(create.responses['201']?.headers['X-Request-Id']?.required).toBe(true)
     expect(create.responses['429']?.headers['Retry-After']?.required).toBe(true)
+  })
+
+  it("states a rule's condition-group bounds (depth, groups, conditions) that the API enforces", () => {
+    type Body = { requestBody: { content: { 'application/json': { schema: { properties: Record<string, Bound> } } } } }
+    type Bound = { maxItems?: number; description?: string; properties?: Record<string, Bound> }
+    const { maxGroupDepth, maxGroups, maxConditions } = RULE_LIMITS
+    for (const id of ['createAutomationRule', 'updateAutomationRule'] as const) {
+      const body = (docOperation(id).spec as unknown as Body).requestBody.content['application/json'].schema
+      const conditions = body.properties.conditions!
+      expect(conditions.maxItems, id).toBe(maxGroups)
+      expect(conditions.description, id).toContain(`at most ${maxGroupDepth} deep`)
+      expect(conditions.description, id).toContain(`at most ${maxGroups} groups and ${maxConditions} conditions`)
+    }
+    const group = (document.components as { schemas: Record<string, Bound> }).schemas.ConditionGroupInput!
+    expect([group.properties?.groups?.maxItems, group.properties?.conditions?.maxItems]).toEqual([
+      maxGroups,
+      maxConditions,
+    ])
   })
 
   it('matches the path templates it declares', () => {

@@ -50,6 +50,65 @@ describe('basePath', () => {
   )
 })
 
+describe('publicOrigin', () => {
+  /** The fixture with a second company, so that a page of one has a next page. */
+  const twoCompanies = async (options: Partial<PublicApiOptions>) => {
+    const set = await setup(options)
+    const company = { ...seedData().companies![0]!, id: crypto.randomUUID(), name: 'Zenith' }
+    await set.store.seed(TENANT, { companies: [company] })
+    return set
+  }
+
+  it.each([
+    ['https://portal.example', 'https://portal.example'],
+    ['https://portal.example/', 'https://portal.example'],
+    ['HTTPS://Portal.Example:443', 'https://portal.example'],
+    ['http://localhost:3000', 'http://localhost:3000'],
+  ])('%j makes every Link absolute from %j, whatever the request URL', async (publicOrigin, origin) => {
+    const { h } = await twoCompanies({ publicOrigin })
+    const { status, headers, body } = await h.call<Reply<'listCompanies'>>('GET', '/companies?limit=1')
+    expect(status).toBe(200)
+    const cursor = body.pagination.nextCursor as string
+    expect(headers.get('link')).toBe(`<${origin}/api/public/v1/companies?limit=1&cursor=${cursor}>; rel="next"`)
+  })
+
+  it('left out, every Link is a relative reference: the request’s path and query, no host', async () => {
+    const { h } = await twoCompanies({ basePath: '/v2' })
+    const { headers, body } = await h.call<Reply<'listCompanies'>>('GET', '/companies?limit=1&page=1&sortBy=name')
+    const cursor = body.pagination.nextCursor as string
+    expect(headers.get('link')).toBe(`</v2/companies?limit=1&sortBy=name&cursor=${cursor}>; rel="next"`)
+  })
+
+  it('a Link never starts with `//` (a host): a path of an empty segment matches no list', async () => {
+    const { api, key } = await twoCompanies({ basePath: '/' })
+    const headers = { authorization: `Bearer ${key}` }
+    const plain = await api(new Request('http://x/companies?limit=1', { headers }))
+    expect(plain.headers.get('link')).toMatch(/^<\/companies\?limit=1&cursor=[\w-]+>; rel="next"$/)
+    for (const path of ['//companies', '//evil.example/companies', '///companies'])
+      expect((await api(new Request(`http://x${path}?limit=1`, { headers }))).status, path).toBe(404)
+  })
+
+  it.each([
+    ['a path', 'https://portal.example/api/public/v1', /it has a path/],
+    ['a query', 'https://portal.example/?x=1', /a query or a fragment/],
+    ['an empty query', 'https://portal.example?', /a query or a fragment/],
+    ['a fragment', 'https://portal.example#top', /a query or a fragment/],
+    ['credentials', 'https://user:pass@portal.example', /credentials/],
+    ['another scheme', 'ftp://portal.example', /the scheme is ftp:/],
+    ['a javascript: URL', 'javascript:alert(1)', /the scheme is javascript:/],
+    ['no scheme', 'portal.example', /not a URL/],
+    ['a relative path', '/api', /not a URL/],
+    ['an empty string', '', /not a URL/],
+    ['a number', 42, /got number/],
+    ['null', null, /got null/],
+  ])('refuses %s with a TypeError naming the option', (_what, publicOrigin, why) => {
+    const create = () => createPublicApi({ ...base(), publicOrigin: publicOrigin as string })
+    expect(create).toThrow(TypeError)
+    expect(create).toThrow(/^publicOrigin must be an http or https origin such as https:\/\/portal\.example: /)
+    expect(create).toThrow(why)
+  })
+})
+
 describe('maxBodyBytes', () => {
   it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60, '100' as unknown as number])(
     'refuses %j',

@@ -4,7 +4,13 @@
  * limits, idempotent replays, Origin and body bounds, and what onResponse is told.
  */
 import { describe, expect, it } from 'vitest'
-import { createPublicApi, memoryRateLimiter, operations, type ResponseEvent } from 'tenant-public-api'
+import {
+  createPublicApi,
+  memoryRateLimiter,
+  operations,
+  StoreUnavailableError,
+  type ResponseEvent,
+} from 'tenant-public-api'
 import { createMemoryStore } from 'tenant-public-api'
 import { testKey, testKeyResolver } from 'tenant-public-api/testing'
 import { fixtureIds, fixtureSeed } from '../../src/testing/conformance/fixtures.js'
@@ -147,17 +153,30 @@ describe('MCP endpoint (Fetch handler)', () => {
     await expect(client.callTool({ name: 'getTicket', arguments: {} })).rejects.toThrow(/Argument id is required/)
   })
 
-  it('counts a tool call like a REST request: 429 as a tool error with the seconds to wait', async () => {
+  it('counts the MCP POST, not its tool call again: past the budget the POST is the REST 429', async () => {
     const { api } = await setup({ limit: 3 })
     const client = await mcpClient(URL_, testKey(TENANT), api)
-    // initialize and its notification: the notification holds no call, so each POST counts once.
-    const results: ToolResult[] = []
-    for (let i = 0; i < 3; i++)
-      results.push((await client.callTool({ name: 'listCompanies', arguments: {} })) as ToolResult)
-    const limited = results.find((result) => result.isError)!
-    expect(limited.structuredContent?.code).toBe('RATE_LIMITED')
-    expect(limited._meta?.['tenant-public-api/retryAfter']).toBeGreaterThan(0)
-    expect(limited.content[1]?.text).toMatch(/^Retry after \d+ seconds\.$/)
+    // initialize and its notification count one each; the call counts once, as its POST.
+    const result = (await client.callTool({ name: 'listCompanies', arguments: {} })) as ToolResult
+    expect(result.isError).toBe(false)
+    await expect(client.callTool({ name: 'listCompanies', arguments: {} })).rejects.toThrow(/RATE_LIMITED/)
+  })
+
+  it('answers a 503 of a tool call as a tool error with the seconds to wait', async () => {
+    const store = createMemoryStore()
+    await store.seed(TENANT, fixtureSeed('a'))
+    const down = new Proxy(store, {
+      get: (target, name, receiver) =>
+        name === 'list'
+          ? () => Promise.reject(new StoreUnavailableError(new Error('gone')))
+          : Reflect.get(target, name, receiver),
+    })
+    const api = createPublicApi({ store: down, keyResolver: testKeyResolver(), mcp: true, onError: () => {} })
+    const client = await mcpClient(URL_, testKey(TENANT), api)
+    const result = (await client.callTool({ name: 'listCompanies', arguments: {} })) as ToolResult
+    expect(result.structuredContent?.code).toBe('SERVICE_UNAVAILABLE')
+    expect(result._meta?.['tenant-public-api/retryAfter']).toBe(1)
+    expect(result.content[1]?.text).toBe('Retry after 1 seconds.')
   })
 
   it('replays a write with the same idempotencyKey', async () => {

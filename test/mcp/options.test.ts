@@ -23,7 +23,7 @@ describe('the mcp option', () => {
       new TypeError(
         'mcp has no option "readonly" (did you mean readOnly?); ' +
           'mcp has no option "allowedOrigin" (did you mean allowedOrigins?). ' +
-          'The options of mcp: readOnly, allowedOrigins, toolsPageSize',
+          'The options of mcp: readOnly, allowedOrigins, toolsPageSize, maxAnswerBytes',
       ),
     )
     expect(() => create({ pageSize: 10 })).toThrow(/^mcp has no option "pageSize"\. The options of mcp: /)
@@ -61,6 +61,7 @@ describe('the mcp option', () => {
       readOnly: false,
       allowedOrigins: new Set(['https://portal.example:8443', 'http://localhost:3000']),
       toolsPageSize: 100,
+      maxAnswerBytes: 4 * 1024 * 1024,
     })
     expect(mcpConfig(false)).toBeUndefined()
     expect(() => create(true)).not.toThrow()

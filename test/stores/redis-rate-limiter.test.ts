@@ -145,6 +145,28 @@ describe.each(kinds)('redisRateLimiter with $name', (kind) => {
     }
   })
 
+  it('counts a cost at once, at most the limit among concurrent costs; a refused cost spends nothing', async () => {
+    const { client, close } = await kind.open(direct())
+    try {
+      const limiter = redisRateLimiter({ client, limit: 10, windowMs: 30_000, timeoutMs: 10_000 })
+      expect(limiter.countsCost).toBe(true)
+      const id = key()
+      expect(await limiter.consume(id, undefined, 4)).toMatchObject({ allowed: true, remaining: 6, limit: 10 })
+      // A cost and single requests share the window.
+      expect(await limiter.consume(id)).toMatchObject({ allowed: true, remaining: 5 })
+      expect(await limiter.consume(id, undefined, 6)).toMatchObject({ allowed: false, remaining: 5 })
+      expect(await limiter.consume(id, undefined, 11)).toMatchObject({ allowed: false, remaining: 5 })
+      const refused = await limiter.consume(id, undefined, 6)
+      expect(refused.resetAt.getTime() - Date.now()).toBeGreaterThan(25_000)
+      expect(await limiter.consume(id, undefined, 5)).toMatchObject({ allowed: true, remaining: 0 })
+      const other = key()
+      const results = await Promise.all(Array.from({ length: 12 }, () => limiter.consume(other, undefined, 3)))
+      expect(results.filter((r) => r.allowed)).toHaveLength(3)
+    } finally {
+      await close()
+    }
+  })
+
   it('a new window starts once the old one expires in Redis', async () => {
     const { client, close } = await kind.open(direct())
     try {
@@ -273,6 +295,28 @@ describe.each(kinds)('redisRateLimiter with $name', (kind) => {
         io?.disconnect()
         await node?.quit()
       }
+    } finally {
+      await close()
+      await proxy.stop()
+    }
+  })
+
+  it('a cost, Redis unreachable: StoreUnavailableError, or the fallback, which gives a refused cost back', async () => {
+    const proxy = new TcpProxy({ host: redis.host, port: redis.port })
+    await proxy.start()
+    const { client, close } = await kind.open(through(proxy))
+    try {
+      const prefix = `t-${randomUUID()}`
+      const failing = redisRateLimiter({ client, limit: 5, prefix })
+      const allowing = redisRateLimiter({ client, limit: 5, onUnavailable: 'allow', prefix })
+      await proxy.stop()
+      await until(async () =>
+        kind.name === 'ioredis' ? (client as Redis).status !== 'ready' : !(client as { isReady: boolean }).isReady,
+      )
+      await expect(failing.consume('k', undefined, 2)).rejects.toBeInstanceOf(StoreUnavailableError)
+      expect(await allowing.consume('k', undefined, 3)).toMatchObject({ allowed: true, remaining: 2 })
+      expect(await allowing.consume('k', undefined, 3)).toMatchObject({ allowed: false, remaining: 2 })
+      expect(await allowing.consume('k', undefined, 2)).toMatchObject({ allowed: true, remaining: 0 })
     } finally {
       await close()
       await proxy.stop()

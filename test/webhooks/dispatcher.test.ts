@@ -125,7 +125,7 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
       [2, 'pending'],
       [1, 'pending'],
     ])
-    expect(list[2]).toMatchObject({ error: 'Receiver answered 503', responseStatus: 503 })
+    expect(list[2]).toMatchObject({ error: `${new URL(receiver.url).host}: status 503`, responseStatus: 503 })
     expect(list[2]?.nextAttemptAt).toBe(new Date(start + 1_000).toISOString())
     expect(list[1]?.nextAttemptAt).toBe(new Date(start + 61_000).toISOString())
     expect(list[0]?.nextAttemptAt).toBeNull()
@@ -240,7 +240,34 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     expect(receiver.received.map((r) => r.path)).toEqual(['/moved'])
     const [delivery] = (await h.call<Reply<'listWebhookDeliveries'>>('GET', `/webhook-endpoints/${id}/deliveries`)).body
       .data
-    expect(delivery).toMatchObject({ status: 'failed', responseStatus: 307, error: 'Receiver answered 307' })
+    expect(delivery).toMatchObject({
+      status: 'failed',
+      responseStatus: 307,
+      error: `${new URL(receiver.url).host}: status 307`,
+    })
+  })
+
+  it('shows a tenant a failed TLS handshake as a short reason with the host, never OpenSSL’s words', async () => {
+    const tenantId = `tenant-${crypto.randomUUID()}`
+    const h = apiClient(store, tenantId)
+    // The receiver speaks plain HTTP: an https URL to it fails in the TLS handshake.
+    const url = `${receiver.url.replace(/^http:/, 'https:')}/in`
+    const created = await h.call<Reply<'createWebhookEndpoint'>>('POST', '/webhook-endpoints', {
+      body: { url, events: ['*'] },
+    })
+    await store.seed(tenantId, { companies: [company(1)] })
+    expect(await dispatcher({ retryScheduleMs: [] }).runOnce()).toMatchObject({ failed: 1 })
+    const shown = await h.call<Reply<'listWebhookDeliveries'>>(
+      'GET',
+      `/webhook-endpoints/${created.body.data.id}/deliveries`,
+    )
+    expect(shown.body.data[0]).toMatchObject({
+      status: 'failed',
+      responseStatus: null,
+      error: `${new URL(url).host}: TLS handshake failed`,
+    })
+    expect(JSON.stringify(shown.body)).not.toMatch(/ssl|\.c:|EPROTO|routines/i)
+    expect(errors).toEqual([])
   })
 
   it('refuses a host resolving to a private address at delivery, not connecting, not naming its address', async () => {
@@ -268,7 +295,7 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     expect(shown.body.data[0]).toMatchObject({
       status: 'failed',
       responseStatus: null,
-      error: 'Refused db.internal-corp.test: it has no public address',
+      error: `db.internal-corp.test:${port}: no public address`,
     })
     // The tenant learns nothing of the operator's DNS: the address is nowhere in the answer.
     expect(JSON.stringify(shown.body)).not.toContain('10.20.30.40')

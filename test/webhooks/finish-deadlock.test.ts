@@ -57,7 +57,7 @@ function batch(owner: string, round: number, clears: number[], fails: number[]):
         status: succeeded ? 'succeeded' : 'failed',
         responseStatus: succeeded ? 204 : 500,
         durationMs: 1,
-        error: succeeded ? null : 'Receiver answered 500',
+        error: succeeded ? null : 'hooks.example.com: status 500',
         createdAt: at,
         nextAttemptAt: null,
       },

@@ -195,11 +195,11 @@ describe('resolveSafeAddress (every delivery)', () => {
       'docs.example',
     ]) {
       await expect(resolveSafeAddress(new URL(`https://${host}/`), { resolver }), host).rejects.toThrow(
-        `Refused ${host}: it has no public address`,
+        `${host}: no public address`,
       )
     }
     await expect(resolveSafeAddress(new URL('https://empty.example/'), { resolver })).rejects.toThrow(
-      'Refused empty.example: it has no public address',
+      'empty.example: no public address',
     )
   })
   it('names the host, never the address nor whether the name exists; the error’s detail says which', async () => {
@@ -216,15 +216,15 @@ describe('resolveSafeAddress (every delivery)', () => {
       ),
     )
     expect(refusals.map((error) => error.message)).toEqual([
-      'Refused db.internal-corp.test: it has no public address',
-      'Refused nothing.internal-corp.test: it has no public address',
+      'db.internal-corp.test: no public address',
+      'nothing.internal-corp.test: no public address',
     ])
     expect(refusals.map((error) => error.detail)).toEqual([
       'resolves to 10.20.30.40',
       'getaddrinfo ENOTFOUND nothing.internal-corp.test',
     ])
     const posted = await postWebhook('https://db.internal-corp.test/in', '{}', {}, { resolver })
-    expect(posted.error).toBe('Refused db.internal-corp.test: it has no public address')
+    expect(posted.error).toBe('db.internal-corp.test: no public address')
   })
   it('returns the checked address of a public host', async () => {
     const resolver = resolverOf({ 'hooks.example': ['93.184.216.34', '2606:4700::1111'] })
@@ -275,7 +275,7 @@ describe('postWebhook', () => {
     const refused = await postWebhook(`http://127.0.0.1:${port}/ok`, '{}', {})
     expect(refused).toMatchObject({
       responseStatus: null,
-      error: 'Refused URL: Must be an https URL (unless allowInsecureUrls is set)',
+      error: `127.0.0.1:${port}: URL not allowed: Must be an https URL (unless allowInsecureUrls is set)`,
     })
     const named = await postWebhook(
       `https://receiver.example:${port}/ok`,
@@ -283,7 +283,7 @@ describe('postWebhook', () => {
       {},
       { resolver: resolverOf({ 'receiver.example': ['127.0.0.1'] }) },
     )
-    expect(named.error).toBe('Refused receiver.example: it has no public address')
+    expect(named.error).toBe(`receiver.example:${port}: no public address`)
     expect(seen.length).toBe(before)
     const allowed = await postWebhook(
       `http://127.0.0.1:${port}/ok`,
@@ -323,13 +323,13 @@ describe('postWebhook', () => {
       {},
       { allowInsecureUrls: true, resolver: resolverOf({ 'db.internal-corp.test': ['127.0.0.1'] }) },
     )
-    expect(result.error).toBe(`Request failed: connect ECONNREFUSED db.internal-corp.test:${closedPort}`)
+    expect(result.error).toBe(`db.internal-corp.test:${closedPort}: connection refused`)
   })
 
   it('does not follow a redirect (to a forbidden address): a 3xx is a failed attempt', async () => {
     const before = seen.length
     const result = await postWebhook(`http://127.0.0.1:${port}/redirect`, '{}', {}, { allowInsecureUrls: true })
-    expect(result).toMatchObject({ responseStatus: 302, error: 'Receiver answered 302' })
+    expect(result).toMatchObject({ responseStatus: 302, error: `127.0.0.1:${port}: status 302` })
     expect(seen.length).toBe(before + 1)
   })
 
@@ -338,14 +338,17 @@ describe('postWebhook', () => {
     expect(big).toMatchObject({ responseStatus: 200, error: null })
     expect(big.responseBody.length).toBe(4096)
     const failed = await postWebhook(`http://127.0.0.1:${port}/fail`, '{}', {}, { allowInsecureUrls: true })
-    expect(failed).toMatchObject({ responseStatus: 500, responseBody: 'nope', error: 'Receiver answered 500' })
+    expect(failed).toMatchObject({ responseStatus: 500, responseBody: 'nope', error: `127.0.0.1:${port}: status 500` })
     const slow = await postWebhook(
       `http://127.0.0.1:${port}/slow`,
       '{}',
       {},
       { allowInsecureUrls: true, timeoutMs: 300 },
     )
-    expect(slow).toMatchObject({ responseStatus: null, error: 'No answer within 300 ms' })
+    expect(slow).toMatchObject({
+      responseStatus: null,
+      error: `127.0.0.1:${port}: timed out awaiting the answer after 300 ms`,
+    })
     expect(slow.durationMs).toBeLessThan(1_500)
   })
 
@@ -360,7 +363,10 @@ describe('postWebhook', () => {
         {},
         { allowInsecureUrls: true, connectTimeoutMs: 200 },
       )
-      expect(result).toMatchObject({ responseStatus: null, error: 'Could not connect within 200 ms' })
+      expect(result).toMatchObject({
+        responseStatus: null,
+        error: `127.0.0.1:${silentPort}: timed out connecting after 200 ms`,
+      })
       expect(result.durationMs).toBeLessThan(1_500)
     } finally {
       silent.close()
@@ -389,7 +395,7 @@ describe('postWebhook', () => {
       expect(big.responseBody.length).toBe(4096)
       expect(pool.idleSockets(), 'after the cut answer').toBe(0)
       const slow = await postWebhook(`http://127.0.0.1:${port}/slow`, '{}', {}, { ...insecure(), timeoutMs: 300 })
-      expect(slow.error).toBe('No answer within 300 ms')
+      expect(slow.error).toBe(`127.0.0.1:${port}: timed out awaiting the answer after 300 ms`)
       expect(pool.idleSockets(), 'after the timeout').toBe(0)
       const before = connections
       expect(await postWebhook(`http://127.0.0.1:${port}/ok`, '{}', {}, insecure())).toMatchObject({ error: null })
@@ -446,7 +452,7 @@ describe('postWebhook', () => {
           resolver: resolverOf({ 'hooks.example': ['93.184.216.34', '10.0.0.7'] }),
         },
       )
-      expect(result.error).toBe('Refused hooks.example: it has no public address')
+      expect(result.error).toBe(`hooks.example:${port}: no public address`)
       expect(acquired, 'pool.acquire calls').toBe(0)
       expect(connections).toBe(before)
     })

@@ -327,6 +327,33 @@ function timeouts(
 }
 
 /**
+ * Fails at once, naming the option, where pg would fail at the first query with a message about its
+ * startup packet (a `connectionString` read from an unset environment variable is the usual case).
+ */
+function checkSource(source: PostgresStoreSource): void {
+  if (typeof source !== 'object' || source === null)
+    throw new TypeError('createPostgresStore needs { connectionString }, { pool } or { dialect }')
+  const given = (['connectionString', 'pool', 'dialect'] as const).filter((key) => key in source)
+  if (given.length !== 1) {
+    const both = given.length > 1 ? `, not ${given.join(' and ')}` : ''
+    throw new TypeError(`createPostgresStore needs exactly one of connectionString, pool or dialect${both}`)
+  }
+  if ('connectionString' in source) {
+    const value: unknown = source.connectionString
+    if (typeof value !== 'string' || value.trim() === '')
+      throw new TypeError(
+        `createPostgresStore: connectionString must be a connection string such as postgres://user@host:5432/db, not ${
+          typeof value === 'string' ? 'an empty string' : String(value)
+        }`,
+      )
+  }
+  if ('pool' in source && typeof (source.pool as { connect?: unknown } | null)?.connect !== 'function')
+    throw new TypeError('createPostgresStore: pool must be a pg Pool')
+  if ('dialect' in source && typeof (source.dialect as { createDriver?: unknown } | null)?.createDriver !== 'function')
+    throw new TypeError('createPostgresStore: dialect must be a Kysely Dialect')
+}
+
+/**
  * A store in a Postgres database. Strings order by code point (`COLLATE "C"`), search uses
  * pg_trgm when it can be installed, and an unreachable or silent server answers 503 within the
  * connection and query timeouts until it is back.
@@ -339,6 +366,7 @@ export async function createPostgresStore(
   source: PostgresStoreSource,
   options: PostgresStoreOptions = {},
 ): Promise<SqlStore> {
+  checkSource(source)
   const onError = options.onConnectionError ?? (() => undefined)
   const kysely = (dialect: Dialect) => new Kysely<unknown>({ dialect, plugins: [...postgresEngine.plugins] })
   const storeOptions = {

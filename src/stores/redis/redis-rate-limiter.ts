@@ -222,42 +222,141 @@ function timeoutSweeper(timeoutMs: number): (expire: () => void) => void {
 }
 
 /**
- * Counts one request of `key` on the rule's Redis limiter, settling on its answer or on the
- * timeout, whichever comes first; on the timeout the fallback counts instead, else Redis is
- * unavailable.
+ * Counts `cost` requests at once in the window rate-limiter-flexible keeps (the same Redis key), or
+ * none: the script adds the cost only while the window has room for it all, so a refused cost
+ * spends nothing. Answers `[count, pttl, allowed]`.
  */
-function consumeBounded(
+const COST_SCRIPT = `redis.call('set', KEYS[1], 0, 'EX', ARGV[2], 'NX')
+local count = tonumber(redis.call('get', KEYS[1]))
+local allowed = 0
+if count + tonumber(ARGV[1]) <= tonumber(ARGV[3]) then
+  count = redis.call('incrby', KEYS[1], ARGV[1])
+  allowed = 1
+end
+local ttl = redis.call('pttl', KEYS[1])
+if ttl == -1 then
+  redis.call('expire', KEYS[1], ARGV[2])
+  ttl = 1000 * ARGV[2]
+end
+return {count, ttl, allowed}`
+const COST_COMMAND = 'tpaRateLimitCost'
+
+/** Runs {@link COST_SCRIPT} on the client: a command defined once on ioredis, `EVAL` on node-redis. */
+function costScript({ client, ioredis }: LimiterSettings): (key: string, args: string[]) => Promise<unknown> {
+  if (!ioredis) return (key, args) => client.eval(COST_SCRIPT, { keys: [key], arguments: args })
+  client.defineCommand(COST_COMMAND, { numberOfKeys: 1, lua: COST_SCRIPT })
+  const run = (client as unknown as Record<string, (...args: string[]) => Promise<unknown>>)[COST_COMMAND]!
+  return (key, args) => run.call(client, key, ...args)
+}
+
+/** How one request (or one cost) is counted on Redis and, when Redis fails, on the fallback. */
+interface Counting {
+  redis(): Promise<RateLimitResult>
+  /** Undefined without onUnavailable "allow". */
+  fallback: (() => Promise<RateLimitResult>) | undefined
+}
+
+/** Counting one request: rate-limiter-flexible's own script, with its fallback as insurance. */
+function countingOne({ redis, fallback }: RuleLimiters, key: string, rule: RateLimitRule): Counting {
+  return {
+    redis: () =>
+      redis.consume(key).then(
+        (res) => resultOf(res, rule, true),
+        (reason: unknown) => failure(reason, rule),
+      ),
+    fallback:
+      fallback &&
+      (() =>
+        fallback.consume(key).then(
+          (res) => resultOf(res, rule, true),
+          (reason: unknown) => failure(reason, rule),
+        )),
+  }
+}
+
+/**
+ * Counting `cost` requests: {@link COST_SCRIPT}, and on a Redis error the fallback, which counts the
+ * cost and, refused, gives it back at once.
+ */
+function countingCost(
   { redis, fallback }: RuleLimiters,
   key: string,
   rule: RateLimitRule,
+  cost: number,
+  settings: LimiterSettings,
+  run: (key: string, args: string[]) => Promise<unknown>,
+): Counting {
+  const inFallback =
+    fallback &&
+    (() =>
+      fallback.consume(key, cost).then(
+        (res) => resultOf(res, rule, true),
+        (reason: unknown) => {
+          if (!(reason instanceof RateLimiterRes)) throw new StoreUnavailableError(reason)
+          fallback.reward(key, cost).catch(() => {})
+          const refused = resultOf(reason, rule, false)
+          return { ...refused, remaining: Math.max(0, rule.limit - (reason.consumedPoints - cost)) }
+        },
+      ))
+  const viaRedis = async (): Promise<RateLimitResult> => {
+    const ready = settings.ioredis ? settings.client.status === 'ready' : settings.client.isReady === true
+    if (!ready) throw new Error('Redis connection is not ready')
+    const answer = (await run(redis.getKey(key), [String(cost), String(windowSeconds(rule)), String(rule.limit)])) as [
+      number,
+      number,
+      number,
+    ]
+    const [count, ttl, allowed] = answer.map(Number) as [number, number, number]
+    return {
+      allowed: allowed === 1,
+      limit: rule.limit,
+      remaining: Math.max(0, rule.limit - count),
+      resetAt: new Date(Date.now() + Math.max(0, ttl)),
+      windowMs: windowSeconds(rule) * 1000,
+    }
+  }
+  return {
+    redis: () =>
+      viaRedis().catch((reason: unknown) => {
+        if (inFallback === undefined) throw new StoreUnavailableError(reason)
+        return inFallback()
+      }),
+    fallback: inFallback,
+  }
+}
+
+/**
+ * Counts on Redis, settling on its answer or on the timeout, whichever comes first; on the timeout
+ * the fallback counts instead, else Redis is unavailable.
+ */
+function consumeBounded(
+  counting: Counting,
   timeoutMs: number,
   onTimeout: (expire: () => void) => void,
 ): Promise<RateLimitResult> {
   return new Promise<RateLimitResult>((resolve, reject) => {
     let settled = false
-    const settle = (res: RateLimiterRes | undefined, reason?: unknown) => {
-      if (settled) return
-      settled = true
-      try {
-        resolve(res === undefined ? failure(reason, rule) : resultOf(res, rule, true))
-      } catch (error) {
-        reject(error)
-      }
-    }
+    const settle = (counted: Promise<RateLimitResult>) =>
+      counted.then(
+        (result) => {
+          if (settled) return
+          settled = true
+          resolve(result)
+        },
+        (error: unknown) => {
+          if (settled) return
+          settled = true
+          reject(error)
+        },
+      )
     // A command on a connection cut mid-flight waits for the client's reconnect: bounded here.
     onTimeout(() => {
       if (settled) return
-      if (fallback === undefined) settle(undefined, new Error(`Redis did not answer within ${timeoutMs} ms`))
-      else
-        fallback.consume(key).then(
-          (res) => settle(res),
-          (reason: unknown) => settle(undefined, reason),
-        )
+      if (counting.fallback === undefined)
+        settle(Promise.reject(new StoreUnavailableError(new Error(`Redis did not answer within ${timeoutMs} ms`))))
+      else settle(counting.fallback())
     })
-    redis.consume(key).then(
-      (res) => settle(res),
-      (reason: unknown) => settle(undefined, reason),
-    )
+    settle(counting.redis())
   })
 }
 
@@ -275,12 +374,18 @@ export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter 
   const whenConnected = firstConnection(settings)
   const limitersFor = ruleLimiters(settings)
   const onTimeout = timeoutSweeper(settings.timeoutMs)
-  const consume = (key: string, rule: RateLimitRule) =>
-    consumeBounded(limitersFor(rule), key, rule, settings.timeoutMs, onTimeout)
+  const runCost = costScript(settings)
+  const consume = (key: string, rule: RateLimitRule, cost: number) => {
+    const limiters = limitersFor(rule)
+    const counting =
+      cost === 1 ? countingOne(limiters, key, rule) : countingCost(limiters, key, rule, cost, settings, runCost)
+    return consumeBounded(counting, settings.timeoutMs, onTimeout)
+  }
   return {
-    consume(key, rule = settings.defaults) {
+    countsCost: true,
+    consume(key, rule = settings.defaults, cost = 1) {
       const connected = whenConnected()
-      return connected === undefined ? consume(key, rule) : connected.then(() => consume(key, rule))
+      return connected === undefined ? consume(key, rule, cost) : connected.then(() => consume(key, rule, cost))
     },
   }
 }

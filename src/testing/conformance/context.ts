@@ -72,8 +72,11 @@ export interface ConformanceContext {
   client(tenantId: string, scopes?: readonly Scope[] | '*'): Harness
   /** Seeds `data` into a new tenant and returns a client for it. */
   fresh(data: SeedData): Promise<{ tenantId: string; h: Harness }>
-  /** A client for `tenantId` of a second API over `store` (e.g. a wrapper of the store under test). */
-  clientOver(store: Store, tenantId: string): Harness
+  /**
+   * A client for `tenantId` of a second API over `store` (e.g. a wrapper of the store under test), created
+   * with `publicOrigin` when given, whose requests go to `origin` (default `http://api.test`).
+   */
+  clientOver(store: Store, tenantId: string, options?: { publicOrigin?: string; origin?: string }): Harness
 }
 
 /**
@@ -100,11 +103,12 @@ export function createConformanceContext(options: ConformanceOptions): Conforman
     return state
   }
   // The suite makes far more requests per key than any real limit allows; rate limits are not what it tests.
-  const apiOver = (store: Store) =>
+  const apiOver = (store: Store, publicOrigin?: string) =>
     createPublicApi({
       store,
       keyResolver: testKeyResolver(),
       rateLimiter: memoryRateLimiter({ limit: 1_000_000_000, windowMs: 60_000 }),
+      ...(publicOrigin === undefined ? {} : { publicOrigin }),
     })
   const client = (tenantId: string, scopes: readonly Scope[] | '*' = '*') =>
     createHarness(ready().api, { key: testKey(tenantId, scopes), onResponse: options.onResponse })
@@ -153,8 +157,12 @@ export function createConformanceContext(options: ConformanceOptions): Conforman
       await addFixtureWebhooks(ready().store, tenantId, data)
       return { tenantId, h: client(tenantId) }
     },
-    clientOver(store, tenantId) {
-      return createHarness(apiOver(store), { key: testKey(tenantId), onResponse: options.onResponse })
+    clientOver(store, tenantId, over = {}) {
+      return createHarness(apiOver(store, over.publicOrigin), {
+        key: testKey(tenantId),
+        onResponse: options.onResponse,
+        ...(over.origin === undefined ? {} : { origin: over.origin }),
+      })
     },
   }
 }

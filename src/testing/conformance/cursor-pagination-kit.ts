@@ -10,7 +10,7 @@ import type { Row } from './reference.js'
 
 /** The limits a walk cycles through, so that `limit` changes between pages. */
 export const LIMITS = [2, 3, 1, 4]
-/** Where the API is mounted, as the `Link` header names it. */
+/** Where the API is mounted, as the `Link` header's path names it. */
 const BASE_PATH = '/api/public/v1'
 
 /** A page's `pagination` as the API answers it. */
@@ -30,7 +30,7 @@ export const LIST_PATHS = [...SORTABLE.map((l) => l.path), ...FIXED.map((l) => l
 /**
  * Walks a list by cursor from its first page, cycling `limits`, checking each page's pagination
  * and `Link`; `between` runs after each page with its ids (to change the data mid-walk). With `viaLink` each
- * page after the first is fetched from the previous page's `Link` URL as given.
+ * page after the first is fetched from the previous page's `Link` URL as given (resolved against its request's).
  *
  * @example
  * const { ids, problems } = await walkCursor(h, '/companies', 'sortBy=name', { limits: [2] })
@@ -56,7 +56,7 @@ export async function walkCursor(
     const extra = query === '' ? '' : `&${query}`
     const target: string =
       options.viaLink === true && link !== null
-        ? link.slice(link.indexOf(BASE_PATH) + BASE_PATH.length)
+        ? link.slice(BASE_PATH.length)
         : `${path}?limit=${limit}${extra}${cursor === null ? '' : `&cursor=${cursor}`}`
     const result = await h.call('GET', target)
     if (result.status !== 200) {
@@ -82,8 +82,7 @@ export async function walkCursor(
     if (p.nextCursor === null) {
       if (link !== null) problems.push(`page ${n}: Link without a next page: ${link}`)
     } else {
-      const match = link === null ? null : /^<(https?:\/\/[^>]+)>; rel="next"$/.exec(link)
-      const next = match === null ? null : new URL(match[1]!)
+      const next = link === null ? null : linkTarget(link, result.request.url)
       const same =
         next !== null &&
         next.pathname === `${BASE_PATH}${path}` &&
@@ -92,7 +91,7 @@ export async function walkCursor(
         next.searchParams.get('limit') === String(pageLimit) &&
         [...new URLSearchParams(query)].every(([k, v]) => next.searchParams.get(k) === v)
       if (!same) problems.push(`page ${n}: Link ${link}`)
-      link = match?.[1] ?? null
+      link = next === null ? null : next.pathname + next.search
     }
     const pageIds = data.map((item) => item.id)
     ids.push(...pageIds)
@@ -101,6 +100,20 @@ export async function walkCursor(
     cursor = p.nextCursor
   }
   return { ids, problems }
+}
+
+/**
+ * The URL a `Link: <URL>; rel="next"` header names, resolved against `requestUrl` (the URL is absolute,
+ * or a relative reference starting with one `/`: docs/api-behaviour.md#lists); null when the
+ * header is not of that form.
+ *
+ * @example
+ * linkTarget('</api/public/v1/tickets?cursor=abc>; rel="next"', 'http://api.test/api/public/v1/tickets').href
+ * // 'http://api.test/api/public/v1/tickets?cursor=abc'
+ */
+export function linkTarget(link: string, requestUrl: string): URL | null {
+  const match = /^<((?:https?:\/\/[^/>]+)?\/[^/>][^>]*)>; rel="next"$/.exec(link)
+  return match === null ? null : new URL(match[1]!, requestUrl)
 }
 
 /**

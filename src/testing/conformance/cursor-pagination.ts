@@ -1,7 +1,8 @@
 /**
  * Cursor pagination (docs/extensions.md, section 1): walks by cursor in every sort and direction of
  * every list (ties and nulls included) against the independent reference order, with the limit
- * changed mid-walk; every filter; the `pagination` fields and the `Link` header of each page; every
+ * changed mid-walk; every filter; the `pagination` fields and the `Link` header of each page (relative,
+ * or absolute from `publicOrigin`, never from the request's host); every
  * malformed, foreign or mismatched cursor and `cursor` with `page` answered 400 on `cursor`; and
  * walks during concurrent seeds that add records and change others' non-sort fields, and during
  * removals (the cursor's own record among them).
@@ -82,6 +83,23 @@ function cursorWalks(ctx: ConformanceContext): void {
       const byLink = await walkCursor(ctx.a.h, list.path, query, { limits: [2], viaLink: true })
       expect(byLink.problems, list.path).toEqual([])
       expect(byLink.ids, list.path).toEqual(byCursor.ids)
+    }
+  })
+
+  it('links by a relative reference, or absolute from publicOrigin; never by the request’s host', async () => {
+    // The request's origin is what a mount makes of its Host header: a client's to choose.
+    const origin = 'http://attacker.example:8080'
+    const relative = ctx.clientOver(ctx.store, ctx.a.tenantId, { origin })
+    const absolute = ctx.clientOver(ctx.store, ctx.a.tenantId, { origin, publicOrigin: 'https://portal.example/' })
+    for (const path of LIST_PATHS) {
+      const target = `${path}?limit=1`
+      const [plain, configured] = await Promise.all([relative.call('GET', target), absolute.call('GET', target)])
+      for (const answer of [plain, configured]) expect(answer.status, path).toBe(200)
+      const cursor = (plain.body as { pagination: { nextCursor: string } }).pagination.nextCursor
+      expect(plain.headers.get('link'), path).toBe(`</api/public/v1${target}&cursor=${cursor}>; rel="next"`)
+      expect(configured.headers.get('link'), path).toBe(
+        `<https://portal.example/api/public/v1${target}&cursor=${cursor}>; rel="next"`,
+      )
     }
   })
 

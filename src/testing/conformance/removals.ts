@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { RemoveIds, SyncCollection } from '../../model/removal.js'
+import type { SeedData } from '../../model/seed.js'
 import type { Store } from '../../ports/store.js'
 import type { Harness, Reply } from '../harness.js'
 import type { ConformanceContext } from './context.js'
@@ -111,6 +112,32 @@ export function removals(ctx: ConformanceContext): void {
         ctx.a.ids.users.length,
       )
       await expect(ctx.store.remove(tenantId, { widgets: ['x'] } as RemoveIds)).rejects.toThrow(TypeError)
+    })
+
+    it('seed and remove refuse a misspelt key or a value that is not a list with a TypeError naming it', async () => {
+      const { tenantId, h } = await ctx.fresh(fixtureSeed('a'))
+      const before = (await h.call<Reply<'listTickets'>>('GET', '/tickets?limit=1')).body.pagination.totalCount
+      const ticket = fixtureSeed('a').tickets![0]!
+      const mistakes: [unknown, RegExp][] = [
+        [{ tikets: [ticket] }, /unknown collection "tikets".*tickets/],
+        [{ tickets: {} }, /seed tickets: must be an array of records, not an object/],
+        [{ tickets: 'x' }, /seed tickets: must be an array of records, not a string/],
+        [
+          { budgets: [{ ...fixtureSeed('a').budgets![0]!, lineItems: {} }] },
+          /seed budgets\[0\]\.lineItems: must be an array/,
+        ],
+        [[ticket], /must be an object of lists/],
+      ]
+      for (const [data, message] of mistakes) {
+        const label = `seed(t, ${JSON.stringify(data).slice(0, 60)})`
+        await expect(ctx.store.seed(tenantId, data as SeedData), label).rejects.toThrow(TypeError)
+        await expect(ctx.store.seed(tenantId, data as SeedData), label).rejects.toThrow(message)
+      }
+      await expect(ctx.store.remove(tenantId, { tikets: ['x'] } as RemoveIds)).rejects.toThrow(/tikets/)
+      await expect(ctx.store.remove(tenantId, { tickets: {} } as unknown as RemoveIds)).rejects.toThrow(/tickets/)
+      // A refused batch writes nothing, not even its valid keys.
+      await expect(ctx.store.seed(tenantId, { companies: [], tikets: [] } as SeedData)).rejects.toThrow(TypeError)
+      expect((await h.call<Reply<'listTickets'>>('GET', '/tickets?limit=1')).body.pagination.totalCount).toBe(before)
     })
   })
 }

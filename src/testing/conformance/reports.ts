@@ -164,4 +164,20 @@ function reportFieldsAndNames(ctx: ConformanceContext): void {
     expect((await h.call('PATCH', path, { body: { dateStart: '0050-02-29' } })).status).toBe(400)
     expect((await h.call('PATCH', path, { body: { dateStart: '0048-02-29' } })).status).toBe(200)
   })
+
+  it('refuses report date-times the parser cannot read as a format error on the field, not as an order', async () => {
+    const { h } = await ctx.fresh(writableSeed('a'))
+    const path = `/reports/${ctx.a.ids.report}`
+    for (const dateStart of ['2026-11-11T09:17:48+03', '2026-11-11T09:17:48 +03:00', '2026-11-11 09:17:48Z']) {
+      const refused = await h.call<{ details: { path: string; message: string }[] }>('PATCH', path, {
+        body: { dateStart, dateEnd: '2026-12-01T00:00:00+03:00' },
+      })
+      expect([refused.status, refused.body.details.map((d) => d.path)], dateStart).toEqual([400, ['dateStart']])
+      expect(refused.body.details[0]!.message).toMatch(/date-time/)
+    }
+    const read = await h.call('PATCH', path, {
+      body: { dateStart: '2026-11-11T09:17:48+03:00', dateEnd: '2026-11-11T09:17:48+02:00' },
+    })
+    expect(read.status).toBe(200)
+  })
 }

@@ -74,7 +74,7 @@ export function attempt(
     status,
     responseStatus: status === 'succeeded' ? 204 : 500,
     durationMs: 3,
-    error: status === 'succeeded' ? null : 'Receiver answered 500',
+    error: status === 'succeeded' ? null : 'hooks.example.com: status 500',
     createdAt: createdAt.toISOString(),
     nextAttemptAt: null,
   }

@@ -51,6 +51,10 @@ export const QUERY_REJECTED: QueryCase[] = [
   ['/tickets', 'companyId=not-a-uuid', 'companyId'],
   ['/tickets', 'dateFrom=yesterday', 'dateFrom'],
   ['/tickets', 'dateTo=2024-13-01', 'dateTo'],
+  // What `isoTimestamp` passes and `Date.parse` refuses: an hours-only offset, a space before it, a space for T.
+  ['/tickets', 'dateFrom=2026-11-11T09:17:48%2B03', 'dateFrom'],
+  ['/tickets', 'dateFrom=2026-11-11T09:17:48%20%2B03:00', 'dateFrom'],
+  ['/tickets', 'dateFrom=2026-11-11%2009:17:48Z', 'dateFrom'],
   ['/tickets', 'dateFrom=2024-01-11&dateTo=2024-01-10', ['dateFrom', 'dateTo', '']],
   ['/tickets', 'dateFrom=2024-01-10T10:00:00.001Z&dateTo=2024-01-10T10:00:00.000Z', ['dateFrom', 'dateTo', '']],
   ['/tickets', 'search=a&search=b', 'search'],
@@ -103,6 +107,7 @@ export const QUERY_ACCEPTED: Array<[path: string, query: string]> = [
   ['/tickets', `assignedTo=${chars(255)}`],
   ['/tickets', 'sortDesc=false&isClosed=true'],
   ['/tickets', 'dateFrom=2024-01-10&dateTo=2024-01-10'],
+  ['/tickets', 'dateFrom=2026-11-11T09:17:48%2B03:00&dateTo=2026-11-11T09:17:48.123456789-00:30'],
   [`/tickets/${'aaaaaaaa-0002-4000-8000-000000000001'}`, 'includeNotes=true&notesLimit=1'],
   [`/tickets/${'aaaaaaaa-0002-4000-8000-000000000001'}`, 'includeNotes=true&notesLimit=100'],
   ['/compliance/templates', `search=${chars(100)}`],

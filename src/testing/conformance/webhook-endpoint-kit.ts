@@ -31,7 +31,7 @@ export function delivery(endpointId: string, n: number, createdAt: string): Webh
     status: n % 2 === 0 ? 'succeeded' : 'failed',
     responseStatus: n % 2 === 0 ? 200 : 500,
     durationMs: 12,
-    error: n % 2 === 0 ? null : 'Receiver answered 500',
+    error: n % 2 === 0 ? null : 'hooks.example.com: status 500',
     createdAt,
     nextAttemptAt: null,
   }
