@@ -7,8 +7,9 @@
  * vs a fixed-token resolver), `events` (the feed's page and write path), `webhooks` (deliveries
  * per second from one and from two dispatcher processes), `operations` (every read and write
  * against an earlier commit's, on every store: the before/after of a reshape), `statements`
- * (what compiling a statement once saves) and `mcp` (a tools/call of listTickets vs GET /tickets,
- * through the Fetch handler and through the Node mount).
+ * (what compiling a statement once saves), `mcp` (a tools/call of listTickets vs GET /tickets,
+ * through the Fetch handler and through the Node mount) and `testing` (createTestApi() per instance
+ * and a GET /tickets through the testing kit, vs an earlier commit's).
  * Every figure is a ratio to a baseline measured in the same run.
  */
 import { spawn } from 'node:child_process'
@@ -25,6 +26,7 @@ const PARTS = [
   'operations',
   'statements',
   'mcp',
+  'testing',
 ] as const
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 const requested = process.argv.slice(2)

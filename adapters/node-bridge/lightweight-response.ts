@@ -9,7 +9,8 @@
  * reading it back costs more than the rest of a small request, and every `Headers` change on it
  * costs far more than a property write. Only a mount that writes its replies itself gains from
  * this, so it lives here; any other caller of the API gets a native `Response` (ARCHITECTURE.md,
- * "A request, end to end").
+ * "A request, end to end"), but for the testing kit's own requests (src/testing/test-api.ts), whose
+ * callers read replies in process: the testing entry bundles this file.
  */
 import type { ReplyParts } from 'tenant-public-api'
 

@@ -1,10 +1,13 @@
 /** Automation rules: versioned documents, replaced by compare-and-set on `version`. */
 import * as v from 'valibot'
 import { precheck } from './precheck.js'
+import { measure, RULE_LIMITS } from './rule-limits.js'
 import { DateTimeSchema, FiniteNumberSchema, JsonObjectSchema, NamedRefSchema, UuidSchema } from './shared.js'
 import { column, defineCollection, defineView, type Names } from './collection.js'
 import { companies } from './companies.js'
 import { omit, seedSchemaOf } from './seed-schema.js'
+
+export { RULE_LIMITS } from './rule-limits.js'
 
 /**
  * The allowed trigger types.
@@ -44,15 +47,6 @@ export const SCOPE_TYPES = ['tenant', 'company'] as const
  * CONDITION_LOGIC.includes(value)
  */
 export const CONDITION_LOGIC = ['AND', 'OR'] as const
-
-/**
- * Bounds on a rule's structure. Each is checked on the raw body before any group, condition or
- * action in it is validated, so an oversized rule costs one cheap count, not one error per element.
- *
- * @example
- * RULE_LIMITS // the bound the schema enforces
- */
-export const RULE_LIMITS = { maxGroupDepth: 5, maxGroups: 200, maxConditions: 200, maxActions: 50 } as const
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(100))
 
@@ -132,30 +126,6 @@ export const AggregationConfigSchema = v.strictObject({
   ),
 })
 export type AggregationConfig = v.InferOutput<typeof AggregationConfigSchema>
-
-/**
- * Depth of the deepest group (top-level groups are depth 1), and how many groups and conditions
- * there are, read from unparsed JSON (anything that is not a group is still counted where it
- * stands). Stops once past a limit, so it costs at most a few hundred steps whatever the input.
- */
-function measure(groups: unknown): { depth: number; groups: number; conditions: number } {
-  const out = { depth: 0, groups: 0, conditions: 0 }
-  const visit = (list: unknown, depth: number): void => {
-    if (!Array.isArray(list) || list.length === 0) return
-    out.depth = Math.max(out.depth, depth)
-    out.groups += list.length
-    if (out.groups > RULE_LIMITS.maxGroups || depth > RULE_LIMITS.maxGroupDepth) return
-    for (const group of list) {
-      if (typeof group !== 'object' || group === null) continue
-      const { conditions, groups: inner } = group as { conditions?: unknown; groups?: unknown }
-      if (Array.isArray(conditions)) out.conditions += conditions.length
-      visit(inner, depth + 1)
-      if (out.groups > RULE_LIMITS.maxGroups) return
-    }
-  }
-  visit(groups, 1)
-  return out
-}
 
 /**
  * Why a rule's `scopeType` and `companyIds` disagree, or null: a company rule names at least one

@@ -47,7 +47,8 @@ export function isDateTime(text: string): boolean {
 export const DateTimeSchema = v.pipe(
   v.string(),
   v.check(isDateTime, 'Must be an ISO 8601 date-time such as 2026-01-15T09:30:00Z'),
-  v.metadata({ format: 'date-time', pattern: DATE_TIME_PATTERN }),
+  // Responses only (no request body takes one): they are `toISOString()`, so the format says enough.
+  v.metadata({ format: 'date-time' }),
 )
 /**
  * A nullable date-time.

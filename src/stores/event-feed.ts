@@ -12,6 +12,7 @@ import {
   SYNC_ACTOR,
   type WriteContext,
 } from '../model/events.js'
+import { deepFreeze } from '../model/frozen-records.js'
 import { DEFAULT_EVENTS_PAGE_BYTES, type EventPage, type EventQuery } from '../ports/event-feed.js'
 
 /**
@@ -113,6 +114,20 @@ export class EventLog {
   private position = 0
   private prunedBefore = 1
 
+  /**
+   * A copy of this log that either can append to and prune without the other seeing it. The events
+   * themselves are shared, so they are frozen first (once: a frozen event is passed over), all but
+   * the actor, which is the writer's (the key resolver's principal) and may be shared beyond the log.
+   */
+  fork(): EventLog {
+    const copy = new EventLog()
+    for (const event of this.events) freezeEvent(event)
+    copy.events = [...this.events]
+    copy.position = this.position
+    copy.prunedBefore = this.prunedBefore
+    return copy
+  }
+
   /** The position of the tenant's last event (0 before any). */
   get lastPosition(): number {
     return this.position
@@ -164,4 +179,12 @@ export class EventLog {
     }
     return { state: 'ok', events: out, hasNextPage, lastPosition: this.position }
   }
+}
+
+/** Freezes what of `event` the log made (all but its actor); a frozen event is passed over. */
+function freezeEvent(event: Event): void {
+  if (Object.isFrozen(event)) return
+  deepFreeze(event.data)
+  Object.freeze(event.resource)
+  Object.freeze(event)
 }

@@ -37,17 +37,52 @@ const NOTHING_FOLDED: Readonly<Record<string, string | null>> = Object.freeze({}
 
 /** One collection of one tenant: documents by id, ids by lookup value, and sorted orders until the next change. */
 export class Collection {
-  readonly byId = new Map<string, Entry>()
+  /** The entries by id; a map shared with forks until a write ({@link fork}). */
+  private entries = new Map<string, Entry>()
   /** Sorted entries by their order's terms (the same array for the same order: see `sortOrder`). */
   private orders = new Map<readonly OrderTerm[], readonly Entry[]>()
   private readonly folding: readonly ColumnSpec<Doc>[]
   private readonly lookup: ColumnSpec<Doc> | null
-  /** The ids with each lookup value, ascending (a value can repeat: the smallest id wins). */
-  private readonly byLookup = new Map<ColumnValue, string[]>()
+  /**
+   * The ids with each lookup value, ascending (a value can repeat: the smallest id wins); an array
+   * is replaced, never changed, so a fork's copy of the map may share them.
+   */
+  private byLookup = new Map<ColumnValue, string[]>()
+  /** True while the maps are another collection's too ({@link fork}): the first write copies them. */
+  private shared = false
 
   constructor(readonly spec: MemorySpec) {
     this.folding = spec.columns.filter((c) => c.folded)
     this.lookup = spec.lookup === null ? null : columnOf(spec, spec.lookup)
+  }
+
+  /** The entries by id. */
+  get byId(): ReadonlyMap<string, Entry> {
+    return this.entries
+  }
+
+  /**
+   * A copy in O(1): both share the maps until each one's first write, which copies them for
+   * itself (the entries and their frozen records stay shared: they never change). While shared,
+   * either fills the same sorted orders, which are then sorts of the very same entries.
+   */
+  fork(): Collection {
+    const copy = new Collection(this.spec)
+    copy.entries = this.entries
+    copy.byLookup = this.byLookup
+    copy.orders = this.orders
+    copy.shared = true
+    this.shared = true
+    return copy
+  }
+
+  /** Takes copies of shared maps before a write; the sorted orders start afresh (the write would clear them). */
+  private own(): void {
+    if (!this.shared) return
+    this.entries = new Map(this.entries)
+    this.byLookup = new Map(this.byLookup)
+    this.orders = new Map()
+    this.shared = false
   }
 
   get(id: string): Doc | undefined {
@@ -64,6 +99,7 @@ export class Collection {
 
   /** Stores `record` (deep-frozen) and its `parts` (by column, deep-frozen), replacing what had its id. */
   set(record: Doc, parts: Record<string, unknown> | null = null): void {
+    this.own()
     const frozen = deepFreeze(record)
     let folded = NOTHING_FOLDED
     if (this.folding.length > 0) {
@@ -77,7 +113,7 @@ export class Collection {
       const value = this.lookup.read(frozen)
       this.byLookup.set(value, [...(this.byLookup.get(value) ?? []), record.id].sort(compareCodePoints))
     }
-    this.byId.set(record.id, {
+    this.entries.set(record.id, {
       id: record.id,
       record: frozen,
       folded,
@@ -89,8 +125,9 @@ export class Collection {
   delete(id: string): boolean {
     const entry = this.byId.get(id)
     if (entry === undefined) return false
+    this.own()
     if (this.lookup !== null) this.forget(entry)
-    this.byId.delete(id)
+    this.entries.delete(id)
     this.orders.clear()
     return true
   }

@@ -28,6 +28,35 @@ export interface MemoryStoreOptions {
 /** The in-memory store, with `seed` for loading data. */
 export type MemoryStore = Store
 
+/** Each memory store's tenants, for {@link forkMemoryTenant}. */
+const TENANTS = new WeakMap<MemoryStore, Map<string, TenantData>>()
+
+/**
+ * A new memory store holding a copy of `base`'s tenant `from` as its tenant `to`, made without
+ * copying records: the two share the frozen records and each collection's maps until either writes
+ * there, when the writer copies that collection's maps for itself (src/stores/memory/tenant.ts,
+ * `fork`). Nothing written to one, removed from it, or appended to its events feed reaches the
+ * other; the tenant's idempotency keys are copied, and the new store has no webhooks and no API
+ * keys. Not part of the public surface: the testing kit forks the demo tenant it seeds once per
+ * process (src/testing/test-api.ts).
+ *
+ * @example
+ * const copy = forkMemoryTenant(base, DEMO_TENANT_ID, 'tenant-a')
+ */
+export function forkMemoryTenant(
+  base: MemoryStore,
+  from: string,
+  to: string,
+  options?: MemoryStoreOptions,
+): MemoryStore {
+  const tenants = TENANTS.get(base)
+  if (tenants === undefined) throw new TypeError('forkMemoryTenant: base is not a memory store')
+  const copy = createMemoryStore(options)
+  const tenant = tenants.get(from)
+  if (tenant !== undefined) TENANTS.get(copy)!.set(to, tenant.fork())
+  return copy
+}
+
 /**
  * A store that keeps everything in this process's memory. Fast and exact; data is lost when the
  * process ends and is not shared between processes.
@@ -87,5 +116,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       webhooks.clear()
     },
   }
+  TENANTS.set(store, tenants)
   return store
 }

@@ -60,11 +60,30 @@ export class TenantData {
   /** For each child collection's name, the frozen documents of each parent's children, oldest first. */
   private readonly children = new Map<string, Map<string, readonly Doc[]>>()
   readonly idempotency = new Map<string, IdempotencyEntry>()
-  readonly feed = new EventLog()
+  readonly feed: EventLog
 
-  constructor() {
-    for (const spec of SEEDED_COLLECTIONS) this.collections.set(spec.name, new Collection(tenantSpec(spec)))
-    for (const child of CHILD_COLLECTIONS) this.children.set(child.name, new Map())
+  /** An empty tenant, or a fork of `base`: see {@link fork}. */
+  constructor(base?: TenantData) {
+    for (const spec of SEEDED_COLLECTIONS) {
+      const found = base?.collections.get(spec.name)
+      this.collections.set(spec.name, found === undefined ? new Collection(tenantSpec(spec)) : found.fork())
+    }
+    for (const child of CHILD_COLLECTIONS) {
+      // Copied, not shared: addChild appends in place. A parent's children are few, the parents few too.
+      const found = base?.children.get(child.name)
+      this.children.set(child.name, new Map([...(found ?? [])].map(([id, items]) => [id, [...items]])))
+    }
+    for (const [key, entry] of base?.idempotency ?? []) this.idempotency.set(key, { ...entry })
+    this.feed = base === undefined ? new EventLog() : base.feed.fork()
+  }
+
+  /**
+   * A copy of this tenant that neither this one's later writes nor its own reach the other: its
+   * collections share their maps until written ({@link Collection.fork}), the events and frozen
+   * records are shared (the events are frozen first), the children and idempotency keys copied.
+   */
+  fork(): TenantData {
+    return new TenantData(this)
   }
 
   /** The collection of `spec` (any collection kept by id). */
