@@ -163,6 +163,24 @@ describe.each(STORES)('hostile tool arguments (%s)', (_name, create) => {
       // A string past maxBodyBytes: the MCP POST is refused whole, 413 in the Error shape.
       const tooLarge = await call(api, key, name, { ...sample, [properties[0]!]: 'x'.repeat(MAX_BODY_BYTES) })
       expect([name, tooLarge.status, tooLarge.body.code]).toEqual([name, 413, 'PAYLOAD_TOO_LARGE'])
+      // The path and the query: CR/LF and characters past U+00FF are percent-encoded into the request,
+      // so an id holding them is an unknown id, and a query parameter named with them an unknown one.
+      const codeOf = (answer: Answer) =>
+        (answer.body.result as { structuredContent: { code?: string } }).structuredContent.code
+      for (const id of tool.route.path)
+        expect([name, codeOf(await call(api, key, name, { ...sample, [id]: 'a\r\n\u4e2d' }))]).toEqual([
+          name,
+          'NOT_FOUND',
+        ])
+      if (!tool.route.body) {
+        const unknown = await call(api, key, name, { ...sample, 'x\r\nX-Injected: 1': '\u4e2d\r\n' })
+        const details = (unknown.body.result as { structuredContent: { details?: unknown } }).structuredContent.details
+        expect([name, codeOf(unknown), details]).toEqual([
+          name,
+          'VALIDATION_ERROR',
+          [{ in: 'query', path: 'x\r\nX-Injected: 1', message: 'Unknown query parameter' }],
+        ])
+      }
       calls += 6
     }
     expect(calls).toBeGreaterThan(mcpTools().length * HOSTILE.length)
