@@ -15,6 +15,7 @@ import type { AnyOperation, OperationResult } from './operation.js'
 import type { Principal, RateLimitRule } from './principal.js'
 import { retryAfterSeconds, type RateLimiter, type RateLimitResult } from './rate-limit.js'
 import { shownBucket, TENANT_BUCKET_PREFIX, writeRateLimitFields } from './rate-limit-fields.js'
+import { checkHeaders } from './request-headers.js'
 import { resolveRequestId } from './request-id.js'
 import { toolCallOf, type ToolCall } from './tool-call.js'
 import { tracedStore, type RequestSpan } from './tracing.js'
@@ -146,10 +147,10 @@ export async function runOperation(
     json = parseJson(await readBodyText(request, config.maxBodyBytes))
     assertSafeJson(json, 'body')
   }
-  // Query and body problems are reported together, capped together.
+  // Query, body and header problems are reported together, capped together.
   const query = checkQuery(state.url, operation.query)
   const body = checkInput(operation.body, json, 'body')
-  const issues = validationIssues(query, body)
+  const issues = validationIssues(query, body, checkHeaders(operation, request.headers))
   if (issues.length > 0) throw validationError(issues)
   const params = pathParams(operation, rawParams)
 

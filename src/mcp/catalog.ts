@@ -1,7 +1,11 @@
 /**
  * What `tools/list` shows a key, and which tools `tools/call` serves (docs/mcp.md): the tools its
- * scopes allow (and only the read ones with `readOnly`), in pages of `toolsPageSize`. Each page is
- * kept as JSON text per set of allowed tools, so listing costs one lookup after the first time.
+ * scopes allow (and only the read ones with `readOnly`), in pages of `toolsPageSize`. The pages of
+ * the {@link MAX_CACHED_SCOPE_SETS} sets of allowed tools listed last are kept as JSON text, so
+ * listing costs one lookup after the first time; older sets are dropped, least recently used first
+ * (keys with distinct scope sets would otherwise grow the cache without bound, about 60 KB a set).
+ * A page is joined from each tool's definition text, rendered once per endpoint, so a set that was
+ * dropped costs a join, not a new rendering.
  */
 import { hasScope } from '../http/auth.js'
 import type { Principal } from '../http/principal.js'
@@ -9,11 +13,18 @@ import type { McpConfig } from './options.js'
 import { INVALID_PARAMS, JsonRpcError } from './results.js'
 import { findTool, mcpTools, type McpTool } from './tools.js'
 
+/** How many sets of allowed tools keep their `tools/list` pages (docs/mcp.md). */
+export const MAX_CACHED_SCOPE_SETS = 64
+
 /** The tools one endpoint serves, with its cached `tools/list` pages. */
 export class ToolCatalog {
   readonly #config: McpConfig
-  /** Page texts keyed by the allowed tools (a string of 0 and 1, one per tool). */
+  /** Page texts keyed by the allowed tools (a string of 0 and 1, one per tool), least recently used first. */
   readonly #pages = new Map<string, string[]>()
+  /** Each tool's definition as ASCII JSON text, in the order of mcpTools(); rendered at the first listing. */
+  #texts: readonly string[] | undefined
+  /** The set listed last, the last entry of the pages. */
+  #newest: string | undefined
 
   constructor(config: McpConfig) {
     this.#config = config
@@ -32,18 +43,38 @@ export class ToolCatalog {
    * catalog.page(principal, undefined) // '{"tools":[...]}'
    */
   page(principal: Principal, cursor: unknown): string {
-    const tools = mcpTools()
-    let mask = ''
-    for (const tool of tools) mask += this.#shows(tool, principal) ? '1' : '0'
+    const mask = this.#maskOf(principal)
     let pages = this.#pages.get(mask)
     if (pages === undefined) {
-      pages = this.#render(tools.filter((_, index) => mask[index] === '1'))
+      pages = this.#render(mask)
+      if (this.#pages.size >= MAX_CACHED_SCOPE_SETS) this.#pages.delete(this.#pages.keys().next().value!)
+      this.#pages.set(mask, pages)
+    } else if (mask !== this.#newest) {
+      // Most recently used last; a set listed again in a row (one busy key) is already there.
+      this.#pages.delete(mask)
       this.#pages.set(mask, pages)
     }
+    this.#newest = mask
     const index = cursor === undefined ? 0 : pageOf(cursor)
     const page = pages[index]
     if (page === undefined) throw new JsonRpcError(INVALID_PARAMS, 'Invalid cursor')
     return page
+  }
+
+  /** How many sets of allowed tools have their pages kept (at most {@link MAX_CACHED_SCOPE_SETS}). */
+  get cachedSets(): number {
+    return this.#pages.size
+  }
+
+  /** Whether the pages of what `principal` is allowed are kept. */
+  isCached(principal: Principal): boolean {
+    return this.#pages.has(this.#maskOf(principal))
+  }
+
+  #maskOf(principal: Principal): string {
+    let mask = ''
+    for (const tool of mcpTools()) mask += this.#shows(tool, principal) ? '1' : '0'
+    return mask
   }
 
   #shows(tool: McpTool, principal: Principal): boolean {
@@ -52,13 +83,15 @@ export class ToolCatalog {
     )
   }
 
-  #render(tools: readonly McpTool[]): string[] {
+  #render(mask: string): string[] {
+    const tools = mcpTools()
+    this.#texts ??= tools.map((tool) => asciiJson(JSON.stringify(tool.definition)))
+    const texts = this.#texts.filter((_, index) => mask[index] === '1')
     const size = this.#config.toolsPageSize
     const pages: string[] = []
-    for (let start = 0; start === 0 || start < tools.length; start += size) {
-      const next = start + size < tools.length ? `,"nextCursor":${JSON.stringify(cursorOf(pages.length + 1))}` : ''
-      const definitions = tools.slice(start, start + size).map((tool) => tool.definition)
-      pages.push(asciiJson(`{"tools":${JSON.stringify(definitions)}${next}}`))
+    for (let start = 0; start === 0 || start < texts.length; start += size) {
+      const next = start + size < texts.length ? `,"nextCursor":"${cursorOf(pages.length + 1)}"` : ''
+      pages.push(sequential(`{"tools":[${texts.slice(start, start + size).join(',')}]${next}}`))
     }
     return pages
   }
@@ -70,11 +103,20 @@ export class ToolCatalog {
  * character, even after such characters are replaced, and undici's `Response` checks a two-byte
  * body for lone surrogates at about 15 ns a character: about 2 ms of the 2.9 ms a full-scope page
  * cost (bench/README.md#mcp). Outside strings JSON text is ASCII, so only string contents change; the
- * round trip through UTF-8 is what makes the string one byte a character again.
+ * round trip through UTF-8 is what makes the string one byte a character again (and a page joined
+ * of such texts is one byte a character too).
  */
 function asciiJson(text: string): string {
   const escaped = text.replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
-  return new TextDecoder().decode(new TextEncoder().encode(escaped))
+  return sequential(escaped)
+}
+
+/**
+ * The same text as one fresh sequential string (not a rope of joined pieces), as every listing of
+ * the page hands it over: what a page cost to serve does not depend on how it was put together.
+ */
+function sequential(text: string): string {
+  return new TextDecoder().decode(new TextEncoder().encode(text))
 }
 
 /** An opaque cursor naming a page of `tools/list`. */

@@ -2,6 +2,7 @@
  * `createPublicApi({ mcp })`: the options of the MCP endpoint (docs/mcp.md), checked once when the
  * API is created.
  */
+import { type Resolve, runtimeResolve, SDK_MISSING, sdkStatus } from './sdk.js'
 
 /**
  * Options of the MCP endpoint at `POST {basePath}/mcp` (docs/mcp.md). `mcp: true` means `{}`.
@@ -45,32 +46,84 @@ export interface McpConfig {
   maxAnswerBytes: number
 }
 
+/** What each option must be, as a check that names the problem (undefined when the value is right). */
+const CHECKS: { readonly [K in keyof Required<McpOptions>]: (value: unknown) => string | undefined } = {
+  readOnly: (value) => (typeof value === 'boolean' ? undefined : 'must be a boolean'),
+  allowedOrigins: (value) => {
+    if (!Array.isArray(value)) return 'must be an array of origins such as https://portal.example'
+    const bad = value.find((origin) => typeof origin !== 'string' || !isOrigin(origin))
+    return bad === undefined
+      ? undefined
+      : `must hold origins such as https://portal.example (scheme://host[:port], nothing more), not ${show(bad)}`
+  },
+  toolsPageSize: (value) =>
+    Number.isSafeInteger(value) && (value as number) >= 1 ? undefined : 'must be a positive integer',
+  maxAnswerBytes: (value) =>
+    Number.isSafeInteger(value) && (value as number) >= MIN_MAX_ANSWER_BYTES
+      ? undefined
+      : `must be an integer of at least ${MIN_MAX_ANSWER_BYTES} (64 KiB)`,
+}
+const NAMES = Object.keys(CHECKS) as ReadonlyArray<keyof McpOptions>
+
+/** Whether `text` is an origin exactly as a browser sends it in `Origin`. */
+function isOrigin(text: string): boolean {
+  try {
+    return new URL(text).origin === text
+  } catch {
+    return false
+  }
+}
+
+/** A value, short, for a message. */
+function show(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value)
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text
+}
+
+/** The option an unknown key was probably meant to be: the same but for case, or one letter more or less. */
+function meant(key: string): string | undefined {
+  const lower = key.toLowerCase()
+  return NAMES.find((name) => {
+    const known = name.toLowerCase()
+    const oneApart = Math.abs(known.length - lower.length) === 1
+    return known === lower || (oneApart && (known.startsWith(lower) || lower.startsWith(known)))
+  })
+}
+
 /**
- * Checks and completes `createPublicApi`'s `mcp` option; undefined when the endpoint is off.
+ * Checks and completes `createPublicApi`'s `mcp` option; undefined when the endpoint is off. Unknown
+ * keys and values of the wrong kind are a TypeError naming each of them, as is `mcp` on where
+ * `@modelcontextprotocol/sdk` is not installed (when the runtime can tell: src/mcp/sdk.ts).
  *
  * @example
  * mcpConfig(true) // { readOnly: false, allowedOrigins: Set(0) {}, toolsPageSize: 100, maxAnswerBytes: 4194304 }
+ * mcpConfig({ readonly: true }) // TypeError: mcp has no option "readonly" (did you mean readOnly?) ...
  */
-export function mcpConfig(option: boolean | McpOptions | undefined): McpConfig | undefined {
+export function mcpConfig(
+  option: boolean | McpOptions | undefined,
+  resolve: Resolve | undefined = runtimeResolve(),
+): McpConfig | undefined {
   if (option === undefined || option === false) return undefined
-  if (option !== true && (typeof option !== 'object' || option === null))
-    throw new TypeError('mcp must be true, false or { readOnly?, allowedOrigins?, toolsPageSize?, maxAnswerBytes? }')
+  if (option !== true && (typeof option !== 'object' || option === null || Array.isArray(option)))
+    throw new TypeError(`mcp must be true, false or an object of options (${NAMES.join(', ')}), not ${show(option)}`)
   const options: McpOptions = option === true ? {} : option
-  if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean')
-    throw new TypeError('mcp.readOnly must be a boolean')
-  const origins = options.allowedOrigins ?? []
-  if (!Array.isArray(origins) || origins.some((origin) => typeof origin !== 'string'))
-    throw new TypeError('mcp.allowedOrigins must be an array of origins such as https://portal.example')
-  const pageSize = options.toolsPageSize ?? 100
-  if (!Number.isSafeInteger(pageSize) || pageSize < 1)
-    throw new TypeError('mcp.toolsPageSize must be a positive integer')
-  const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES
-  if (!Number.isSafeInteger(maxAnswerBytes) || maxAnswerBytes < MIN_MAX_ANSWER_BYTES)
-    throw new TypeError(`mcp.maxAnswerBytes must be an integer of at least ${MIN_MAX_ANSWER_BYTES} (64 KiB)`)
+  const problems: string[] = []
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined) continue
+    if (!Object.hasOwn(CHECKS, key)) {
+      const guess = meant(key)
+      problems.push(`mcp has no option ${show(key)}${guess === undefined ? '' : ` (did you mean ${guess}?)`}`)
+      continue
+    }
+    const problem = CHECKS[key as keyof McpOptions](value)
+    if (problem !== undefined) problems.push(`mcp.${key} ${problem}`)
+  }
+  if (problems.length > 0) throw new TypeError(`${problems.join('; ')}. The options of mcp: ${NAMES.join(', ')}`)
+  if (sdkStatus(resolve) === 'missing') throw new TypeError(SDK_MISSING)
   return {
     readOnly: options.readOnly === true,
-    allowedOrigins: new Set(origins),
-    toolsPageSize: pageSize,
-    maxAnswerBytes,
+    allowedOrigins: new Set(options.allowedOrigins ?? []),
+    toolsPageSize: options.toolsPageSize ?? 100,
+    maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
   }
 }

@@ -1,6 +1,7 @@
 /**
  * `@modelcontextprotocol/sdk`, an optional peer: loaded with a dynamic import once an API is created
- * with `mcp` on, so a host without the endpoint never loads it (docs/mcp.md).
+ * with `mcp` on, so a host without the endpoint never loads it (docs/mcp.md). Whether it is installed
+ * is asked synchronously at creation, where the runtime can resolve a module without loading it.
  */
 import type * as ServerModule from '@modelcontextprotocol/sdk/server/index.js'
 import type * as TransportModule from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
@@ -21,6 +22,57 @@ export interface Sdk {
 const SERVER = '@modelcontextprotocol/sdk/server/index.js'
 const TRANSPORT = '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 const TYPES = '@modelcontextprotocol/sdk/types.js'
+
+/** What to install, in every message about a missing SDK. */
+export const SDK_MISSING =
+  'createPublicApi({ mcp }) needs the optional peer @modelcontextprotocol/sdk (1.32 or later): ' +
+  'npm install @modelcontextprotocol/sdk'
+
+/** Resolves a module specifier as the dynamic import of this module would, without loading it. */
+export type Resolve = (specifier: string) => unknown
+
+/** What the CommonJS build reads of its own `module`: Node's `Module`, whose `createRequire` is public. */
+interface CommonJsModule {
+  filename?: unknown
+  constructor?: { createRequire?: unknown }
+}
+
+/**
+ * The runtime's synchronous resolver, or undefined where there is none: `import.meta.resolve` in the
+ * ESM build (Node 20, Bun, Deno), a `require` of its own module in the CommonJS build (where
+ * `import.meta` is empty; made with `Module.createRequire`, since a bare `require` would make the
+ * bundler add a `require` shim to the ESM build too). A bundler may offer neither (webpack and
+ * Rspack make `import.meta.resolve` undefined): then the SDK is not looked for. The specifier is a
+ * parameter, so no bundler takes it into its module graph.
+ */
+export function runtimeResolve(): Resolve | undefined {
+  if (typeof import.meta.resolve === 'function') return (specifier) => import.meta.resolve(specifier)
+  const own = typeof module === 'object' && module !== null ? (module as CommonJsModule) : undefined
+  const createRequire = own?.constructor?.createRequire
+  if (typeof createRequire !== 'function' || typeof own?.filename !== 'string') return undefined
+  const ownRequire = (createRequire as (filename: string) => NodeJS.Require)(own.filename)
+  return (specifier) => ownRequire.resolve(specifier)
+}
+
+/** The codes Node (and Bun) give a specifier whose package is not installed, for `import` and `require`. */
+const NOT_FOUND_CODES: ReadonlySet<unknown> = new Set(['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND'])
+
+/**
+ * Whether the SDK is installed: `missing` only when `resolve` says its modules are not found; where
+ * there is no resolver, or it fails otherwise, `unknown` (then the first MCP request tells `onError`).
+ *
+ * @example
+ * sdkStatus(runtimeResolve()) // 'installed'
+ */
+export function sdkStatus(resolve: Resolve | undefined): 'installed' | 'missing' | 'unknown' {
+  if (resolve === undefined) return 'unknown'
+  try {
+    for (const specifier of [SERVER, TRANSPORT, TYPES]) resolve(specifier)
+    return 'installed'
+  } catch (error) {
+    return NOT_FOUND_CODES.has((error as { code?: unknown } | null)?.code) ? 'missing' : 'unknown'
+  }
+}
 
 let loading: Promise<Sdk> | undefined
 
@@ -56,11 +108,7 @@ export function loadSdk(): Promise<Sdk> {
       }
     },
     (cause: unknown) => {
-      throw new Error(
-        'createPublicApi({ mcp }) needs the optional peer @modelcontextprotocol/sdk (1.32 or later): ' +
-          'npm install @modelcontextprotocol/sdk',
-        { cause },
-      )
+      throw new Error(SDK_MISSING, { cause })
     },
   )
   return loading

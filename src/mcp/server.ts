@@ -80,7 +80,8 @@ export function mcpRoute(
   dispatch: (request: Request) => Promise<Response>,
 ): PublicRoute {
   const catalog = new ToolCatalog(config)
-  // Started now, so a missing SDK is told (to onError, with what to install) by the first request.
+  // Started now. An SDK the runtime found missing was a TypeError at creation (options.ts); one that
+  // could not be looked for, or fails to load, is told (to onError, with what to install) by the first request.
   loadSdk().catch(() => {})
 
   const handle = async (request: Request, state: RequestState): Promise<ReplyParts> => {

@@ -2,8 +2,8 @@
  * The parameters of an operation: its path parameters, its query parameters (from the query-param
  * parsers of src/model/shared.ts), and the request headers it reads.
  */
-import { IDEMPOTENCY_KEY } from '../http/idempotency.js'
-import { takesIfMatch, type AnyOperation } from '../http/operation.js'
+import type { AnyOperation } from '../http/operation.js'
+import { REQUEST_HEADERS } from '../http/request-headers.js'
 import type * as v from 'valibot'
 import { jsonSchema, safeText } from './schemas.js'
 
@@ -51,28 +51,15 @@ function pathParameters(operation: AnyOperation): object[] {
   }))
 }
 
-/** The request headers an operation reads: `Idempotency-Key` and `If-Match`. */
+/** The request headers an operation reads (src/http/request-headers.ts: the pipeline checks the same table). */
 function headerParameters(operation: AnyOperation): object[] {
-  const parameters: object[] = []
-  if (operation.idempotent) {
-    parameters.push({
-      name: 'Idempotency-Key',
-      in: 'header',
-      required: false,
-      description: 'Makes a retry safe: a repeat within 24 h with the same body replays the first response.',
-      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY.source },
-    })
-  }
-  if (takesIfMatch(operation)) {
-    parameters.push({
-      name: 'If-Match',
-      in: 'header',
-      required: false,
-      description: 'The version you read (`"3"` or `3`); 412 if the resource has moved on.',
-      schema: { type: 'string' },
-    })
-  }
-  return parameters
+  return REQUEST_HEADERS.filter((header) => header.readBy(operation)).map((header) => ({
+    name: header.name,
+    in: 'header',
+    required: false,
+    description: header.description,
+    schema: header.schema,
+  }))
 }
 
 /** Every parameter of an operation: path, then query, then header. */

@@ -61,6 +61,42 @@ describe('VALIDATION_ERROR details', () => {
     expect(await snapshot(store)).toEqual(before)
   })
 
+  it('reports a bad If-Match and Idempotency-Key with the query and body problems, changing nothing', async () => {
+    const { h, store } = await setup()
+    const before = await snapshot(store)
+    const tooLong = 'W/"1", '.repeat(200)
+    const rule = await h.call<ValidationErrorReply>('PATCH', `${RULE}?bogus=1`, {
+      body: { priority: 500 },
+      headers: { 'if-match': tooLong },
+    })
+    expect(rule.status).toBe(400)
+    expect(rule.body.details).toEqual([
+      { in: 'query', path: 'bogus', message: 'Unknown query parameter' },
+      { in: 'body', path: 'priority', message: expect.any(String) },
+      { in: 'header', path: 'If-Match', message: expect.stringContaining('printable ASCII') },
+    ])
+    // Latin-1 reaches a host through HTTP (obs-text): outside the pattern, a 400 rather than a 412.
+    const latin1 = await h.call<ValidationErrorReply>('PATCH', RULE, {
+      body: { priority: 5 },
+      headers: { 'if-match': '"1"\u00e9' },
+    })
+    expect([latin1.status, latin1.body.details]).toEqual([400, [expect.objectContaining({ path: 'If-Match' })]])
+    const item = await h.call<ValidationErrorReply>('POST', `${BUDGET}/items`, {
+      body: { bogus: 1 },
+      headers: { 'idempotency-key': 'with space' },
+    })
+    expect(item.body.details).toEqual(
+      expect.arrayContaining([
+        { in: 'body', path: 'bogus', message: 'Unknown field' },
+        { in: 'header', path: 'Idempotency-Key', message: 'Must be 1..255 printable ASCII characters' },
+      ]),
+    )
+    expect(await snapshot(store)).toEqual(before)
+    // Within the pattern, If-Match is read as before: a version that is not the current one is a 412.
+    const moved = await h.call('PATCH', RULE, { body: { priority: 5 }, headers: { 'if-match': '"abc", W/"99"' } })
+    expect(moved.status).toBe(412)
+  })
+
   it('names nested fields like conditions[0].conditions[1].field', async () => {
     const { h } = await setup()
     const conditions = [

@@ -1,7 +1,10 @@
 /**
- * Without the optional peer `@modelcontextprotocol/sdk` (docs/mcp.md): every MCP request answers 500
- * `INTERNAL_ERROR`, saying nothing of why, and `onError` is told what to install. The REST API is
- * unaffected. The SDK's modules are replaced by ones that fail to load.
+ * When the SDK cannot be loaded although creation did not find it missing (docs/mcp.md): a runtime
+ * or bundler that cannot resolve a module without loading it (so createPublicApi() cannot tell), or
+ * an SDK that resolves but fails to load. Every MCP request then answers 500 `INTERNAL_ERROR`, saying
+ * nothing of why, and `onError` is told what to install; the REST API is unaffected. The SDK's
+ * modules are replaced by ones that fail to load, while they still resolve. Where the runtime finds
+ * the SDK missing, creation throws instead: test/mcp/options.test.ts, test/build/mcp-sdk-builds.test.ts.
  */
 import { describe, expect, it, vi } from 'vitest'
 import { createMemoryStore, createPublicApi } from 'tenant-public-api'
@@ -18,7 +21,7 @@ vi.mock('@modelcontextprotocol/sdk/types.js', () => {
   throw new Error("Cannot find package '@modelcontextprotocol/sdk'")
 })
 
-describe('MCP endpoint without the SDK installed', () => {
+describe('MCP endpoint whose SDK fails to load', () => {
   it('answers 500 without the cause, tells onError what to install, and leaves REST alone', async () => {
     const errors: unknown[] = []
     const api = createPublicApi({
