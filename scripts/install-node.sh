@@ -9,7 +9,10 @@
 # from outside the registry (nvm, volta and n fetch from nodejs.org).
 set -euo pipefail
 line="${1:-26}"
-case "$line" in 22 | 24 | 26) ;; *) echo "install-node: supported lines are 22, 24 and 26, not '$line'" >&2; exit 2 ;; esac
+case "$line" in
+  22 | 24 | 26) ;;
+  *) echo "install-node: supported lines are 22, 24 and 26, not '$line'" >&2; exit 2 ;;
+esac
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) platform=linux-x64 ;;
   Linux-aarch64) platform=linux-arm64 ;;
