@@ -17,7 +17,12 @@ import { BadRequestTargetError, badRequestTargetResponse } from './node-bridge/r
 import { respond, writeResponse } from './node-bridge/write-response.js'
 
 export { clientAddress } from './client-address.js'
-export type { NodeBridgeOptions, NodeIncoming, NodeOutgoing } from './node-bridge/bridge-types.js'
+export type {
+  BridgeRequestOverrides,
+  NodeBridgeOptions,
+  NodeIncoming,
+  NodeOutgoing,
+} from './node-bridge/bridge-types.js'
 export { createNodeRequest } from './node-bridge/lightweight-request.js'
 export { writeResponse } from './node-bridge/write-response.js'
 

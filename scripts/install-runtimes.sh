@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Bun and Deno runtimes (npm packages `bun` and `deno`) into .tools/, outside the
-# lockfile: the `deno` package's other-platform optional dependencies are missing from
-# package-lock.json, so `npm ci` would refuse it there. Idempotent; prints the two binaries.
+# lockfile (.tools/package.json allows their install scripts): the `deno` package's other-platform
+# optional dependencies are missing from package-lock.json, so `npm ci` would refuse it there.
+# Idempotent; prints the two binaries.
 # Bounded in time: npm gives up on a registry that refuses or does not answer, and the whole install
 # on RUNTIMES_INSTALL_TIMEOUT seconds (default 150), saying what it could not fetch from where.
 # RUNTIMES_DIR replaces .tools/ (the tests of this bound use an empty one).
@@ -13,6 +14,9 @@ limit="${RUNTIMES_INSTALL_TIMEOUT:-150}"
 if [ ! -x "$bin/bun" ] || [ ! -x "$bin/deno" ] \
   || ! "$bin/bun" --version >/dev/null 2>&1 || ! "$bin/deno" --version >/dev/null 2>&1; then
   mkdir -p "$tools"
+  # npm 12 runs a dependency's install script only when the project's `allowScripts` allows it: both
+  # packages' postinstalls put the platform binary behind their command (Bun's command fails without).
+  printf '%s\n' '{ "private": true, "allowScripts": { "bun": true, "deno": true } }' >"$tools/package.json"
   registry="$(npm config get registry 2>/dev/null || echo 'the npm registry')"
   status=0
   # One retry after 2 to 5 s, 100 s per request (a binary's download included): npm's defaults wait 5 min

@@ -64,6 +64,8 @@ export {
   users,
   type AnyCollectionView,
   type ChildrenNeed,
+  type CollectionEvents,
+  type CollectionParent,
   type CollectionSpec,
   type ColumnSpec,
   type ColumnValue,

@@ -1,14 +1,11 @@
 /**
- * The `Request` the Node mounts hand the API. On Node 20 a native `Request` with a signal costs
- * ~12 µs, more than the API's own work for a page of tickets. So this one inherits from
- * `Request.prototype` and answers `method`, `url`, `headers`, `signal`, `body` and `bodyUsed`
- * straight from the IncomingMessage; nothing else is built unless used.
- *
- * Every other member (the body readers, `clone()`, the rarely read Fetch attributes, and whatever
- * state the runtime's own Request keeps on its instances, which `new Request(request)` and
- * `fetch(request)` read) comes from a native `Request` built once from the public members above.
- * Nothing here names those members: a Proxy between this class and `Request.prototype` sees each
- * lookup that reaches it. Globals are never touched.
+ * The `Request` the Node mounts hand the API: a native `Request` (a subclass), so that code which
+ * needs one gets one: `new Request(request)` and `fetch(request)` accept only a request the runtime
+ * made (Node.js 24 and later check a private field), and `clone()`, `text()` and the rest are the
+ * runtime's own. Two costs of a native Request are left out: it gets no signal (undici follows a
+ * signal it is given with listeners and a finaliser, the larger part of its cost); its `signal` is
+ * its own, aborted when the client goes away (a copy's signal never aborts). And its body is read
+ * from the socket only when someone reads it (`lazyBodyStream`).
  *
  * It also carries the bridge's reply factory under the API's key (`Symbol.for('tenant-public-api.make-reply')`,
  * docs/mounts.md): the API's answer to it is a lightweight response (lightweight-response.ts).
@@ -24,27 +21,23 @@ import {
 } from './bridge-types.js'
 import { requestHeaders } from './raw-headers.js'
 import { makeLightweightResponse } from './lightweight-response.js'
-import { bytesBodyStream, clientGoneError, incomingBodyStream, type BodyOwner } from './request-body.js'
-import { requestUrl } from './request-url.js'
+import { bytesBodyStream, clientGoneError, incomingBodyStream, lazyBodyStream, type BodyOwner } from './request-body.js'
+import { BadRequestTargetError, requestUrl } from './request-url.js'
 
 /** Where the API looks for a request's reply factory (src/http/reply.ts): a registry symbol, heard across copies. */
 const MAKE_REPLY = Symbol.for('tenant-public-api.make-reply')
 
+/** Methods a Fetch `Request` cannot carry (the constructor throws on them). */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
 /** See the file comment. */
-class LightweightRequest {
+class NodeRequest extends Request {
   #incoming: NodeIncoming
-  #url: string
-  #method: string
   #trustProxy: boolean
-  // Set only when used: a request object is made per request, and most need none of these.
-  #headers: Headers | undefined = undefined
-  #body: ReadableStream<Uint8Array> | null | undefined = undefined
-  #bodyOverride: Uint8Array | undefined = undefined
-  #bodyUsed = false
+  #address: (() => string | undefined) | undefined
+  // Set only when used: a request object is made per request, and most need no signal.
   #controller: AbortController | undefined = undefined
-  #abortReason: unknown = undefined
-  #native: Request | undefined = undefined
-  #address: (() => string | undefined) | undefined = undefined
+  #aborted: { reason: unknown }
 
   constructor(
     incoming: NodeIncoming,
@@ -52,85 +45,42 @@ class LightweightRequest {
     options: NodeBridgeOptions,
     overrides: BridgeRequestOverrides | undefined,
   ) {
-    this.#incoming = incoming
-    this.#url = url
-    this.#method = incoming.method ?? 'GET'
-    this.#trustProxy = options.trustProxy === true
-    if (overrides !== undefined) {
-      this.#bodyOverride = overrides.body
-      this.#address = overrides.address
+    const method = incoming.method ?? 'GET'
+    if (FORBIDDEN_METHODS.has(method.toUpperCase()))
+      throw new BadRequestTargetError(`${method} requests are not served: a Fetch Request cannot carry the method`)
+    const aborted = { reason: undefined as unknown }
+    const init: RequestInit & { duplex?: 'half' } = { method, headers: requestHeaders(incoming, overrides?.body) }
+    if (method !== 'GET' && method !== 'HEAD') {
+      // The native Request tells `bodyUsed` from its stream; the owner only hears why the client went away.
+      const owner: BodyOwner = { markBodyUsed: () => {}, abortReason: () => aborted.reason }
+      const bytes = overrides?.body
+      init.body = lazyBodyStream(() =>
+        bytes !== undefined ? bytesBodyStream(bytes, owner) : incomingBodyStream(incoming, owner),
+      )
+      init.duplex = 'half'
     }
+    super(url, init)
+    this.#incoming = incoming
+    this.#trustProxy = options.trustProxy === true
+    this.#address = overrides?.address
+    this.#aborted = aborted
   }
 
   // The bridge's own operations are static, so that the request shows no member a Request has not.
 
-  /** True for a request of this class (and not merely something whose prototype chain leads here). */
-  static is(value: unknown): value is LightweightRequest {
-    return typeof value === 'object' && value !== null && #incoming in value
-  }
-
   /** Aborts `signal` (and the body stream, if it is still being read). */
-  static abort(request: LightweightRequest, reason: unknown): void {
-    if (request.#abortReason !== undefined) return
-    request.#abortReason = reason
+  static abort(request: NodeRequest, reason: unknown): void {
+    if (request.#aborted.reason !== undefined) return
+    request.#aborted.reason = reason
     const controller = request.#controller
     if (controller !== undefined && !controller.signal.aborted) controller.abort(reason)
   }
 
-  /** The native Request, built once from the public members, for everything the lightweight one does not answer. */
-  static native(request: LightweightRequest): Request {
-    if (request.#native === undefined) {
-      const method = request.#method
-      const init: RequestInit & { duplex?: 'half' } = { method, headers: request.headers, signal: request.signal }
-      if (method !== 'GET' && method !== 'HEAD') {
-        init.body = request.body
-        init.duplex = 'half'
-      }
-      request.#native = new Request(request.#url, init)
-    }
-    return request.#native
-  }
-
-  get method(): string {
-    return this.#method
-  }
-
-  get url(): string {
-    return this.#url
-  }
-
-  get headers(): Headers {
-    return (this.#headers ??= requestHeaders(this.#incoming, this.#bodyOverride))
-  }
-
-  get signal(): AbortSignal {
+  override get signal(): AbortSignal {
     const controller = (this.#controller ??= new AbortController())
-    if (this.#abortReason !== undefined && !controller.signal.aborted) controller.abort(this.#abortReason)
+    const { reason } = this.#aborted
+    if (reason !== undefined && !controller.signal.aborted) controller.abort(reason)
     return controller.signal
-  }
-
-  get body(): ReadableStream<Uint8Array> | null {
-    if (this.#native !== undefined) return this.#native.body
-    if (this.#body === undefined) {
-      const method = this.#method
-      if (method === 'GET' || method === 'HEAD') this.#body = null
-      else {
-        const owner: BodyOwner = {
-          markBodyUsed: () => {
-            this.#bodyUsed = true
-          },
-          abortReason: () => this.#abortReason,
-        }
-        const override = this.#bodyOverride
-        this.#body =
-          override !== undefined ? bytesBodyStream(override, owner) : incomingBodyStream(this.#incoming, owner)
-      }
-    }
-    return this.#body
-  }
-
-  get bodyUsed(): boolean {
-    return this.#native !== undefined ? this.#native.bodyUsed : this.#bodyUsed
   }
 
   get [CLIENT_ADDRESS](): string | undefined {
@@ -149,43 +99,11 @@ class LightweightRequest {
   }
 }
 
-/** Well-known symbols (`Symbol.iterator`, `Symbol.toPrimitive`...): asked of any object, never a Request's state. */
-const WELL_KNOWN_SYMBOLS = new Set(
-  Object.getOwnPropertyNames(Symbol)
-    .map((name) => (Symbol as unknown as Record<string, unknown>)[name])
-    .filter((value) => typeof value === 'symbol'),
-)
-
 /**
- * Which lookups the native Request answers: the members of `Request.prototype` this class does not
- * define, and symbols private to some module (neither registered nor well-known), which is where a
- * runtime keeps a Request's state. Anything else (a router's `request.params`, `then`) is plainly
- * absent, and costs no native Request.
- */
-function answeredByNative(key: string | symbol): boolean {
-  if (typeof key === 'string') return key in Request.prototype
-  return Symbol.keyFor(key) === undefined && !WELL_KNOWN_SYMBOLS.has(key)
-}
-
-const requestPrototype = Object.create(Request.prototype) as object
-Object.setPrototypeOf(
-  LightweightRequest.prototype,
-  new Proxy(requestPrototype, {
-    get(target, key, receiver) {
-      if (!LightweightRequest.is(receiver) || !answeredByNative(key)) return Reflect.get(target, key, receiver)
-      const native = LightweightRequest.native(receiver)
-      const value = Reflect.get(native, key)
-      // Methods run on the native Request, whose state they read.
-      return typeof value === 'function' ? value.bind(native) : value
-    },
-  }),
-)
-
-/**
- * Builds the `Request` for one Node request: cheap (no native Request, no Headers, no stream until
- * they are used) and tied to the response, so that a client that goes away before the response is
- * finished aborts `request.signal` and the body stream. Throws `BadRequestTargetError` for a
- * target or Host that makes no URL.
+ * Builds the `Request` for one Node request, tied to the response, so that a client that goes away
+ * before the response is finished aborts `request.signal` and the body stream. Throws
+ * `BadRequestTargetError` for a target or Host that makes no URL, and for a method a Fetch Request
+ * cannot carry (CONNECT, TRACE, TRACK).
  *
  * @example
  * const request = createNodeRequest(req, res, { trustProxy: false })
@@ -198,10 +116,10 @@ export function createNodeRequest(
   overrides?: BridgeRequestOverrides,
 ): Request {
   const url = requestUrl(incoming, overrides?.target ?? incoming.url ?? '/', options)
-  const request = new LightweightRequest(incoming, url, options, overrides)
+  const request = new NodeRequest(incoming, url, options, overrides)
   // 'close' comes once; `on` spares the wrapper `once` would allocate per request.
   outgoing.on('close', () => {
-    if (!outgoing.writableFinished) LightweightRequest.abort(request, clientGoneError())
+    if (!outgoing.writableFinished) NodeRequest.abort(request, clientGoneError())
   })
-  return request as unknown as Request
+  return request
 }

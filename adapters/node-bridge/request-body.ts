@@ -89,3 +89,26 @@ export function bytesBodyStream(bytes: Uint8Array, owner: BodyOwner): ReadableSt
     },
   })
 }
+
+/**
+ * `open()`'s stream, opened on the first read (or on cancel, which discards the rest), so that a
+ * body nobody reads is never read from the socket: a native Request takes its body stream when it
+ * is made, before the API knows whether it wants the body.
+ */
+export function lazyBodyStream(open: () => ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        reader ??= open().getReader()
+        const { done, value } = await reader.read()
+        if (done) controller.close()
+        else controller.enqueue(value)
+      },
+      cancel(reason) {
+        return (reader ??= open().getReader()).cancel(reason)
+      },
+    },
+    { highWaterMark: 0 },
+  )
+}

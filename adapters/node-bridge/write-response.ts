@@ -30,6 +30,14 @@ function waitForDrain(outgoing: NodeOutgoing): Promise<void> {
   })
 }
 
+/**
+ * The status line and headers. The `node:http2` compatibility API takes the same arguments, but its
+ * `writeHead` overloads and `node:http`'s do not unify into a callable union (@types/node 22).
+ */
+function writeHead(outgoing: NodeOutgoing, status: number, headers: OutgoingHttpHeaders): void {
+  ;(outgoing as ServerResponse).writeHead(status, headers)
+}
+
 const NOT_YET = Symbol('not yet')
 
 /** The read's result if it settles before the event loop's next turn, else `NOT_YET` (the read goes on). */
@@ -62,12 +70,12 @@ async function writeBody(
       else if (result.done) {
         const whole = ready.length === 1 ? ready[0]! : Buffer.concat(ready)
         headers['content-length'] ??= String(whole.byteLength)
-        outgoing.writeHead(status, headers)
+        writeHead(outgoing, status, headers)
         ;(outgoing as ServerResponse).end(whole)
         return
       } else ready.push(result.value)
     }
-    outgoing.writeHead(status, headers)
+    writeHead(outgoing, status, headers)
     for (const chunk of ready) (outgoing as ServerResponse).write(chunk)
     for (;;) {
       const { done, value } = await (pending ?? reader.read())
@@ -109,13 +117,13 @@ export async function writeResponse(response: Response, incoming: NodeIncoming, 
   const body = parts !== undefined ? parts.body : response.body
   if (typeof body === 'string') {
     headers['content-length'] = String(Buffer.byteLength(body))
-    outgoing.writeHead(response.status, headers)
+    writeHead(outgoing, response.status, headers)
     // Written as it is: a string goes out as UTF-8 without an intermediate copy.
     ;(outgoing as ServerResponse).end(body)
     return
   }
   if (body !== null) return writeBody(body, response.status, headers, outgoing)
-  outgoing.writeHead(response.status, headers)
+  writeHead(outgoing, response.status, headers)
   outgoing.end()
 }
 

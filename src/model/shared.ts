@@ -124,11 +124,12 @@ export const MessageSchema = v.strictObject({ message: v.string() })
 // ---------------------------------------------------------------------------------------------
 // Query parameters
 
-/** JSON Schema shown for a query parameter in the OpenAPI document. */
-export type ParamJsonSchema = Record<string, unknown>
-
-/** Marks a query-parameter parser with the JSON Schema it accepts (read by the OpenAPI generator). */
-function param<S extends v.GenericSchema<string, unknown>>(schema: S, json: ParamJsonSchema, description = '') {
+/**
+ * Marks a query-parameter parser with the JSON Schema it accepts (read by the OpenAPI generator).
+ * The schema's type is written out, not named: the registry's declarations show it, and a name the
+ * package does not export would make a consumer's inferred types unnameable (TS2742).
+ */
+function param<S extends v.GenericSchema<string, unknown>>(schema: S, json: Record<string, unknown>, description = '') {
   return v.pipe(schema, v.metadata({ param: json }), v.description(description))
 }
 

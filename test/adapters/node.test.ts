@@ -174,6 +174,44 @@ describe('node:http mount (toNodeHandler)', () => {
     expect(results).toEqual([true, 'POST', 'text/plain', 'POST', true, 'hello'])
   })
 
+  it('answers a method a Fetch Request cannot carry (TRACE) with a 400 in the Error shape, and serves on', async () => {
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${origin}/api/public/v1/tickets`, { method: 'TRACE' }, (res) => {
+        let body = ''
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    expect(answer.status).toBe(400)
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.stringContaining('TRACE') })
+    const next = await fetch(`${origin}/api/public/v1/tickets`, { headers: { authorization: `Bearer ${token}` } })
+    expect(next.status).toBe(200)
+  })
+
+  it('reads a request body from the socket only when the handler reads it', async () => {
+    const flowing: Array<boolean | null> = []
+    const bodies: string[] = []
+    const handler = toNodeHandler(async (request) => {
+      if (new URL(request.url).pathname === '/read') bodies.push(await request.text())
+      return new Response('ok')
+    })
+    const probe = createServer((req, res) => {
+      handler(req, res)
+      // The request is made: a body stream that had started would have put the socket in flowing mode.
+      flowing.push(req.readableFlowing)
+    })
+    const probeOrigin = await listen(probe)
+    for (const path of ['/skip', '/read']) {
+      const response = await fetch(`${probeOrigin}${path}`, { method: 'POST', body: 'abc' })
+      expect(await response.text()).toBe('ok')
+    }
+    probe.close()
+    expect(flowing).toEqual([null, null])
+    expect(bodies).toEqual(['abc'])
+  })
+
   it('streams a large response body with back-pressure, to the last byte', async () => {
     const chunk = new Uint8Array(256 * 1024).fill(97)
     const chunks = 64 // 16 MiB: far more than the socket buffers, so write() must return false

@@ -6,15 +6,12 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { posix } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { packedOf } from '../support/npm-pack.js'
 
-interface Packed {
-  files: Array<{ path: string }>
-}
-
-const [packed] = JSON.parse(
+const packed = packedOf(
   execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8', timeout: 60_000 }),
-) as Packed[]
-const shipped = new Set(packed!.files.map((file) => file.path))
+)
+const shipped = new Set(packed.files.map((file) => file.path))
 
 describe('the npm package', () => {
   it('ships the README, LICENSE, ARCHITECTURE.md and every doc', () => {
