@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { packedOf } from '../support/npm-pack.js'
 import { killServers, printedKey, root, runCli, scratchFolder, startServe, stopWith } from './support.js'
 
 const { dir, remove } = scratchFolder('packed')
@@ -22,14 +23,14 @@ afterAll(() => {
 })
 
 beforeAll(() => {
-  const [packed] = JSON.parse(
+  const packed = packedOf(
     execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
       cwd: root,
       encoding: 'utf8',
       timeout: 60_000,
     }),
-  ) as Array<{ filename: string; files: Array<{ path: string }> }>
-  packedFiles = packed!.files.map((file) => file.path)
+  )
+  packedFiles = packed.files.map((file) => file.path)
   mkdirSync(app)
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'scratch-app', private: true, type: 'module' }))
   execFileSync(
