@@ -17,7 +17,7 @@ type Module = typeof MigrationModule
 export type { Migration, MigrationProvider } from 'kysely/migration'
 
 /** The supported Kysely releases, as package.json's peerDependencies states them. */
-const SUPPORTED = '0.28 and 0.29'
+const SUPPORTED = '0.28 (from 0.28.2) and 0.29'
 // A variable specifier, marked for webpack: a bundler must not fail on a subpath Kysely 0.28 lacks.
 const MIGRATION = 'kysely/migration'
 
