@@ -7,7 +7,17 @@
  */
 import { execFile, execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -75,9 +85,15 @@ export async function installHost(
     .update(packed.sha256)
     .update(JSON.stringify(manifest(host)))
   for (const file of filesUnder(TEMPLATE)) hash.update(file).update(readFileSync(join(TEMPLATE, file)))
-  const dir = join(tmpdir(), `tpa-peer-matrix-${host.name}-${hash.digest('hex').slice(0, 16)}`)
+  const prefix = `tpa-peer-matrix-${host.name}-`
+  const dir = join(tmpdir(), `${prefix}${hash.digest('hex').slice(0, 16)}`)
   const done = join(dir, '.installed')
-  if (existsSync(done)) return dir
+  pruneStale(prefix, dir)
+  if (existsSync(done)) {
+    // Marked as used: pruneStale keeps what a run used lately.
+    utimesSync(done, new Date(), new Date())
+    return dir
+  }
   rmSync(dir, { recursive: true, force: true })
   cpSync(TEMPLATE, dir, { recursive: true })
   cpSync(packed.tarball, join(dir, 'tenant-public-api.tgz'))
@@ -90,6 +106,23 @@ export async function installHost(
   if (code !== 0) throw new Error(`npm install of the ${host.name} host app failed (${code}) in ${dir}:\n${output}`)
   writeFileSync(done, `${new Date().toISOString()}\n`)
   return dir
+}
+
+/** How long an installed host app no run has used is kept (each is a few hundred MB). */
+const STALE_MS = 24 * 60 * 60 * 1000
+
+/**
+ * Deletes the host apps of this name made of other tarballs and unused for {@link STALE_MS}: not
+ * sooner, since another checkout's run on this machine may be using its own.
+ */
+function pruneStale(prefix: string, keep: string): void {
+  for (const name of readdirSync(tmpdir())) {
+    const dir = join(tmpdir(), name)
+    if (!name.startsWith(prefix) || dir === keep) continue
+    const marker = join(dir, '.installed')
+    const used = existsSync(marker) ? statSync(marker).mtimeMs : statSync(dir).mtimeMs
+    if (Date.now() - used > STALE_MS) rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 /** A child process's exit code and its output (stdout and stderr, interleaved as they came). */
