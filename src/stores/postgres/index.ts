@@ -297,9 +297,12 @@ function guardedPools(
     // Kysely's other `query` overload takes a cursor, used only by a dialect given `cursor`: this one is not.
     return guard.checkout(bounds) as unknown as PostgresPoolClient
   }
+  // `options`: Kysely 0.29 reads the pool's settings to open a connection that cancels a statement
+  // when a query is aborted (the stores abort none).
+  const { options } = pool
   return {
-    request: { connect: () => connect(limits.request), end: () => pool.end() },
-    bulk: { connect: () => connect(limits.bulk), end: async () => undefined },
+    request: { connect: () => connect(limits.request), end: () => pool.end(), options },
+    bulk: { connect: () => connect(limits.bulk), end: async () => undefined, options },
   }
 }
 

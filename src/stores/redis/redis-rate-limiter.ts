@@ -9,7 +9,7 @@ import type { RateLimiter, RateLimitResult, RateLimitRule } from '../../ports/ra
 import { StoreUnavailableError } from '../../ports/store.js'
 
 /**
- * The part of an ioredis client (`new Redis(url)`, ioredis 5) the limiter uses: it defines its
+ * The part of an ioredis client (`new Redis(url)`, ioredis 5 and 6) the limiter uses: it defines its
  * Lua script as a command and reads `status` to wait while it first connects and to refuse at once
  * while disconnected after that.
  */
@@ -19,7 +19,7 @@ export interface IoRedisLikeClient {
 }
 
 /**
- * The part of a node-redis client (`createClient({ url })`, redis 4 and 5, connected or connecting)
+ * The part of a node-redis client (`createClient({ url })`, redis 5 and 6, connected or connecting)
  * the limiter uses: `EVAL` with keys and arguments, `isReady` to refuse at once while disconnected,
  * and `isOpen` (a socket open or opening) to wait while it first connects.
  */

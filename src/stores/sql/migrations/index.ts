@@ -1,10 +1,12 @@
 /**
  * The SQL stores' migrations, kept in code (no files to ship or find) and run by Kysely's
- * Migrator in the order listed. A shipped migration is never edited: a change to the schema is a
- * new migration appended here, and `CURRENT` points at what the latest one leaves.
+ * Migrator (./kysely-migrator.ts finds it in the installed release) in the order listed. A shipped
+ * migration is never edited: a change to the schema is a new migration appended here, and
+ * `CURRENT` points at what the latest one leaves.
  */
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Engine } from '../engine.js'
+import { kyselyMigrator, type Migration, type MigrationProvider } from './kysely-migrator.js'
 import { initial, TICKET_FTS, ticketIndexStatements, type TableNamer } from './0001-initial.js'
 import { events } from './0002-events.js'
 import { apiKeysMigration } from './0003-api-keys.js'
@@ -89,6 +91,7 @@ export async function migrateToLatest(db: Kysely<unknown>, context: MigrationCon
       ? ((await sql<{ schema: string | null }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema ??
         undefined)
       : undefined)
+  const Migrator = await kyselyMigrator()
   const migrator = new Migrator({
     db,
     provider: provider(context),

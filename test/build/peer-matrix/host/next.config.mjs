@@ -1,0 +1,2 @@
+// The host app's Next.js configuration: the defaults.
+export default {}
