@@ -28,7 +28,14 @@ export default defineConfig({
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,
-  sourcemap: true,
+  // No source maps ship: the built JavaScript is not minified and keeps its names, so a stack trace
+  // into dist/ reads as it is, at a file that ships. Maps (with their sources, esbuild's default)
+  // would more than double the package, for traces that only Node's --enable-source-maps or a
+  // debugger applies, and then name src/ files a user does not have on disk.
+  sourcemap: false,
+  // Classes and functions keep their names (`ApiResponseError`, not esbuild's `_ApiResponseError`):
+  // an error's `constructor.name` and a stack trace say what the source says.
+  keepNames: true,
   target: 'es2022',
   splitting: true,
   treeshake: true,
