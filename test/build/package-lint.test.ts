@@ -1,39 +1,25 @@
 /**
  * The package as npm would publish it passes publint and are-the-types-wrong: built with its type
- * declarations into a temporary folder (dist/ is the test run's build without declarations), packed
- * by npm, and checked as npm packs it. are-the-types-wrong checks the
- * resolutions an app can use with `exports`: node16 from CommonJS and from ESM, and bundlers;
- * `node10` predates `exports` and resolves no subpath of any package that has them, so it is no target.
+ * declarations and packed by npm (test/support/packed-package.ts: once per change of the sources,
+ * shared with every test that needs the packed package), and checked as npm packs it.
+ * are-the-types-wrong checks the resolutions an app can use with `exports`: node16 from CommonJS
+ * and from ESM, and bundlers; `node10` predates `exports` and resolves no subpath of any package
+ * that has them, so it is no target.
  */
-import { execFileSync } from 'node:child_process'
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core'
 import { publint } from 'publint'
-import { build } from 'tsup'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { packedPackage } from '../support/packed-package.js'
 
 let folder: string
 let tarball: Uint8Array
 
 beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'tpa-package-lint-'))
-  for (const file of ['package.json', 'README.md', 'LICENSE']) copyFileSync(file, join(folder, file))
-  await build({ config: 'tsup.config.ts', outDir: join(folder, 'dist'), sourcemap: false, silent: true })
-  const [packed] = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', folder], {
-      cwd: folder,
-      encoding: 'utf8',
-      timeout: 60_000,
-    }),
-  ) as Array<{ filename: string }>
-  tarball = new Uint8Array(readFileSync(join(folder, packed!.filename)))
+  const packed = await packedPackage()
+  folder = packed.folder
+  tarball = new Uint8Array(readFileSync(packed.tarball))
 }, 300_000)
-
-afterAll(() => {
-  if (folder !== undefined) rmSync(folder, { recursive: true, force: true })
-})
 
 describe('the published package', () => {
   it('publint finds nothing to say, not even a suggestion', async () => {
