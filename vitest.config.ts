@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
@@ -19,6 +20,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // One test file per core (vitest's default leaves one core to itself: a single worker on two
+    // cores). Most slow files wait on Postgres, child processes or timers rather than compute.
+    maxWorkers: availableParallelism(),
     reporters: process.env.CI ? ['default'] : ['default'],
   },
 })
