@@ -67,10 +67,17 @@ function shippedFiles(): string[] {
   return listed!.files.map((file) => file.path).filter((path) => !path.startsWith('dist/'))
 }
 
-/** The key of the package as the working tree would build it: the files it ships, the sources, the tools. */
-function packageHash(shipped: readonly string[]): string {
+/**
+ * A key of what tsup builds from the working tree: the sources, package.json (its dependencies stay
+ * external), the build configs, the build tools' versions, and `extra` files.
+ *
+ * @example
+ * if (readFileSync('dist/.test-build', 'utf8') !== buildInputsHash()) await build(...)
+ */
+export function buildInputsHash(extra: readonly string[] = []): string {
   const hash = createHash('sha256')
-  const inputs = [...shipped, 'tsup.config.ts', 'tsconfig.json', ...filesUnder('src'), ...filesUnder('adapters')]
+  const inputs = ['package.json', 'tsup.config.ts', 'tsconfig.json', ...filesUnder('src'), ...filesUnder('adapters')]
+  inputs.push(...extra)
   for (const file of [...new Set(inputs)].sort())
     hash
       .update(`${file}\0`)
@@ -128,7 +135,7 @@ export function packedPackage(): Promise<PackedPackage> {
 
 async function pack(): Promise<PackedPackage> {
   const shipped = shippedFiles()
-  const hash = packageHash(shipped)
+  const hash = buildInputsHash(shipped)
   const done = join(cache, `package-${hash}`)
   const lock = `${done}.lock`
   const ready = (): PackedPackage => ({
