@@ -1,11 +1,12 @@
 /**
  * Large events in bounded memory (docs/extensions.md section 3, docs/webhooks.md): with 100 events of
- * about 2 MB each (a full page of `limit=100`), a child process that walks the whole feed through `GET /events?limit=100`, and one
- * that runs a webhook dispatcher delivering all of them, each grow their RSS by less than
- * RSS_GROWTH_BOUND: a page stops at its byte budget (1 MiB by default), the dispatcher reads within its
- * own (4 MiB) and holds at most `concurrency` events in delivery. Without the budgets a page of 100 such
- * events is about 200 MB, and the dispatcher's fan-out reads every one at once. On one SQLite file and
- * on one Postgres schema (the server: PGlite cannot be shared between processes).
+ * about 2 MB each (a full page of `limit=100`), a child process that walks the whole feed through
+ * `GET /events?limit=100`, and one that runs a webhook dispatcher delivering all of them, each grow
+ * their RSS by less than RSS_GROWTH_BOUND: a page stops at its byte budget (1 MiB by default), the
+ * dispatcher reads within its own (4 MiB) and holds at most `concurrency` events in delivery. Without
+ * the budgets a page of 100 such events is about 200 MB, and the dispatcher's fan-out reads every one
+ * at once. On one SQLite file and on one Postgres schema (the server: PGlite cannot be shared between
+ * processes).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
