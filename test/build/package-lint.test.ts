@@ -1,10 +1,11 @@
 /**
  * The package as npm would publish it passes publint and are-the-types-wrong: built with its type
- * declarations into a temporary folder (dist/ is the test run's build without declarations), packed
- * by npm, and checked as npm packs it. are-the-types-wrong checks the
- * resolutions an app can use with `exports`: node16 from CommonJS and from ESM, and bundlers;
- * `node10` predates `exports` and resolves no subpath of any package that has them, so it is no target.
- * Then an app installs the tarball and TypeScript 5.9, 6 (the build's) and 7 type-check it.
+ * declarations and packed by npm (test/support/packed-package.ts: once per change of the sources,
+ * shared with every test that needs the packed package), and checked as npm packs it.
+ * are-the-types-wrong checks the resolutions an app can use with `exports`: node16 from CommonJS
+ * and from ESM, and bundlers; `node10` predates `exports` and resolves no subpath of any package
+ * that has them, so it is no target. Then an app installs the tarball and TypeScript 5.9, 6 (the
+ * build's) and 7 type-check it.
  */
 import { execFile, execFileSync } from 'node:child_process'
 import {
@@ -22,32 +23,26 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core'
 import { publint } from 'publint'
-import { build } from 'tsup'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { packedOf } from '../support/npm-pack.js'
+import { packedPackage } from '../support/packed-package.js'
 
 let folder: string
 let tarballPath: string
+let appFolder: string
 let tarball: Uint8Array
 
 beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'tpa-package-lint-'))
-  for (const file of ['package.json', 'README.md', 'LICENSE']) copyFileSync(file, join(folder, file))
-  await build({ config: 'tsup.config.ts', outDir: join(folder, 'dist'), sourcemap: false, silent: true })
-  const packed = packedOf(
-    execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', folder], {
-      cwd: folder,
-      encoding: 'utf8',
-      timeout: 60_000,
-    }),
-  )
-  tarballPath = join(folder, packed.filename)
+  const packed = await packedPackage()
+  folder = packed.folder
+  tarballPath = packed.tarball
   tarball = new Uint8Array(readFileSync(tarballPath))
+  // The app is written beside, never into, the shared packed copy.
+  appFolder = mkdtempSync(join(tmpdir(), 'tpa-package-lint-'))
 }, 300_000)
 
 afterAll(() => {
-  if (folder !== undefined) rmSync(folder, { recursive: true, force: true })
+  if (appFolder !== undefined) rmSync(appFolder, { recursive: true, force: true })
 })
 
 describe('the published package', () => {
@@ -142,7 +137,7 @@ describe('an app that installs the package', () => {
   it('type-checks under TypeScript 5.9, 6 and 7: the examples, and every function of every entry', {
     timeout: 240_000,
   }, async () => {
-    const app = join(folder, 'app')
+    const app = join(appFolder, 'app')
     const modules = join(app, 'node_modules')
     const installed = join(modules, 'tenant-public-api')
     mkdirSync(installed, { recursive: true })

@@ -2,17 +2,19 @@
  * The docs' Redis snippets type-check as a host's project compiles them: under TypeScript's `node16`
  * module resolution (an ESM package on Node, where a CommonJS dependency's default import is its
  * whole `module.exports`: ioredis's is not constructable) and under `bundler`. Each snippet is
- * written to a temporary project with `tenant-public-api` mapped to the sources, `store` and
+ * written to a temporary project with the package installed as npm publishes it (its type
+ * declarations, resolved through its `exports`: test/support/packed-package.ts), `store` and
  * `keyResolver` declared, and checked by tsc. A control file, ioredis's default import, must fail
  * under `node16` alone, so the check is known to run in that mode.
  */
 import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { packedPackage } from '../support/packed-package.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
@@ -36,11 +38,17 @@ const work = join(root, 'test-output')
 mkdirSync(work, { recursive: true })
 const base = mkdtempSync(join(work, 'redis-snippets-'))
 afterAll(() => rmSync(base, { recursive: true, force: true }))
+/** The published package, as a host's node_modules holds it. */
+let installed = ''
+beforeAll(async () => {
+  installed = (await packedPackage()).folder
+}, 300_000)
 
 /** A project of the snippets and the control file under `resolution`; tsc's diagnostics, one per line. */
 async function check(resolution: 'node16' | 'bundler'): Promise<string[]> {
   const dir = join(base, resolution)
-  mkdirSync(dir)
+  mkdirSync(join(dir, 'node_modules'), { recursive: true })
+  symlinkSync(installed, join(dir, 'node_modules/tenant-public-api'), 'dir')
   const snippets = redisSnippets()
   for (const { name, code } of snippets) writeFileSync(join(dir, `${name}.ts`), `${code}\nexport {}\n`)
   writeFileSync(join(dir, 'control.ts'), CONTROL)
@@ -63,10 +71,6 @@ async function check(resolution: 'node16' | 'bundler'): Promise<string[]> {
         noEmit: true,
         skipLibCheck: true,
         types: ['node'],
-        paths: {
-          'tenant-public-api': [join(root, 'src/index.ts')],
-          'tenant-public-api/redis': [join(root, 'src/stores/redis/index.ts')],
-        },
       },
       files: ['host.d.ts', 'control.ts', ...snippets.map(({ name }) => `${name}.ts`)],
     }),

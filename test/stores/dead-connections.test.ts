@@ -275,7 +275,8 @@ describe('Postgres connections that die without a word (server)', () => {
   })
 })
 
-describe('Postgres bulk work under the default bounds (server)', () => {
+// Concurrently: each test waits seconds on a lock of its own (its own schema, its own database).
+describe.concurrent('Postgres bulk work under the default bounds (server)', () => {
   it('a seed and a removal that wait past a request’s bound finish; a request waiting on the same lock is a 503', {
     timeout: 60_000,
   }, async () => {
