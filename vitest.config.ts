@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
@@ -38,7 +38,15 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
-export default defineConfig({
+/**
+ * The peer matrix packs the package and installs host apps from the npm registry at both ends of every
+ * peer range, on three Node.js lines: minutes of installs and runs that say nothing new of a change to
+ * the sources. It runs on its own, `npm run test:peers` (vitest's mode `peers`), which CI runs after
+ * `npm test` (CONTRIBUTING.md).
+ */
+const PEER_MATRIX = 'test/build/peer-matrix.test.ts'
+
+export default defineConfig(({ mode }) => ({
   resolve: {
     // Tests import the package by its public names, resolved to the sources.
     alias: [
@@ -50,7 +58,8 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: mode === 'peers' ? [PEER_MATRIX] : ['test/**/*.test.ts'],
+    exclude: mode === 'peers' ? [] : [...configDefaults.exclude, PEER_MATRIX],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
@@ -60,4 +69,4 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     reporters: process.env.CI ? ['default'] : ['default'],
   },
-})
+}))
