@@ -5,6 +5,7 @@
  */
 import { Kysely, SqliteDialect, type Dialect, type SqliteDatabase, type SqliteStatement } from 'kysely'
 import type BetterSqlite3 from 'better-sqlite3'
+import { checkOptions, is, type OptionChecks } from '../../model/options.js'
 import { StoreUnavailableError } from '../../ports/store.js'
 import { type CheckpointedFile, checkpointInBackground, FALLBACK_CHECKPOINT_PAGES } from './checkpointer.js'
 import { sqliteEngine } from '../sql/sqlite-engine.js'
@@ -33,6 +34,8 @@ export interface SqliteStoreOptions {
   eventRetentionMs?: number
 }
 
+const CHECKS: OptionChecks<SqliteStoreOptions> = { migrate: is.boolean, eventRetentionMs: is.integer(1) }
+
 /**
  * A store in a SQLite database, in WAL mode with a busy timeout (default 5 s), so that several
  * processes can share the file; write transactions start with `BEGIN IMMEDIATE`. A statement that
@@ -48,6 +51,7 @@ export async function createSqliteStore(
   source: SqliteStoreSource,
   options: SqliteStoreOptions = {},
 ): Promise<SqlStore> {
+  checkOptions(options, CHECKS, { name: 'createSqliteStore' })
   let dialect: Dialect
   let owned: BetterSqlite3.Database | undefined
   let checkpoints: CheckpointedFile | undefined
