@@ -37,8 +37,10 @@ export function checkOptions<T>(
   owner: OptionsOwner<T>,
 ): asserts options is T {
   const problems = problemsOf(options, checks, owner)
-  if (problems.length > 0)
-    throw new TypeError(`${problems.join('; ')}. The options of ${owner.name}: ${Object.keys(checks).join(', ')}`)
+  if (problems.length === 0) return
+  // Not an object: its one problem lists the options already.
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new TypeError(problems[0])
+  throw new TypeError(`${problems.join('; ')}. The options of ${owner.name}: ${Object.keys(checks).join(', ')}`)
 }
 
 /** Checks whose messages are whole (a nested object's): reported as they are, not after the option's name. */

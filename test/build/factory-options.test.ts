@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import * as main from 'tenant-public-api'
+import type { OptionChecks } from 'tenant-public-api'
 import * as client from 'tenant-public-api/client'
 import * as conformance from 'tenant-public-api/conformance'
 import * as bun from 'tenant-public-api/bun'
@@ -149,6 +150,21 @@ const FACTORIES: Record<string, Factory> = {
   },
 }
 
+/** The mounts that take options of their own (`serveWithBun` and `serveWithDeno` hand theirs to the runtime). */
+const MOUNTS: Record<string, Factory> = {
+  toNodeHandler: {
+    make: (options) => node.toNodeHandler(api, options),
+    misspelt: { options: { trustPoxy: true }, names: ['"trustPoxy"', 'did you mean trustProxy?'] },
+    wrongType: { options: { trustProxy: 'yes' }, names: ['trustProxy must be a boolean'] },
+  },
+  toExpressMiddleware: {
+    make: (options) => express.toExpressMiddleware(api, options),
+    misspelt: { options: { basepath: '/v1' }, names: ['"basepath"', 'did you mean basePath?'] },
+    wrongType: { options: { onError: 'log' }, names: ['onError must be a function'] },
+    more: [{ options: { trustProxy: true }, names: ['toExpressMiddleware has no option "trustProxy"'] }],
+  },
+}
+
 /**
  * Exported functions that match the pattern but make no object of options of their own:
  * `createNodeRequest` is the Node mounts' per-request bridge (docs/mounts.md).
@@ -194,7 +210,7 @@ describe('every factory refuses unknown keys and wrong types at creation', () =>
     expect(Object.keys(FACTORIES)).toContain('createPublicApi')
   })
 
-  describe.each(Object.entries(FACTORIES))('%s', (_name, factory) => {
+  describe.each(Object.entries({ ...FACTORIES, ...MOUNTS }))('%s', (_name, factory) => {
     it('a misspelt key is a TypeError naming it and the option it probably meant', async () => {
       const message = await refusal(factory.make, factory.misspelt.options)
       for (const name of factory.misspelt.names) expect(message).toContain(name)
@@ -216,5 +232,37 @@ describe('every factory refuses unknown keys and wrong types at creation', () =>
         const message = await refusal(factory.make, options)
         for (const name of names) expect(message).toContain(name)
       })
+  })
+})
+
+describe('checkOptions, for a mount or factory of your own (docs/api-behaviour.md#options)', () => {
+  interface MountOptions {
+    basePath?: string
+  }
+  const CHECKS: OptionChecks<MountOptions> = {
+    basePath: (value) => (typeof value === 'string' ? undefined : 'must be a string'),
+  }
+  const myMount = (options: unknown = {}) => {
+    main.checkOptions(options, CHECKS, { name: 'myMount' })
+    return options.basePath ?? '/api/public/v1'
+  }
+
+  it('takes the options it checks, and undefined for one not given', () => {
+    expect(myMount()).toBe('/api/public/v1')
+    expect(myMount({ basePath: '/v1' })).toBe('/v1')
+    expect(myMount({ basePath: undefined })).toBe('/api/public/v1')
+  })
+
+  it('refuses anything else in one TypeError', () => {
+    expect(() => myMount({ basepath: '/v1', other: 1 })).toThrow(
+      new TypeError(
+        'myMount has no option "basepath" (did you mean basePath?); myMount has no option "other". ' +
+          'The options of myMount: basePath',
+      ),
+    )
+    expect(() => myMount({ basePath: 1 })).toThrow(
+      new TypeError('basePath must be a string. The options of myMount: basePath'),
+    )
+    expect(() => myMount(null)).toThrow(new TypeError('myMount needs an object of options (basePath), not null'))
   })
 })
