@@ -12,8 +12,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import {
+  checkOptions,
   errorResponse,
   guardErrorListener,
+  type OptionChecks,
   resolveRequestId,
   type ErrorCode,
   type PublicApiHandler,
@@ -62,6 +64,13 @@ export interface ExpressMiddlewareOptions extends Pick<NodeBridgeOptions, 'defau
   onError?: (error: unknown) => void
 }
 
+/** What each option must be: an unknown key or a wrong type is a TypeError when the mount is made. */
+const CHECKS: OptionChecks<ExpressMiddlewareOptions> = {
+  basePath: (value) => (typeof value === 'string' ? undefined : 'must be a string'),
+  defaultHost: (value) => (typeof value === 'string' ? undefined : 'must be a string'),
+  onError: (value) => (typeof value === 'function' ? undefined : 'must be a function'),
+}
+
 /**
  * Express middleware serving the API under its base path, as a pair `[handler, errorHandler]` to
  * give to `app.use` (Express flattens it). The handler streams an unread request body to the API,
@@ -80,6 +89,7 @@ export function toExpressMiddleware(
   api: PublicApiHandler,
   options: ExpressMiddlewareOptions = {},
 ): [ExpressHandler, ExpressErrorHandler] {
+  checkOptions(options, CHECKS, { name: 'toExpressMiddleware' })
   const basePath = (options.basePath ?? '/api/public/v1').replace(/\/+$/, '')
   const onError = guardErrorListener(
     options.onError ?? ((error: unknown) => console.error('[tenant-public-api] express mount:', error)),

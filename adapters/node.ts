@@ -10,7 +10,14 @@
  * const api = createPublicApi({ store: createMemoryStore(), keyResolver })
  * createServer(nodeServerOptions, toNodeHandler(api)).listen(3000)
  */
-import { errorResponse, guardErrorListener, resolveRequestId, type PublicApiHandler } from 'tenant-public-api'
+import {
+  checkOptions,
+  errorResponse,
+  guardErrorListener,
+  type OptionChecks,
+  resolveRequestId,
+  type PublicApiHandler,
+} from 'tenant-public-api'
 import type { NodeBridgeOptions, NodeIncoming, NodeOutgoing } from './node-bridge/bridge-types.js'
 import { createNodeRequest } from './node-bridge/lightweight-request.js'
 import { BadRequestTargetError, badRequestTargetResponse } from './node-bridge/request-url.js'
@@ -59,6 +66,13 @@ export interface NodeHandlerOptions extends NodeBridgeOptions {
   onError?: (error: unknown) => void
 }
 
+/** What each option must be: an unknown key or a wrong type is a TypeError when the mount is made. */
+const CHECKS: OptionChecks<NodeHandlerOptions> = {
+  trustProxy: (value) => (typeof value === 'boolean' ? undefined : 'must be a boolean'),
+  defaultHost: (value) => (typeof value === 'string' ? undefined : 'must be a string'),
+  onError: (value) => (typeof value === 'function' ? undefined : 'must be a function'),
+}
+
 /**
  * Turns the API into a Node request listener `(req, res) => void` for `http.createServer`,
  * `https.createServer` or `http2.createSecureServer` (compatibility API). The request body is
@@ -75,6 +89,7 @@ export function toNodeHandler(
   api: PublicApiHandler,
   options: NodeHandlerOptions = {},
 ): (req: NodeIncoming, res: NodeOutgoing) => void {
+  checkOptions(options, CHECKS, { name: 'toNodeHandler' })
   const onError = guardErrorListener(
     options.onError ?? ((error: unknown) => console.error('[tenant-public-api] node mount:', error)),
     'node mount onError',

@@ -10,6 +10,7 @@ import { serveStatic, staticDocument, type StaticDocument } from './http/static-
 import { loadTracing } from './http/tracing.js'
 import { renderReferencePage, type ReferenceDocument } from './docs/render.js'
 import { mcpConfig, type McpOptions } from './mcp/options.js'
+import { checkOptions, is, nested, type OptionChecks } from './model/options.js'
 import { mcpRoute } from './mcp/server.js'
 import { createOpenApiDocument } from './openapi/document.js'
 import { operations } from './operations/index.js'
@@ -95,15 +96,11 @@ export type PublicApiHandler = (request: Request) => Promise<Response>
  * )
  */
 export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
-  checkOptions(options)
+  checkCreateOptions(options)
   const basePath = normaliseBasePath(options.basePath ?? '/api/public/v1')
-  const publicOrigin = options.publicOrigin === undefined ? null : checkPublicOrigin(options.publicOrigin)
+  const publicOrigin = options.publicOrigin === undefined ? null : new URL(options.publicOrigin).origin
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1)
-    throw new TypeError('maxBodyBytes must be a positive integer')
   const maxEventsPageBytes = options.maxEventsPageBytes ?? DEFAULT_EVENTS_PAGE_BYTES
-  if (!Number.isSafeInteger(maxEventsPageBytes) || maxEventsPageBytes < 1)
-    throw new TypeError('maxEventsPageBytes must be a positive integer')
 
   // Computed once per handler (the document is about 380 KB), then served with a strong ETag.
   let document: Promise<StaticDocument> | undefined
@@ -162,42 +159,58 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
   return answer
 }
 
-/** Fails at creation, not on the first request, when a required option is missing or of the wrong kind. */
-function checkOptions(options: PublicApiOptions): void {
+const WEBHOOKS_CHECKS: OptionChecks<NonNullable<PublicApiOptions['webhooks']>> = { allowInsecureUrls: is.boolean }
+
+/** What each option must be: a misspelt or unknown key is refused with them (src/model/options.ts). */
+export const PUBLIC_API_CHECKS: OptionChecks<PublicApiOptions> = {
+  // assertStore then names the Store port's missing methods.
+  store: is.object,
+  keyResolver: (value) =>
+    typeof value === 'function' ? undefined : 'must be a function (token, request) => principal | null',
+  rateLimiter: (value) =>
+    typeof (value as Partial<RateLimiter> | null)?.consume === 'function'
+      ? undefined
+      : 'must have a consume(key, rule?) method',
+  basePath: is.string,
+  publicOrigin: originProblem,
+  maxBodyBytes: is.integer(1),
+  maxEventsPageBytes: is.integer(1),
+  onError: is.function,
+  docs: is.boolean,
+  tenantRateLimit: (value) =>
+    v.is(RateLimitRuleSchema, value) ? undefined : 'must be { limit, windowMs } of positive integers',
+  onResponse: is.function,
+  webhooks: nested(WEBHOOKS_CHECKS, 'webhooks'),
+  // Checked whole by mcpConfig, which also completes it.
+  mcp: () => undefined,
+}
+
+/** Fails at creation, not on the first request, when an option is missing, unknown or of the wrong kind. */
+function checkCreateOptions(options: PublicApiOptions): void {
   if (typeof options !== 'object' || options === null) throw new TypeError('createPublicApi needs an options object')
+  checkOptions(options, PUBLIC_API_CHECKS, { name: 'createPublicApi', required: ['store', 'keyResolver'] })
   assertStore(options.store, 'createPublicApi')
-  if (typeof options.keyResolver !== 'function')
-    throw new TypeError('keyResolver must be a function (token, request) => principal | null')
-  if (options.rateLimiter !== undefined && typeof options.rateLimiter?.consume !== 'function')
-    throw new TypeError('rateLimiter must have a consume(key, rule?) method')
-  if (options.onError !== undefined && typeof options.onError !== 'function')
-    throw new TypeError('onError must be a function')
-  if (options.onResponse !== undefined && typeof options.onResponse !== 'function')
-    throw new TypeError('onResponse must be a function')
-  if (options.tenantRateLimit !== undefined && !v.is(RateLimitRuleSchema, options.tenantRateLimit))
-    throw new TypeError('tenantRateLimit must be { limit, windowMs } of positive integers')
 }
 
 /**
- * `https://portal.example` (a trailing `/` is fine) as its origin, `https://portal.example`. Anything
- * else is a `TypeError`: not a URL, a scheme other than `http`/`https`, credentials, a path (a `Link`
- * carries the request's own path, base path included), a query or a fragment.
+ * Why `publicOrigin` is wrong, if it is: it must be an http(s) origin, `https://portal.example` (a
+ * trailing `/` is fine); not a URL, another scheme, credentials, a path (a `Link` carries the
+ * request's own path, base path included), a query or a fragment are refused.
  */
-function checkPublicOrigin(value: unknown): string {
-  const wrong = (why: string) =>
-    new TypeError(`publicOrigin must be an http or https origin such as https://portal.example: ${why}`)
-  if (typeof value !== 'string') throw wrong(`got ${value === null ? 'null' : typeof value}`)
+function originProblem(value: unknown): string | undefined {
+  const wrong = (why: string) => `must be an http or https origin such as https://portal.example: ${why}`
+  if (typeof value !== 'string') return wrong(`got ${value === null ? 'null' : typeof value}`)
   let url: URL
   try {
     url = new URL(value)
   } catch {
-    throw wrong('not a URL')
+    return wrong('not a URL')
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw wrong(`the scheme is ${url.protocol}`)
-  if (url.username !== '' || url.password !== '') throw wrong('it has credentials')
-  if (url.pathname !== '/') throw wrong('it has a path (Links carry the request path, base path included)')
-  if (/[?#]/.test(value)) throw wrong('it has a query or a fragment')
-  return url.origin
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return wrong(`the scheme is ${url.protocol}`)
+  if (url.username !== '' || url.password !== '') return wrong('it has credentials')
+  if (url.pathname !== '/') return wrong('it has a path (Links carry the request path, base path included)')
+  if (/[?#]/.test(value)) return wrong('it has a query or a fragment')
+  return undefined
 }
 
 /** Path segments of unreserved URL characters only: the router compiles the base path into a regular expression. */

@@ -175,6 +175,8 @@ export {
 export { errorResponse, type ReplyParts } from './http/reply.js'
 export { resolveRequestId } from './http/request-id.js'
 export { guardErrorListener, type ResponseEvent, type ResponseListener } from './http/observe.js'
+// ... and the one check of every factory's options, which the mounts' options use too
+export { checkOptions, type OptionCheck, type OptionChecks, type OptionsOwner } from './model/options.js'
 
 // The registry and the document generated from it
 export { operations } from './operations/index.js'

@@ -4,6 +4,7 @@
  * unchanged in Node, Bun, Deno and browsers.
  */
 import type { OperationId } from '../operations/index.js'
+import { checkOptions, is, type OptionChecks } from '../model/options.js'
 import { ApiResponseError } from './errors.js'
 import { CLIENT_ROUTES, type ClientRoute } from './routes.js'
 import type {
@@ -44,6 +45,20 @@ export interface ClientOptions {
   maxRetryDelayMs?: number
   /** Headers sent with every request (a `User-Agent`, say). */
   headers?: Record<string, string>
+}
+
+// A small module of its own (src/model/options.ts): the client's bundle stays free of server code.
+const CHECKS: OptionChecks<ClientOptions> = {
+  baseUrl: is.string,
+  apiKey: is.string,
+  basePath: is.string,
+  fetch: is.function,
+  retries: is.integer(0),
+  maxRetryDelayMs: is.nonNegativeNumber,
+  headers: (value) =>
+    is.object(value) === undefined && Object.values(value as object).every((header) => typeof header === 'string')
+      ? undefined
+      : 'must be an object of header names to strings',
 }
 
 /** The client: one method per operation, plus `paginate`. */
@@ -364,6 +379,7 @@ async function* followEvents(send: Send, options: TailEventsOptions = {}): Async
  * for await (const user of client.paginate.listUsers({ status: 'active' })) console.log(user.email)
  */
 export function createClient(options: ClientOptions): Client {
+  checkOptions(options, CHECKS, { name: 'createClient', required: ['baseUrl', 'apiKey'] })
   const settings: ClientSettings = {
     options,
     root: options.baseUrl.replace(/\/+$/, '') + (options.basePath ?? '/api/public/v1').replace(/\/+$/, ''),
@@ -371,8 +387,6 @@ export function createClient(options: ClientOptions): Client {
     retries: options.retries ?? DEFAULT_RETRIES,
     maxDelay: options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
   }
-  if (!Number.isInteger(settings.retries) || settings.retries < 0)
-    throw new TypeError('retries must be a whole number >= 0')
   // Async, so a request that cannot be built (a body JSON cannot hold, a bad header) rejects rather than throws.
   const send: Send = async (route, id, input, callOptions = {}) =>
     sendWithRetries(settings, prepareRequest(settings, route, id, input, callOptions))

@@ -4,6 +4,7 @@
  * relative to a fixed "now", and tickets are generated on demand from their index, so a million of
  * them cost next to nothing until they are read.
  */
+import { checkOptions, is, type OptionChecks } from '../model/options.js'
 import type { NormalizedSeed } from '../model/seed.js'
 import { makeAutomationRules } from './automation-rules.js'
 import { type DemoBudget, makeBudgets } from './budgets.js'
@@ -42,6 +43,9 @@ export interface DemoData extends Omit<NormalizedSeed, 'tickets' | 'budgets'> {
   budgets: DemoBudget[]
 }
 
+// The ranges are then checked by count() (a RangeError).
+const CHECKS: OptionChecks<DemoDataOptions> = { seed: is.integer(0), tickets: is.integer(0), companies: is.integer(1) }
+
 function count(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   const n = value ?? fallback
   if (!Number.isSafeInteger(n) || n < min || n > max)
@@ -69,6 +73,7 @@ function count(name: string, value: number | undefined, fallback: number, min: n
  * }
  */
 export function createDemoData(options: DemoDataOptions = {}): DemoData {
+  checkOptions(options, CHECKS, { name: 'createDemoData' })
   const seed = count('seed', options.seed, DEFAULT_DEMO_SEED, 0, 0xffffffff)
   const ticketCount = count('tickets', options.tickets, 10_000, 0, 100_000_000)
   const companyCount = count('companies', options.companies, 40, 1, 10_000)

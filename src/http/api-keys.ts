@@ -11,6 +11,7 @@ import {
   type ApiKeyRecord,
   withoutHash,
 } from '../model/api-keys.js'
+import { checkOptions, is, type OptionChecks } from '../model/options.js'
 import { DateTimeSchema } from '../model/shared.js'
 import type { Store } from '../ports/store.js'
 import { cachedKeyResolver } from './api-key-resolver.js'
@@ -28,6 +29,15 @@ export interface ApiKeysOptions {
   cacheTtlMs?: number
   /** The clock, in milliseconds since the epoch (tests inject one). Default `Date.now`. */
   now?: () => number
+}
+
+const CHECKS: OptionChecks<ApiKeysOptions> = {
+  prefix: (value) =>
+    typeof value === 'string' && isKeyPrefix(value)
+      ? undefined
+      : 'must be 1..20 ASCII letters and digits, starting with a letter',
+  cacheTtlMs: is.integer(0),
+  now: is.function,
 }
 
 /** What {@link ApiKeys.create} takes. */
@@ -149,13 +159,12 @@ async function newKeyRecord(prefix: string, input: CheckedKeyInput): Promise<{ k
  * // Authorization: Bearer ${key}
  */
 export function createApiKeys(store: Store, options: ApiKeysOptions = {}): ApiKeys {
+  checkOptions(options, CHECKS, { name: 'createApiKeys' })
   const prefix = options.prefix ?? 'tpa'
   const cacheTtlMs = options.cacheTtlMs ?? 5_000
   const now = options.now ?? Date.now
   if (typeof store !== 'object' || store === null || typeof store.findApiKeyByHash !== 'function')
     throw new TypeError('createApiKeys needs a store with the API key methods (see docs/stores.md)')
-  if (!isKeyPrefix(prefix)) throw new TypeError('prefix must be 1..20 ASCII letters and digits, starting with a letter')
-  if (!Number.isSafeInteger(cacheTtlMs) || cacheTtlMs < 0) throw new TypeError('cacheTtlMs must be an integer ≥ 0')
   // Revoking and rolling forget the key, so this process stops accepting it at once.
   const { keyResolver, forget } = cachedKeyResolver(store, { prefix, cacheTtlMs, now })
 

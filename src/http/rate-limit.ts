@@ -1,3 +1,4 @@
+import { checkOptions, is, type OptionChecks } from '../model/options.js'
 import type { RateLimiter, RateLimitResult, RateLimitRule } from '../ports/rate-limiter.js'
 
 export type { RateLimiter, RateLimitResult, RateLimitRule } from '../ports/rate-limiter.js'
@@ -12,6 +13,12 @@ export interface MemoryRateLimiterOptions {
   now?: () => number
 }
 
+const MEMORY_CHECKS: OptionChecks<MemoryRateLimiterOptions> = {
+  limit: is.integer(1),
+  windowMs: is.integer(1),
+  now: is.function,
+}
+
 /**
  * A fixed-window rate limiter in this process's memory: the default. Use `sqlRateLimiter` (from
  * the Postgres or SQLite entry) when several processes must share one limit.
@@ -20,6 +27,7 @@ export interface MemoryRateLimiterOptions {
  * createPublicApi({ store, keyResolver, rateLimiter: memoryRateLimiter({ limit: 600, windowMs: 60_000 }) })
  */
 export function memoryRateLimiter(options: MemoryRateLimiterOptions = {}): RateLimiter {
+  checkOptions(options, MEMORY_CHECKS, { name: 'memoryRateLimiter' })
   const defaults: RateLimitRule = { limit: options.limit ?? 120, windowMs: options.windowMs ?? 60_000 }
   const now = options.now ?? Date.now
   const windows = new Map<string, { resetAt: number; count: number }>()

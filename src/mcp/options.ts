@@ -2,6 +2,7 @@
  * `createPublicApi({ mcp })`: the options of the MCP endpoint (docs/mcp.md), checked once when the
  * API is created.
  */
+import { checkOptions, is, type OptionChecks, show } from '../model/options.js'
 import { type Resolve, runtimeResolve, SDK_MISSING, sdkStatus } from './sdk.js'
 
 /**
@@ -46,9 +47,9 @@ export interface McpConfig {
   maxAnswerBytes: number
 }
 
-/** What each option must be, as a check that names the problem (undefined when the value is right). */
-const CHECKS: { readonly [K in keyof Required<McpOptions>]: (value: unknown) => string | undefined } = {
-  readOnly: (value) => (typeof value === 'boolean' ? undefined : 'must be a boolean'),
+/** What each option must be (src/model/options.ts states how a problem is reported). */
+const CHECKS: OptionChecks<McpOptions> = {
+  readOnly: is.boolean,
   allowedOrigins: (value) => {
     if (!Array.isArray(value)) return 'must be an array of origins such as https://portal.example'
     const bad = value.find((origin) => typeof origin !== 'string' || !isOrigin(origin))
@@ -56,14 +57,12 @@ const CHECKS: { readonly [K in keyof Required<McpOptions>]: (value: unknown) => 
       ? undefined
       : `must hold origins such as https://portal.example (scheme://host[:port], nothing more), not ${show(bad)}`
   },
-  toolsPageSize: (value) =>
-    Number.isSafeInteger(value) && (value as number) >= 1 ? undefined : 'must be a positive integer',
+  toolsPageSize: is.integer(1),
   maxAnswerBytes: (value) =>
     Number.isSafeInteger(value) && (value as number) >= MIN_MAX_ANSWER_BYTES
       ? undefined
       : `must be an integer of at least ${MIN_MAX_ANSWER_BYTES} (64 KiB)`,
 }
-const NAMES = Object.keys(CHECKS) as ReadonlyArray<keyof McpOptions>
 
 /** Whether `text` is an origin exactly as a browser sends it in `Origin`. */
 function isOrigin(text: string): boolean {
@@ -72,22 +71,6 @@ function isOrigin(text: string): boolean {
   } catch {
     return false
   }
-}
-
-/** A value, short, for a message. */
-function show(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : String(value)
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text
-}
-
-/** The option an unknown key was probably meant to be: the same but for case, or one letter more or less. */
-function meant(key: string): string | undefined {
-  const lower = key.toLowerCase()
-  return NAMES.find((name) => {
-    const known = name.toLowerCase()
-    const oneApart = Math.abs(known.length - lower.length) === 1
-    return known === lower || (oneApart && (known.startsWith(lower) || lower.startsWith(known)))
-  })
 }
 
 /**
@@ -105,20 +88,11 @@ export function mcpConfig(
 ): McpConfig | undefined {
   if (option === undefined || option === false) return undefined
   if (option !== true && (typeof option !== 'object' || option === null || Array.isArray(option)))
-    throw new TypeError(`mcp must be true, false or an object of options (${NAMES.join(', ')}), not ${show(option)}`)
+    throw new TypeError(
+      `mcp must be true, false or an object of options (${Object.keys(CHECKS).join(', ')}), not ${show(option)}`,
+    )
   const options: McpOptions = option === true ? {} : option
-  const problems: string[] = []
-  for (const [key, value] of Object.entries(options)) {
-    if (value === undefined) continue
-    if (!Object.hasOwn(CHECKS, key)) {
-      const guess = meant(key)
-      problems.push(`mcp has no option ${show(key)}${guess === undefined ? '' : ` (did you mean ${guess}?)`}`)
-      continue
-    }
-    const problem = CHECKS[key as keyof McpOptions](value)
-    if (problem !== undefined) problems.push(`mcp.${key} ${problem}`)
-  }
-  if (problems.length > 0) throw new TypeError(`${problems.join('; ')}. The options of mcp: ${NAMES.join(', ')}`)
+  checkOptions(options, CHECKS, { name: 'mcp', prefix: 'mcp.' })
   if (sdkStatus(resolve) === 'missing') throw new TypeError(SDK_MISSING)
   return {
     readOnly: options.readOnly === true,

@@ -3,6 +3,7 @@
  * same objects that validate requests describe them, so the document cannot drift from the code.
  */
 import type { AnyOperation } from '../http/operation.js'
+import { checkOptions, is, type OptionChecks } from '../model/options.js'
 import { operations } from '../operations/index.js'
 import { HEADER, REQUEST_ID } from './headers.js'
 import { operationParameters } from './parameters.js'
@@ -18,6 +19,8 @@ export interface OpenApiOptions {
   /** The base path the API is mounted at. Default `/api/public/v1`. */
   basePath?: string
 }
+
+const CHECKS: OptionChecks<OpenApiOptions> = { basePath: is.string }
 
 /** The Operation Object of an operation of the registry. */
 function operationObject(operation: AnyOperation): object {
@@ -103,6 +106,7 @@ function documentPathItem() {
  * Object.keys(doc.paths) // ['/api/public/v1/tickets', ...]
  */
 export function createOpenApiDocument(options: OpenApiOptions = {}) {
+  checkOptions(options, CHECKS, { name: 'createOpenApiDocument' })
   const basePath = options.basePath ?? '/api/public/v1'
   const paths: Record<string, Record<string, object>> = {}
   for (const operation of operations) {

@@ -2,6 +2,7 @@
 import type { ResponseOf } from '../client/types.js'
 import type { PublicApiHandler } from '../create-public-api.js'
 import type { ErrorBody, ValidationIssue } from '../http/errors.js'
+import { checkOptions, is, type OptionChecks } from '../model/options.js'
 import type { OperationId } from '../operations/index.js'
 
 /** What {@link Harness.call} sends. */
@@ -44,6 +45,25 @@ export interface Harness {
   call<T = unknown>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>
 }
 
+/** Options of {@link createHarness}. */
+interface HarnessOptions {
+  /** The bearer key of every call that names none. */
+  key?: string
+  /** Default `/api/public/v1`. */
+  basePath?: string
+  /** Default `http://api.test`. */
+  origin?: string
+  /** Sees every result. */
+  onResponse?: (result: CallResult) => void | Promise<void>
+}
+
+const CHECKS: OptionChecks<HarnessOptions> = {
+  key: is.string,
+  basePath: is.string,
+  origin: is.string,
+  onResponse: is.function,
+}
+
 /**
  * Wraps a handler for tests. `path` is relative to the base path; `onResponse` sees every result
  * (our own suite checks each one against the OpenAPI document there).
@@ -52,15 +72,8 @@ export interface Harness {
  * const h = createHarness(api, { key: testKey('tenant-a') })
  * const { status, body } = await h.call('GET', '/tickets?limit=5')
  */
-export function createHarness(
-  api: PublicApiHandler,
-  options: {
-    key?: string
-    basePath?: string
-    origin?: string
-    onResponse?: (result: CallResult) => void | Promise<void>
-  } = {},
-): Harness {
+export function createHarness(api: PublicApiHandler, options: HarnessOptions = {}): Harness {
+  checkOptions(options, CHECKS, { name: 'createHarness' })
   const base = `${options.origin ?? 'http://api.test'}${options.basePath ?? '/api/public/v1'}`
   return {
     async call<T = unknown>(method: string, path: string, call: CallOptions = {}): Promise<CallResult<T>> {

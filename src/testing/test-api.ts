@@ -13,11 +13,19 @@
  */
 import { createClient, type Client } from '../client/create-client.js'
 import { createDemoData, DEMO_TENANT_ID } from '../demo/index.js'
-import { createPublicApi, type PublicApiHandler, type PublicApiOptions } from '../create-public-api.js'
+import * as v from 'valibot'
+import {
+  createPublicApi,
+  PUBLIC_API_CHECKS,
+  type PublicApiHandler,
+  type PublicApiOptions,
+} from '../create-public-api.js'
 import { SCOPES, type RateLimitRule, type Scope } from '../http/auth.js'
+import { RateLimitRuleSchema } from '../http/principal.js'
 import { memoryRateLimiter } from '../http/rate-limit.js'
 import { MAKE_REPLY, type ReplyParts } from '../http/reply.js'
 import { createMemoryStore, forkMemoryTenant, type MemoryStore } from '../stores/memory/memory-store.js'
+import { checkOptions, is, nested, type OptionChecks } from '../model/options.js'
 import type { SeedData } from '../model/seed.js'
 import type { Store } from '../ports/store.js'
 import { makeLightweightResponse, replyParts } from '../../adapters/node-bridge/lightweight-response.js'
@@ -50,6 +58,29 @@ export interface TestApiOptions {
   retries?: number
   /** Further options of `createPublicApi` (`maxBodyBytes`, `onError`, ...). */
   apiOptions?: Partial<Omit<PublicApiOptions, 'store' | 'keyResolver' | 'basePath'>>
+}
+
+type ApiOptions = NonNullable<TestApiOptions['apiOptions']>
+/** `createPublicApi`'s own checks, but for the options the kit sets itself. */
+const API_OPTION_CHECKS = Object.fromEntries(
+  Object.entries(PUBLIC_API_CHECKS).filter(([name]) => !['store', 'keyResolver', 'basePath'].includes(name)),
+) as OptionChecks<ApiOptions>
+
+/** What each option must be, checked before anything is seeded (src/model/options.ts). */
+const CHECKS: OptionChecks<TestApiOptions> = {
+  data: is.object,
+  scopes: (value) =>
+    Array.isArray(value) && value.every((scope) => (SCOPES as readonly unknown[]).includes(scope))
+      ? undefined
+      : `must be an array of scopes (${SCOPES.join(', ')})`,
+  tenantId: is.string,
+  store: (value) => (typeof (value as { seed?: unknown } | null)?.seed === 'function' ? undefined : 'must be a store'),
+  rateLimit: (value) =>
+    v.is(RateLimitRuleSchema, value) ? undefined : 'must be { limit, windowMs } of positive integers',
+  onResponse: is.function,
+  basePath: is.string,
+  retries: is.integer(0),
+  apiOptions: nested(API_OPTION_CHECKS, 'apiOptions'),
 }
 
 /** Ready-made API keys of the test tenant. */
@@ -92,6 +123,7 @@ export interface TestApi {
  * expect((await request('/tickets', { key: keys.for(['users.read']) })).status).toBe(403)
  */
 export async function createTestApi(options: TestApiOptions = {}): Promise<TestApi> {
+  checkOptions(options, CHECKS, { name: 'createTestApi' })
   const tenantId = options.tenantId ?? DEMO_TENANT_ID
   const store = await storeOf(options, tenantId)
   const basePath = options.basePath ?? '/api/public/v1'

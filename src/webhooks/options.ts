@@ -2,6 +2,7 @@
  * What a webhook dispatcher is given and what it reports: its options, their defaults and checks,
  * the counts of a pass and the error of a gap in the feed.
  */
+import { checkOptions, is, type OptionChecks } from '../model/options.js'
 import type { Store } from '../ports/store.js'
 import type { WebhookResolver } from './url-safety.js'
 
@@ -122,24 +123,25 @@ export class WebhookFeedGapError extends Error {
   }
 }
 
-function checkOptions(options: WebhookDispatcherOptions): void {
-  if (typeof options?.store?.claimWebhookJobs !== 'function')
-    throw new TypeError('createWebhookDispatcher needs a store with the webhook dispatch methods')
-  const positive = (name: string, value: unknown) => {
-    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0))
-      throw new TypeError(`${name} must be a positive number`)
-  }
-  positive('timeoutMs', options.timeoutMs)
-  positive('leaseMs', options.leaseMs)
-  positive('pollIntervalMs', options.pollIntervalMs)
-  if (options.concurrency !== undefined && !(Number.isInteger(options.concurrency) && options.concurrency > 0))
-    throw new TypeError('concurrency must be a positive integer')
-  const budget = options.maxEventsReadBytes
-  if (budget !== undefined && !(Number.isSafeInteger(budget) && budget > 0))
-    throw new TypeError('maxEventsReadBytes must be a positive integer')
-  const schedule = options.retryScheduleMs
-  if (schedule !== undefined && !(Array.isArray(schedule) && schedule.every((ms) => Number.isFinite(ms) && ms >= 0)))
-    throw new TypeError('retryScheduleMs must be an array of non-negative numbers')
+/** What each option must be (src/model/options.ts); `resolveOptions` then compares `leaseMs` with `timeoutMs`. */
+const CHECKS: OptionChecks<WebhookDispatcherOptions> = {
+  store: (value) =>
+    typeof (value as Partial<Store> | null)?.claimWebhookJobs === 'function'
+      ? undefined
+      : 'must be a store with the webhook dispatch methods',
+  allowInsecureUrls: is.boolean,
+  timeoutMs: is.positiveNumber,
+  retryScheduleMs: (value) =>
+    Array.isArray(value) && value.every((ms) => typeof ms === 'number' && Number.isFinite(ms) && ms >= 0)
+      ? undefined
+      : 'must be an array of non-negative numbers',
+  concurrency: is.integer(1),
+  maxEventsReadBytes: is.integer(1),
+  leaseMs: is.positiveNumber,
+  pollIntervalMs: is.positiveNumber,
+  now: is.function,
+  resolver: is.function,
+  onError: is.function,
 }
 
 /** The options with their defaults applied: what the dispatcher's parts read. */
@@ -158,9 +160,11 @@ export interface DispatchSettings {
   readonly onError: (error: unknown) => void
 }
 
-/** Checks `options` and applies their defaults; throws a `TypeError` naming the first bad one. */
+/** Checks `options` and applies their defaults; throws a `TypeError` naming each bad one. */
 export function resolveOptions(options: WebhookDispatcherOptions): DispatchSettings {
-  checkOptions(options)
+  if (typeof options?.store?.claimWebhookJobs !== 'function')
+    throw new TypeError('createWebhookDispatcher needs a store with the webhook dispatch methods')
+  checkOptions(options, CHECKS, { name: 'createWebhookDispatcher' })
   const timeoutMs = options.timeoutMs ?? 10_000
   const leaseMs = options.leaseMs ?? timeoutMs + 30_000
   if (leaseMs <= timeoutMs) throw new TypeError('leaseMs must exceed timeoutMs, or two processes could run one attempt')

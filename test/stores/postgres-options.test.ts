@@ -20,6 +20,26 @@ describe('createPostgresStore: the source', () => {
     ['a pool that is not a pool', { pool: {} }, /pool must be a pg Pool/],
     ['a dialect that is not a dialect', { dialect: null }, /dialect must be a Kysely Dialect/],
     ['not an object', undefined, /needs \{ connectionString \}/],
+    [
+      'a misspelt option of the connection-string form',
+      { connectionString: 'postgres://x@127.0.0.1:1/none', shema: 'api' },
+      /createPostgresStore\(\{ connectionString \}\) has no option "shema" \(did you mean schema\?\)/,
+    ],
+    [
+      'an option of another form',
+      { pool: { connect: () => undefined }, statementTimeoutMs: 1000 },
+      /createPostgresStore\(\{ pool \}\) has no option "statementTimeoutMs"/,
+    ],
+    [
+      'a dialect with a pool size',
+      { dialect: { createDriver: () => undefined }, max: 5 },
+      /\{ dialect \}\) has no option "max"/,
+    ],
+    [
+      'a wrong type',
+      { connectionString: 'postgres://x@127.0.0.1:1/none', max: '10' },
+      /max must be a positive integer/,
+    ],
   ]
   for (const [label, source, message] of refused)
     it(`refuses ${label} with a TypeError naming it`, async () => {

@@ -416,7 +416,7 @@ describe('createWebhookDispatcher options', () => {
     expect(() => createWebhookDispatcher({ store, concurrency: 0 })).toThrow(TypeError)
     for (const maxEventsReadBytes of [0, 1.5, Number.NaN, 2 ** 60])
       expect(() => createWebhookDispatcher({ store, maxEventsReadBytes })).toThrow(
-        new TypeError('maxEventsReadBytes must be a positive integer'),
+        /^maxEventsReadBytes must be a positive integer\. The options of createWebhookDispatcher: store, /,
       )
     expect(() => createWebhookDispatcher({ store, retryScheduleMs: [-1] })).toThrow(TypeError)
     expect(() => createWebhookDispatcher({ store, pollIntervalMs: Number.NaN })).toThrow(TypeError)

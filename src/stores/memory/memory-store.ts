@@ -6,6 +6,7 @@
  * lookups; tenant.ts: parts, children and views; sync.ts: seeding, removal and their events), so
  * only the named writes (records.ts) name a collection.
  */
+import { checkOptions, is, type OptionChecks } from '../../model/options.js'
 import { normalizeRemoval } from '../../model/removal.js'
 import type { SeedData } from '../../model/seed.js'
 import type { Store } from '../../ports/store.js'
@@ -24,6 +25,9 @@ export interface MemoryStoreOptions {
   /** How long events are kept (default 30 days); older ones are pruned as events are added. */
   eventRetentionMs?: number
 }
+
+// `seed`'s tenants are checked as any seed is (src/model/seed.ts).
+const CHECKS: OptionChecks<MemoryStoreOptions> = { seed: is.object, eventRetentionMs: is.integer(1) }
 
 /** The in-memory store, with `seed` for loading data. */
 export type MemoryStore = Store
@@ -66,6 +70,7 @@ export function forkMemoryTenant(
  * await store.seed('tenant-1', { companies: [{ id, name: 'Acme', status: 'active', createdAt, updatedAt }] })
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  checkOptions(options, CHECKS, { name: 'createMemoryStore' })
   const tenants = new Map<string, TenantData>()
   const tenant = (id: string): TenantData => {
     let data = tenants.get(id)

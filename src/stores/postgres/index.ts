@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, type Dialect, type PostgresPool, type Postgres
 import type { Pool, PoolClient, QueryResult } from 'pg'
 import { PREPARE, postgresEngine } from '../sql/postgres-engine.js'
 import { createSqlStore, type SqlStore } from '../sql/sql-store.js'
+import { checkOptions, is, type OptionChecks } from '../../model/options.js'
 import { checkSource } from './check-source.js'
 
 export { sqlRateLimiter, type SqlRateLimiterOptions } from '../sql/rate-limiter.js'
@@ -78,6 +79,12 @@ export interface PostgresStoreOptions {
   eventRetentionMs?: number
   /** Called with errors of idle or checked-out connections (they are survived, not thrown). Default: ignore. */
   onConnectionError?: (error: Error) => void
+}
+
+const CHECKS: OptionChecks<PostgresStoreOptions> = {
+  migrate: is.boolean,
+  eventRetentionMs: is.integer(1),
+  onConnectionError: is.function,
 }
 
 const DEFAULT_CONNECTION_TIMEOUT_MS = 5000
@@ -344,6 +351,7 @@ export async function createPostgresStore(
   options: PostgresStoreOptions = {},
 ): Promise<SqlStore> {
   checkSource(source)
+  checkOptions(options, CHECKS, { name: 'createPostgresStore' })
   const onError = options.onConnectionError ?? (() => undefined)
   const kysely = (dialect: Dialect) => new Kysely<unknown>({ dialect, plugins: [...postgresEngine.plugins] })
   const storeOptions = {

@@ -6,6 +6,7 @@
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible'
 import type { RateLimiter, RateLimitResult, RateLimitRule } from '../../ports/rate-limiter.js'
+import { checkOptions, is, type OptionChecks } from '../../model/options.js'
 import { StoreUnavailableError } from '../../ports/store.js'
 
 /**
@@ -77,28 +78,34 @@ interface LimiterSettings {
   connectTimeoutMs: number
 }
 
-/** Checks the options (a `TypeError` naming the first wrong one) and fills in the defaults. */
-function settingsOf(options: RedisRateLimiterOptions): LimiterSettings {
-  const client = options.client as IoRedisLikeClient & NodeRedisLikeClient
-  if (typeof client !== 'object' || client === null)
-    throw new TypeError('redisRateLimiter needs { client }: an ioredis or node-redis client')
-  const ioredis = typeof client.defineCommand === 'function'
-  if (!ioredis && typeof client.eval !== 'function')
-    throw new TypeError('client must be an ioredis client (defineCommand) or a node-redis client (eval)')
-  const defaults: RateLimitRule = { limit: options.limit ?? 120, windowMs: options.windowMs ?? 60_000 }
-  for (const [name, value] of Object.entries(defaults))
-    if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${name} must be a positive integer`)
-  const prefix = options.prefix ?? 'tpa:rl'
-  const onUnavailable = options.onUnavailable ?? 'fail'
-  if (onUnavailable !== 'fail' && onUnavailable !== 'allow')
-    throw new TypeError('onUnavailable must be "fail" or "allow"')
+/** What each option must be (src/model/options.ts). */
+const CHECKS: OptionChecks<RedisRateLimiterOptions> = {
+  client: (value) =>
+    typeof (value as { defineCommand?: unknown } | null)?.defineCommand === 'function' ||
+    typeof (value as { eval?: unknown } | null)?.eval === 'function'
+      ? undefined
+      : 'must be an ioredis client (defineCommand) or a node-redis client (eval)',
+  limit: is.integer(1),
+  windowMs: is.integer(1),
+  prefix: is.string,
+  onUnavailable: is.oneOf('fail', 'allow'),
+  timeoutMs: is.integer(1),
+  connectTimeoutMs: is.integer(0),
+}
 
-  const timeoutMs = options.timeoutMs ?? 500
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new TypeError('timeoutMs must be a positive integer')
-  const connectTimeoutMs = options.connectTimeoutMs ?? 5000
-  if (!Number.isSafeInteger(connectTimeoutMs) || connectTimeoutMs < 0)
-    throw new TypeError('connectTimeoutMs must be a non-negative integer')
-  return { client, ioredis, defaults, prefix, onUnavailable, timeoutMs, connectTimeoutMs }
+/** Checks the options (a `TypeError` naming each wrong one) and fills in the defaults. */
+function settingsOf(options: RedisRateLimiterOptions): LimiterSettings {
+  checkOptions(options, CHECKS, { name: 'redisRateLimiter', required: ['client'] })
+  const client = options.client as IoRedisLikeClient & NodeRedisLikeClient
+  return {
+    client,
+    ioredis: typeof client.defineCommand === 'function',
+    defaults: { limit: options.limit ?? 120, windowMs: options.windowMs ?? 60_000 },
+    prefix: options.prefix ?? 'tpa:rl',
+    onUnavailable: options.onUnavailable ?? 'fail',
+    timeoutMs: options.timeoutMs ?? 500,
+    connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+  }
 }
 
 /**

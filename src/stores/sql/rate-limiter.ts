@@ -4,6 +4,7 @@
  */
 import { type RawBuilder, sql } from 'kysely'
 import type { RateLimiter, RateLimitResult, RateLimitRule } from '../../ports/rate-limiter.js'
+import { checkOptions, is, type OptionChecks } from '../../model/options.js'
 import type { Store } from '../../ports/store.js'
 import { sqlStoreInternals } from './sql-store.js'
 
@@ -15,6 +16,8 @@ export interface SqlRateLimiterOptions {
   windowMs?: number
 }
 
+const CHECKS: OptionChecks<SqlRateLimiterOptions> = { limit: is.integer(1), windowMs: is.integer(1) }
+
 /**
  * A rate limiter on a SQL store's database (the `rate_limits` table of its migrations).
  *
@@ -23,6 +26,7 @@ export interface SqlRateLimiterOptions {
  * const api = createPublicApi({ store, keyResolver, rateLimiter: sqlRateLimiter(store, { limit: 600 }) })
  */
 export function sqlRateLimiter(store: Store, options: SqlRateLimiterOptions = {}): RateLimiter {
+  checkOptions(options, CHECKS, { name: 'sqlRateLimiter' })
   const { db, engine, table, unavailable } = sqlStoreInternals(store)
   const defaults: RateLimitRule = { limit: options.limit ?? 120, windowMs: options.windowMs ?? 60_000 }
   let calls = 0

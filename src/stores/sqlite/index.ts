@@ -5,6 +5,7 @@
  */
 import { Kysely, SqliteDialect, type Dialect, type SqliteDatabase, type SqliteStatement } from 'kysely'
 import type BetterSqlite3 from 'better-sqlite3'
+import { checkOptions, is, type OptionChecks } from '../../model/options.js'
 import { StoreUnavailableError } from '../../ports/store.js'
 import { type CheckpointedFile, checkpointInBackground, FALLBACK_CHECKPOINT_PAGES } from './checkpointer.js'
 import { sqliteEngine } from '../sql/sqlite-engine.js'
@@ -33,6 +34,44 @@ export interface SqliteStoreOptions {
   eventRetentionMs?: number
 }
 
+const CHECKS: OptionChecks<SqliteStoreOptions> = { migrate: is.boolean, eventRetentionMs: is.integer(1) }
+
+type Form<K extends string> = Extract<SqliteStoreSource, Record<K, unknown>>
+/** The options beside each form's own key (src/model/options.ts). */
+const SOURCE_CHECKS = {
+  filename: { filename: is.string, busyTimeoutMs: is.nonNegativeNumber } satisfies OptionChecks<Form<'filename'>>,
+  database: {
+    database: (value: unknown) =>
+      typeof (value as { prepare?: unknown } | null)?.prepare === 'function'
+        ? undefined
+        : 'must be a better-sqlite3 Database',
+    busyTimeoutMs: is.nonNegativeNumber,
+  } satisfies OptionChecks<Form<'database'>>,
+  dialect: {
+    dialect: (value: unknown) =>
+      typeof (value as { createDriver?: unknown } | null)?.createDriver === 'function'
+        ? undefined
+        : 'must be a Kysely Dialect',
+  } satisfies OptionChecks<Form<'dialect'>>,
+}
+
+/** Exactly one of `filename`, `database` and `dialect`, with only the options of that form. */
+function checkSource(source: unknown): asserts source is SqliteStoreSource {
+  const forms = Object.keys(SOURCE_CHECKS) as (keyof typeof SOURCE_CHECKS)[]
+  const given = typeof source === 'object' && source !== null ? forms.filter((form) => form in source) : []
+  if (given.length !== 1)
+    throw new TypeError(
+      `createSqliteStore needs exactly one of { filename }, { database } or { dialect }${
+        given.length > 1 ? `, not ${given.join(' and ')}` : ''
+      }`,
+    )
+  const form = given[0] as keyof typeof SOURCE_CHECKS
+  checkOptions(source, SOURCE_CHECKS[form] as OptionChecks<object>, {
+    name: `createSqliteStore({ ${form} })`,
+    required: [form as never],
+  })
+}
+
 /**
  * A store in a SQLite database, in WAL mode with a busy timeout (default 5 s), so that several
  * processes can share the file; write transactions start with `BEGIN IMMEDIATE`. A statement that
@@ -48,6 +87,8 @@ export async function createSqliteStore(
   source: SqliteStoreSource,
   options: SqliteStoreOptions = {},
 ): Promise<SqlStore> {
+  checkSource(source)
+  checkOptions(options, CHECKS, { name: 'createSqliteStore' })
   let dialect: Dialect
   let owned: BetterSqlite3.Database | undefined
   let checkpoints: CheckpointedFile | undefined
