@@ -28,7 +28,7 @@ describe('the core is runtime-neutral', () => {
       return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : []
     })
   }
-  it('imports no node: module and uses no Node global outside the SQL stores, webhooks, the CLI and Node mounts', () => {
+  it('imports no node: module and uses no Node global outside SQL stores, webhooks, the CLI and Node mounts', () => {
     const neutral = [
       ...sources(join(root, 'src')),
       join(root, 'adapters/bun.ts'),
