@@ -46,7 +46,7 @@ export interface Harness {
 }
 
 /** Options of {@link createHarness}. */
-interface HarnessOptions {
+export interface HarnessOptions {
   /** The bearer key of every call that names none. */
   key?: string
   /** Default `/api/public/v1`. */

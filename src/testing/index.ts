@@ -11,6 +11,7 @@ export {
   type CallOptions,
   type CallResult,
   type Harness,
+  type HarnessOptions,
   type Reply,
   type ValidationErrorReply,
 } from './harness.js'

@@ -30,7 +30,7 @@ describe('createDemoData', () => {
     expect(big.tickets).toHaveLength(1_000_000)
     expect(big.tickets[999_999]).toEqual(createDemoData({ tickets: 1_000_000 }).tickets[999_999])
     expect(big.tickets[999_999]!.createdAt > big.tickets[0]!.createdAt).toBe(true)
-    expect(() => createDemoData({ tickets: -1 })).toThrow(RangeError)
+    expect(() => createDemoData({ tickets: -1 })).toThrow(TypeError)
   })
 
   it('keeps its references whole', () => {

@@ -34,7 +34,7 @@ async function feed(store: Store, tenantId: string) {
 /** A SQLite store on a database this test can also write to behind the store's back. */
 async function sqlite(eventRetentionMs?: number) {
   const database = new Database(':memory:')
-  const store = await createSqliteStore({ database, ...(eventRetentionMs === undefined ? {} : { eventRetentionMs }) })
+  const store = await createSqliteStore({ database }, eventRetentionMs === undefined ? {} : { eventRetentionMs })
   return { store, execute: async (text: string) => void database.exec(text) }
 }
 
