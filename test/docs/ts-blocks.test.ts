@@ -16,7 +16,16 @@
  * A control file, ioredis's default import, must fail under `node16` alone, so that mode is known to run.
  */
 import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -105,6 +114,10 @@ function writeBlock(app: string, dir: string, block: DocBlock): string[] {
       writeFileSync(join(app, file), exported(names).join('') || 'export {}\n')
       files.push(file)
     } else if (names.some((name) => declared.has(name))) {
+      // A stub must not hide a package the check could read.
+      if (existsSync(join(root, 'node_modules', specifier))) {
+        throw new Error(`${block.name}: ts-assumes stands in for ${specifier}, which is installed: drop the entry`)
+      }
       const folder = join(app, 'node_modules', specifier)
       mkdirSync(folder, { recursive: true })
       writeFileSync(
@@ -120,6 +133,12 @@ function writeBlock(app: string, dir: string, block: DocBlock): string[] {
 }
 
 const CONTROL = `import Redis from 'ioredis'\nexport const client = new Redis()\n`
+/** A fragment that states one of the two names it uses: tsc must name the other, and only it. */
+const CONTROL_FRAGMENT: DocBlock = {
+  name: 'control-fragment',
+  code: "import { createPublicApi } from 'tenant-public-api'\nexport const api = createPublicApi({ store, keyResolver })\n",
+  assumes: ['store: Store'],
+}
 
 const work = join(root, 'test-output')
 mkdirSync(work, { recursive: true })
@@ -136,7 +155,7 @@ async function check(resolution: 'node16' | 'bundler'): Promise<string[]> {
   const dir = join(base, resolution)
   mkdirSync(join(dir, 'node_modules'), { recursive: true })
   symlinkSync(installed, join(dir, 'node_modules/tenant-public-api'), 'dir')
-  const blocks = docBlocks()
+  const blocks = [...docBlocks(), CONTROL_FRAGMENT]
   const folders = new Map(blocks.map((block, i) => [`block-${i + 1}/`, block.name]))
   const files = blocks.flatMap((block, i) => writeBlock(dir, `block-${i + 1}`, block))
   writeFileSync(join(dir, 'control.ts'), CONTROL)
@@ -185,11 +204,16 @@ describe('the ts blocks of README.md and docs/*.md', () => {
     timeout: 300_000,
   }, async () => {
     const errors = await check('node16')
-    expect(errors.filter((line) => !line.startsWith('control.ts'))).toEqual([])
+    expect(errors.filter((line) => !line.startsWith('control'))).toEqual([])
     expect(errors.filter((line) => line.startsWith('control.ts')).join('\n')).toMatch(/TS2351/)
+    expect(errors.filter((line) => line.startsWith('control-fragment'))).toEqual([
+      expect.stringMatching(/^control-fragment\(2,45\): error TS18004: .*'keyResolver'/),
+    ])
   })
 
   it('type-check under bundler module resolution', { timeout: 300_000 }, async () => {
-    expect(await check('bundler')).toEqual([])
+    const errors = await check('bundler')
+    expect(errors.filter((line) => !line.startsWith('control-fragment'))).toEqual([])
+    expect(errors.filter((line) => line.startsWith('control-fragment'))).toHaveLength(1)
   })
 })
