@@ -136,7 +136,10 @@ const CONTROL = `import Redis from 'ioredis'\nexport const client = new Redis()\
 /** A fragment that states one of the two names it uses: tsc must name the other, and only it. */
 const CONTROL_FRAGMENT: DocBlock = {
   name: 'control-fragment',
-  code: "import { createPublicApi } from 'tenant-public-api'\nexport const api = createPublicApi({ store, keyResolver })\n",
+  code: [
+    "import { createPublicApi } from 'tenant-public-api'",
+    'export const api = createPublicApi({ store, keyResolver })',
+  ].join('\n'),
   assumes: ['store: Store'],
 }
 
