@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { installRuntimes } from '../adapters/install-runtimes.js'
 import { freePort, printedKey, type ServedProcess, startProcess } from '../adapters/support.js'
+import { newWebhookSecret } from '../../src/model/webhook-endpoints.js'
+import { webhookHeaders } from '../../src/webhooks/signing.js'
 import { installExample } from '../support/example-apps.js'
 import { packedPackage } from '../support/packed-package.js'
 
@@ -77,8 +79,37 @@ describe('the examples are standalone apps', () => {
     const files = readdirSync(join(root, 'examples'), { recursive: true, encoding: 'utf8' })
     const offenders = files
       .filter((file) => /\.(m?[jt]sx?|json)$/.test(file) && !file.includes('node_modules'))
-      .filter((file) => /\.\.\/\.\.\/(src|dist|adapters)\b/.test(readFileSync(join(root, 'examples', file), 'utf8')))
+      .filter((file) =>
+        /\.\.\/\.\.(\/(src|dist|adapters)\b|['"])/.test(readFileSync(join(root, 'examples', file), 'utf8')),
+      )
     expect(offenders).toEqual([])
+  })
+})
+
+describe('examples/webhook-receiver, installed from the packed package', () => {
+  const secret = newWebhookSecret()
+  let served: ServedProcess
+  let url = ''
+  beforeAll(async () => {
+    const app = await installExample('webhook-receiver', (await packedPackage()).tarball)
+    const port = await freePort()
+    url = `http://127.0.0.1:${port}/`
+    served = await startProcess('npm', ['start'], {
+      cwd: app,
+      env: { PORT: String(port), WEBHOOK_SECRET: secret },
+      readyUrl: url,
+      timeoutMs: 60_000,
+    })
+  }, 240_000)
+  afterAll(() => served?.stop())
+
+  it('accepts a delivery signed with its secret and prints its event', async () => {
+    const id = 'evt_standalone'
+    const body = JSON.stringify({ id, type: 'ticket.updated', resource: { type: 'ticket', id: 't1' } })
+    const headers = webhookHeaders({ id, body, secrets: [secret], timestamp: new Date() })
+    const response = await fetch(url, { method: 'POST', headers, body })
+    expect(response.status).toBe(204)
+    expect(served.output()).toContain(`{"received":"${id}","type":"ticket.updated"`)
   })
 })
 
