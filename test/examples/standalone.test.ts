@@ -109,7 +109,11 @@ describe('examples/webhook-receiver, installed from the packed package', () => {
     const headers = webhookHeaders({ id, body, secrets: [secret], timestamp: new Date() })
     const response = await fetch(url, { method: 'POST', headers, body })
     expect(response.status).toBe(204)
-    expect(served.output()).toContain(`{"received":"${id}","type":"ticket.updated"`)
+    // Printed before the answer, but read through npm's pipe, which may deliver it a little later.
+    const line = `{"received":"${id}","type":"ticket.updated"`
+    for (let waited = 0; !served.output().includes(line) && waited < 5000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(served.output()).toContain(line)
   })
 })
 
