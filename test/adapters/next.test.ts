@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { installExample } from '../support/example-apps.js'
+import { installExample, removeExample } from '../support/example-apps.js'
 import { packedPackage } from '../support/packed-package.js'
 import { freePort, printedKey, runMountScenario, startProcess, type ServedProcess } from './support.js'
 
@@ -21,9 +21,10 @@ describe('Next.js mount (examples/next)', () => {
   let base = ''
 
   let built = ''
+  let app = ''
 
   beforeAll(async () => {
-    const app = await installExample('next', (await packedPackage()).tarball, [next])
+    app = await installExample('next', (await packedPackage()).tarball, [next])
     // `next build` type-checks the route file too: a handler type Next refuses fails here.
     const build = spawnSync('npm', ['run', 'build'], { cwd: app, env: { ...process.env, ...env }, encoding: 'utf8' })
     built = `${build.stdout}${build.stderr}`
@@ -37,7 +38,10 @@ describe('Next.js mount (examples/next)', () => {
       timeoutMs: 60_000,
     })
   }, 300_000)
-  afterAll(() => served?.stop())
+  afterAll(async () => {
+    await served?.stop()
+    if (app !== '') removeExample(app)
+  })
 
   it('seeds nothing and prints no key while `next build` loads the route module', () => {
     expect(built).toContain('/api/public/v1/[...path]')

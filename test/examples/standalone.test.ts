@@ -13,7 +13,7 @@ import { installRuntimes } from '../adapters/install-runtimes.js'
 import { freePort, printedKey, type ServedProcess, startProcess } from '../adapters/support.js'
 import { newWebhookSecret } from '../../src/model/webhook-endpoints.js'
 import { webhookHeaders } from '../../src/webhooks/signing.js'
-import { installExample } from '../support/example-apps.js'
+import { installExample, removeExample } from '../support/example-apps.js'
 import { packedPackage } from '../support/packed-package.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -90,8 +90,9 @@ describe('examples/webhook-receiver, installed from the packed package', () => {
   const secret = newWebhookSecret()
   let served: ServedProcess
   let url = ''
+  let app = ''
   beforeAll(async () => {
-    const app = await installExample('webhook-receiver', (await packedPackage()).tarball)
+    app = await installExample('webhook-receiver', (await packedPackage()).tarball)
     const port = await freePort()
     url = `http://127.0.0.1:${port}/`
     served = await startProcess('npm', ['start'], {
@@ -101,7 +102,10 @@ describe('examples/webhook-receiver, installed from the packed package', () => {
       timeoutMs: 60_000,
     })
   }, 240_000)
-  afterAll(() => served?.stop())
+  afterAll(async () => {
+    await served?.stop()
+    if (app !== '') removeExample(app)
+  })
 
   it('accepts a delivery signed with its secret and prints its event', async () => {
     const id = 'evt_standalone'
@@ -120,12 +124,14 @@ describe('examples/webhook-receiver, installed from the packed package', () => {
 describe.each(['node-server', 'express', 'bun', 'deno'])('examples/%s, installed from the packed package', (name) => {
   let served: ServedProcess
   let base = ''
+  let app = ''
   beforeAll(async () => {
-    const [app, runtimes] = await Promise.all([
+    const [installed, runtimes] = await Promise.all([
       packedPackage().then(({ tarball }) => installExample(name, tarball)),
       // The script bounds the runtimes' install (150 s) and says why it failed.
       name === 'bun' || name === 'deno' ? installRuntimes() : Promise.resolve(''),
     ])
+    app = installed
     // `npm start` runs `bun ...` / `deno ...`: the runtimes go on its PATH.
     const path = [
       ...runtimes
@@ -143,7 +149,10 @@ describe.each(['node-server', 'express', 'bun', 'deno'])('examples/%s, installed
       timeoutMs: 60_000,
     })
   }, 240_000)
-  afterAll(() => served?.stop())
+  afterAll(async () => {
+    await served?.stop()
+    if (app !== '') removeExample(app)
+  })
 
   it('answers an authenticated request with the key it prints', async () => {
     const key = await printedKey(served)

@@ -6,9 +6,9 @@
  * - as a user would, copied out and installed from the packed tarball ({@link installExample}).
  */
 import { execFile } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 
@@ -62,4 +62,9 @@ export async function installExample(name: string, tarball: string, pinned: stri
   const args = ['install', '--no-save', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...pinned]
   await promisify(execFile)('npm', args, { cwd: app, timeout: 150_000 })
   return app
+}
+
+/** Removes an app {@link installExample} made (its installed packages run to hundreds of megabytes). */
+export function removeExample(app: string): void {
+  rmSync(dirname(app), { recursive: true, force: true })
 }
