@@ -15,6 +15,7 @@ const LONGEST_FIRST = [
   'test/stores/large-events.test.ts',
   'test/conformance/postgres-pglite.test.ts',
   'test/adapters/next.test.ts',
+  'test/examples/standalone.test.ts',
   'test/conformance/postgres.test.ts',
   'test/build/package-lint.test.ts',
   'test/stores/large-seed.test.ts',

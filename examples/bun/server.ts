@@ -1,4 +1,4 @@
-// Run from the repository root: npm run build && bun examples/bun/server.ts
+// A standalone app (docs/mounts.md, "Examples"): npm install && npm start (runs `bun server.ts`).
 import { createApiKeys, createMemoryStore, createPublicApi, SCOPES } from 'tenant-public-api'
 import { serveWithBun } from 'tenant-public-api/bun'
 import { createDemoData, DEMO_TENANT_ID, demoAdmin } from 'tenant-public-api/testing'

@@ -1,6 +1,6 @@
-// Run from the repository root:
-//   npm run build && deno run --allow-net --allow-env --allow-read \
-//     --config examples/deno/deno.json examples/deno/server.ts
+// A standalone app (docs/mounts.md, "Examples"): npm install && npm start, which runs
+//   deno run --allow-net --allow-env --allow-read server.ts
+// (deno.json's "nodeModulesDir": "manual" reads the packages npm installed).
 import { createApiKeys, createMemoryStore, createPublicApi, SCOPES } from 'tenant-public-api'
 import { serveWithDeno } from 'tenant-public-api/deno'
 import { createDemoData, DEMO_TENANT_ID, demoAdmin } from 'tenant-public-api/testing'

@@ -1,4 +1,4 @@
-// Run from the repository root: npx tsx examples/express/server.ts
+// A standalone app (docs/mounts.md, "Examples"): npm install && npm start (runs `tsx server.ts`).
 import { createServer } from 'node:http'
 import express from 'express'
 import { createApiKeys, createMemoryStore, createPublicApi, SCOPES } from 'tenant-public-api'

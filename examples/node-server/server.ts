@@ -1,4 +1,4 @@
-// Run from the repository root: npx tsx examples/node-server/server.ts
+// A standalone app (docs/mounts.md, "Examples"): npm install && npm start (runs `tsx server.ts`).
 // The Node mount in a host app of its own. For the full demo server (a SQLite file, a new key on each
 // start, curl lines), run the package's CLI instead: `npx tenant-public-api serve` (docs/cli.md).
 import { createServer } from 'node:http'

@@ -4,7 +4,7 @@
  * again. `WEBHOOK_SECRET` (the `whsec_...` that POST /webhook-endpoints answered) is required;
  * PORT (default 4000, 0 picks a free one) and HOST (default 127.0.0.1) set the address.
  *
- *   WEBHOOK_SECRET=whsec_... npx tsx examples/webhook-receiver/server.ts
+ * A standalone app (docs/mounts.md, "Examples"): npm install, then `WEBHOOK_SECRET=whsec_... npm start`.
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'

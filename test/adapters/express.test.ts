@@ -17,6 +17,7 @@ import {
   TENANT,
   type ServedProcess,
 } from './support.js'
+import { repositoryBuildConfigs } from '../support/example-apps.js'
 
 const token = testKey(TENANT)
 const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
@@ -156,11 +157,15 @@ describe('examples/express, as its one command runs it', () => {
   beforeAll(async () => {
     const port = await freePort()
     base = `http://127.0.0.1:${port}/api/public/v1`
-    served = await startProcess(`${root}node_modules/.bin/tsx`, ['examples/express/server.ts'], {
-      cwd: root,
-      env: { PORT: String(port) },
-      readyUrl: `${base}/openapi.json`,
-    })
+    served = await startProcess(
+      `${root}node_modules/.bin/tsx`,
+      ['--tsconfig', repositoryBuildConfigs().tsconfig, 'examples/express/server.ts'],
+      {
+        cwd: root,
+        env: { PORT: String(port) },
+        readyUrl: `${base}/openapi.json`,
+      },
+    )
   }, 60_000)
   afterAll(() => served?.stop())
 

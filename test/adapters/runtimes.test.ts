@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { installRuntimes } from './install-runtimes.js'
 import { freePort, printedKey, runMountScenario, startProcess, type ServedProcess } from './support.js'
+import { repositoryBuildConfigs } from '../support/example-apps.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 let bun = ''
@@ -73,7 +74,7 @@ describe('the handler on Bun and Deno, without a mount', () => {
               'run',
               '--allow-all',
               '--config',
-              'examples/deno/deno.json',
+              repositoryBuildConfigs().denoConfig,
               'test/adapters/fixtures/serve-api-directly.mjs',
             ]
       const output = execFileSync(runtime === 'bun' ? bun : deno, args, {
@@ -93,11 +94,15 @@ describe('Bun mount (examples/bun)', () => {
   beforeAll(async () => {
     const port = await freePort()
     base = `http://127.0.0.1:${port}/api/public/v1`
-    served = await startProcess(bun, ['examples/bun/server.ts'], {
-      cwd: root,
-      env: { PORT: String(port) },
-      readyUrl: `${base}/openapi.json`,
-    })
+    served = await startProcess(
+      bun,
+      ['--tsconfig-override', repositoryBuildConfigs().tsconfig, 'examples/bun/server.ts'],
+      {
+        cwd: root,
+        env: { PORT: String(port) },
+        readyUrl: `${base}/openapi.json`,
+      },
+    )
   }, 60_000)
   afterAll(() => served?.stop())
 
@@ -121,7 +126,7 @@ describe('Deno mount (examples/deno)', () => {
         '--allow-env',
         '--allow-read',
         '--config',
-        'examples/deno/deno.json',
+        repositoryBuildConfigs().denoConfig,
         'examples/deno/server.ts',
       ],
       {

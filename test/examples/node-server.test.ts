@@ -2,9 +2,12 @@
  * examples/node-server, as its one command runs it: the Node mount in a host app of its own answers
  * the mounts' scenario (a list, a detail, a POST, a PATCH, a DELETE, a 401, a 413, an aborted upload)
  * with the key it prints. The demo server `npm start` runs is the CLI's `serve` (test/cli/serve.test.ts).
+ * Here against the repository's build, mapped by a tsconfig of the test's; installed from the packed
+ * package, as printed, in test/examples/standalone.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, printedKey, runMountScenario, type ServedProcess, startProcess } from '../adapters/support.js'
+import { repositoryBuildConfigs } from '../support/example-apps.js'
 
 describe('examples/node-server, as its one command runs it', () => {
   const root = new URL('../..', import.meta.url).pathname
@@ -13,11 +16,15 @@ describe('examples/node-server, as its one command runs it', () => {
   beforeAll(async () => {
     const port = await freePort()
     base = `http://127.0.0.1:${port}/api/public/v1`
-    served = await startProcess(`${root}node_modules/.bin/tsx`, ['examples/node-server/server.ts'], {
-      cwd: root,
-      env: { PORT: String(port) },
-      readyUrl: `${base}/openapi.json`,
-    })
+    served = await startProcess(
+      `${root}node_modules/.bin/tsx`,
+      ['--tsconfig', repositoryBuildConfigs().tsconfig, 'examples/node-server/server.ts'],
+      {
+        cwd: root,
+        env: { PORT: String(port) },
+        readyUrl: `${base}/openapi.json`,
+      },
+    )
   }, 60_000)
   afterAll(() => served?.stop())
 

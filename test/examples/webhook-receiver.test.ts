@@ -9,6 +9,7 @@ import { Webhook } from 'standardwebhooks'
 import { newWebhookSecret } from '../../src/model/webhook-endpoints.js'
 import { webhookHeaders } from '../../src/webhooks/signing.js'
 import { postWebhook } from '../../src/webhooks/url-safety.js'
+import { repositoryBuildConfigs } from '../support/example-apps.js'
 
 const secret = newWebhookSecret()
 let child: ChildProcess
@@ -43,7 +44,8 @@ async function lines(count: number): Promise<unknown[]> {
 
 beforeAll(async () => {
   child = spawn(process.execPath, ['--import', 'tsx', 'examples/webhook-receiver/server.ts'], {
-    env: { ...process.env, PORT: '0', WEBHOOK_SECRET: secret },
+    // The repository's build stands for the package: the example depends on it by version.
+    env: { ...process.env, PORT: '0', WEBHOOK_SECRET: secret, TSX_TSCONFIG_PATH: repositoryBuildConfigs().tsconfig },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   url = await new Promise<string>((resolve, reject) => {
