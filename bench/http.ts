@@ -17,7 +17,7 @@
  * medians of per-round ratios), `BENCH_SERVERS` a comma-separated subset of the servers.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
@@ -345,7 +345,13 @@ export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ??
   const [bun, denoBinary] = wantsRuntimes
     ? (execFileSync(`${root}scripts/install-runtimes.sh`, { encoding: 'utf8' }).trim().split('\n') as [string, string])
     : ['bun', 'deno']
-  const deno = [denoBinary, 'run', '--allow-all', '--config', `${root}examples/deno/deno.json`, self]
+  // The Deno example is a standalone app now: this run's own config maps the package to dist/ and
+  // lets this file import the sources by their `.js` names (sloppy imports), as tsx and Bun do.
+  const denoConfig = `${root}dist/bench-deno.json`
+  const entries = ['', '/deno', '/testing'].map((sub) => [`tenant-public-api${sub}`, `./${sub.slice(1) || 'index'}.js`])
+  const denoSettings = { imports: Object.fromEntries(entries), unstable: ['sloppy-imports'], nodeModulesDir: 'manual' }
+  writeFileSync(denoConfig, JSON.stringify(denoSettings))
+  const deno = [denoBinary, 'run', '--allow-all', '--config', denoConfig, self]
   // Each mount right after its baselines.
   const runtimes: Record<string, string[]> = {
     raw: tsx,
