@@ -9,15 +9,13 @@ import { createMemoryStore, createPublicApi, type PublicApiHandler } from 'tenan
 import { clientAddress, toExpressMiddleware } from 'tenant-public-api/express'
 import { testKey, testKeyResolver } from 'tenant-public-api/testing'
 import {
-  freePort,
   mountSeed,
   printedKey,
   runMountScenario,
-  startProcess,
+  startRepositoryExample,
   TENANT,
   type ServedProcess,
 } from './support.js'
-import { repositoryBuildConfigs } from '../support/example-apps.js'
 
 const token = testKey(TENANT)
 const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
@@ -151,21 +149,10 @@ for (const [label, express] of [
 }
 
 describe('examples/express, as its one command runs it', () => {
-  const root = new URL('../..', import.meta.url).pathname
   let served: ServedProcess
   let base = ''
   beforeAll(async () => {
-    const port = await freePort()
-    base = `http://127.0.0.1:${port}/api/public/v1`
-    served = await startProcess(
-      `${root}node_modules/.bin/tsx`,
-      ['--tsconfig', repositoryBuildConfigs().tsconfig, 'examples/express/server.ts'],
-      {
-        cwd: root,
-        env: { PORT: String(port) },
-        readyUrl: `${base}/openapi.json`,
-      },
-    )
+    ;({ base, served } = await startRepositoryExample('express'))
   }, 60_000)
   afterAll(() => served?.stop())
 

@@ -7,6 +7,7 @@ import { request as httpRequest } from 'node:http'
 import { createServer, type AddressInfo } from 'node:net'
 import { expect } from 'vitest'
 import type { SeedData } from 'tenant-public-api'
+import { repositoryBuildConfigs } from '../support/example-apps.js'
 
 export const TENANT = 'tenant-mounts'
 export const ENROLLMENT_IDS = [
@@ -273,4 +274,23 @@ export async function runMountScenario(base: string, token: string): Promise<voi
     fetch(`${base}/tickets?limit=1`, { headers: auth }),
   )
   expect(after.status).toBe(200)
+}
+
+/**
+ * Starts `examples/<name>/server.ts` from the repository as its one command runs it (tsx, the package
+ * mapped to the run's dist/) on a free port, once it serves `openapi.json`.
+ *
+ * @example
+ * const { base, served } = await startRepositoryExample('express')
+ */
+export async function startRepositoryExample(name: string): Promise<{ base: string; served: ServedProcess }> {
+  const root = new URL('../..', import.meta.url).pathname
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}/api/public/v1`
+  const served = await startProcess(
+    `${root}node_modules/.bin/tsx`,
+    ['--tsconfig', repositoryBuildConfigs().tsconfig, `examples/${name}/server.ts`],
+    { cwd: root, env: { PORT: String(port) }, readyUrl: `${base}/openapi.json` },
+  )
+  return { base, served }
 }

@@ -6,25 +6,13 @@
  * package, as printed, in test/examples/standalone.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, printedKey, runMountScenario, type ServedProcess, startProcess } from '../adapters/support.js'
-import { repositoryBuildConfigs } from '../support/example-apps.js'
+import { printedKey, runMountScenario, type ServedProcess, startRepositoryExample } from '../adapters/support.js'
 
 describe('examples/node-server, as its one command runs it', () => {
-  const root = new URL('../..', import.meta.url).pathname
   let served: ServedProcess
   let base = ''
   beforeAll(async () => {
-    const port = await freePort()
-    base = `http://127.0.0.1:${port}/api/public/v1`
-    served = await startProcess(
-      `${root}node_modules/.bin/tsx`,
-      ['--tsconfig', repositoryBuildConfigs().tsconfig, 'examples/node-server/server.ts'],
-      {
-        cwd: root,
-        env: { PORT: String(port) },
-        readyUrl: `${base}/openapi.json`,
-      },
-    )
+    ;({ base, served } = await startRepositoryExample('node-server'))
   }, 60_000)
   afterAll(() => served?.stop())
 
