@@ -15,7 +15,7 @@ import {
 } from 'tenant-public-api'
 import { testKey, testKeyResolver } from 'tenant-public-api/testing'
 import { fixtureIds, fixtureSeed } from '../../src/testing/conformance/fixtures.js'
-import { sampleArguments } from './support.js'
+import { mcpPost, sampleArguments } from './support.js'
 
 const URL_ = 'http://mcp.test/api/public/v1/mcp'
 const TENANT = 'tenant-mcp-counting'
@@ -41,18 +41,7 @@ async function setup(options: Options = {}) {
     },
   })
   const post = (body: unknown, headers: Record<string, string> = {}) =>
-    api(
-      new Request(URL_, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${testKey(TENANT)}`,
-          accept: 'application/json, text/event-stream',
-          'content-type': 'application/json',
-          ...headers,
-        },
-        body: JSON.stringify(body),
-      }),
-    )
+    mcpPost(api, URL_, testKey(TENANT), body, headers)
   return { api, post, events, store }
 }
 

@@ -16,7 +16,7 @@ import { testKey, testKeyResolver } from 'tenant-public-api/testing'
 import { fixtureIds, fixtureSeed } from '../../src/testing/conformance/fixtures.js'
 import { addFixtureWebhooks } from '../../src/testing/conformance/webhook-fixtures.js'
 import { mcpTools } from '../../src/mcp/tools.js'
-import { mcpClient, sampleArguments, type ToolResult } from './support.js'
+import { mcpClient, mcpPost, sampleArguments, type ToolResult } from './support.js'
 
 const URL_ = 'http://mcp.test/api/public/v1/mcp'
 const TENANT = 'tenant-mcp'
@@ -40,18 +40,7 @@ async function setup(options: { mcp?: Parameters<typeof createPublicApi>[0]['mcp
 }
 
 const post = (api: (r: Request) => Promise<Response>, body: unknown, headers: Record<string, string> = {}) =>
-  api(
-    new Request(URL_, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${testKey(TENANT)}`,
-        accept: 'application/json, text/event-stream',
-        'content-type': 'application/json',
-        ...headers,
-      },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    }),
-  )
+  mcpPost(api, URL_, testKey(TENANT), body, headers)
 
 describe('MCP endpoint (Fetch handler)', () => {
   it('negotiates the current protocol revision and the previous one', async () => {

@@ -41,3 +41,28 @@ export interface ToolResult {
   content: Array<{ type: string; text?: string }>
   _meta?: Record<string, unknown>
 }
+
+/**
+ * A raw MCP POST of `body` (JSON, or text as it is) to `api` at `url` with `key`, the headers the
+ * transport requires and `headers` over them: for what the SDK's client would never send.
+ */
+export function mcpPost(
+  api: (request: Request) => Promise<Response>,
+  url: string,
+  key: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return api(
+    new Request(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        ...headers,
+      },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  )
+}
