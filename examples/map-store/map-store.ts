@@ -17,7 +17,7 @@ import {
   compareCodePoints,
   compareKeysets,
   createMemoryStore,
-  type FilterSpec,
+  type ListFilter,
   foldCase,
   foldedValue,
   type GetRequest,
@@ -27,7 +27,7 @@ import {
   normalizeSeed,
   SEEDED_COLLECTIONS,
   type Store,
-  type StoreCollection,
+  type SeededCollection,
   trainingEnrollments,
   type NamesNeed,
   type ViewNeed,
@@ -44,13 +44,14 @@ interface Definition {
   document: (record: Seeded) => Seeded
   parts: Readonly<Record<string, { field: string; read: (record: Seeded) => unknown }>>
   lookup: string | null
-  filters: Readonly<Record<string, FilterSpec>>
+  filters: Readonly<Record<string, ListFilter>>
   search: { columns: readonly string[] } | null
   view: AnyCollectionView | null
 }
-const definition = (collection: StoreCollection) => collection as unknown as Definition
+const definitionOf = (collection: SeededCollection) => collection as unknown as Definition
 
-const read = (spec: Definition, column: string) => columnOf(spec as never, column).read as (r: Seeded) => ColumnValue
+const read = (definition: Definition, column: string) =>
+  columnOf(definition as never, column).read as (r: Seeded) => ColumnValue
 
 /** The records of every tenant, as seeded, by tenant, collection and id; and what reads make of them. */
 class MapRecords {
@@ -66,26 +67,26 @@ class MapRecords {
   }
 
   /** The record with this id or, failing that, the smallest id whose lookup column holds it. */
-  find(spec: Definition, tenantId: string, id: string): Seeded | undefined {
-    const held = this.of(tenantId, spec.name)
+  find(definition: Definition, tenantId: string, id: string): Seeded | undefined {
+    const held = this.of(tenantId, definition.name)
     const found = held.get(id)
-    if (found !== undefined || spec.lookup === null) return found
-    const lookup = read(spec, spec.lookup)
-    const ids = [...held.values()].filter((r) => lookup(spec.document(r)) === id).map((r) => r.id)
+    if (found !== undefined || definition.lookup === null) return found
+    const lookup = read(definition, definition.lookup)
+    const ids = [...held.values()].filter((r) => lookup(definition.document(r)) === id).map((r) => r.id)
     return held.get(ids.sort(compareCodePoints)[0] ?? '')
   }
 
   /** The record as reads show it: its view over the needs its definition declares, with the parts asked for. */
-  shown(spec: Definition, tenantId: string, seeded: Seeded, request?: GetRequest): Seeded {
-    let record = structuredClone(spec.document(seeded))
+  shown(definition: Definition, tenantId: string, seeded: Seeded, request?: GetRequest): Seeded {
+    let record = structuredClone(definition.document(seeded))
     // The view `get` applies: a versioned collection's (rules, reports) is shown by its writes instead.
-    const view = viewOfGet(spec.view)
+    const view = viewOfGet(definition.view)
     if (view !== null) {
       const needs = Object.entries(view.needs).map(([name, need]) => [name, this.gather(tenantId, seeded, need)])
       record = view.show(record as never, Object.fromEntries(needs) as never) as Seeded
     }
     const include = (request?.include ?? {}) as Record<string, number | true | undefined>
-    for (const part of Object.values(spec.parts)) {
+    for (const part of Object.values(definition.parts)) {
       const wanted = include[part.field]
       if (wanted === undefined) continue
       const value = structuredClone(part.read(seeded))
@@ -95,11 +96,11 @@ class MapRecords {
   }
 
   /** A page of the documents the request keeps, in its order (ties by id), from its page or after its cursor. */
-  list(spec: Definition, tenantId: string, request: ListRequest): { items: Seeded[]; totalCount: number } {
-    const kept = [...this.of(tenantId, spec.name).values()]
-      .map((seeded) => spec.document(seeded))
-      .filter((doc) => matches(spec, request, doc))
-      .map((doc) => ({ doc, at: keysetOf(spec as never, request.order, doc as never) }))
+  list(definition: Definition, tenantId: string, request: ListRequest): { items: Seeded[]; totalCount: number } {
+    const kept = [...this.of(tenantId, definition.name).values()]
+      .map((seeded) => definition.document(seeded))
+      .filter((doc) => matches(definition, request, doc))
+      .map((doc) => ({ doc, at: keysetOf(definition as never, request.order, doc as never) }))
       .sort((a, b) => compareKeysets(request.order, a.at, b.at))
     const { after } = request
     const start =
@@ -117,25 +118,25 @@ class MapRecords {
   /** One need of a view: the children kept in the record's field, or a count of another collection. */
   private gather(tenantId: string, seeded: Seeded, need: Exclude<ViewNeed, NamesNeed>): unknown {
     if ('children' in need) return structuredClone(seeded[need.children.parent!.field] ?? [])
-    const counted = definition(need.count as StoreCollection)
+    const counted = definitionOf(need.count as SeededCollection)
     const by = read(counted, need.by)
     return [...this.of(tenantId, counted.name).values()].filter((r) => by(counted.document(r)) === seeded.id).length
   }
 }
 
 /** Whether a document passes the request's filters and search. */
-function matches(spec: Definition, request: ListRequest, doc: Seeded): boolean {
+function matches(definition: Definition, request: ListRequest, doc: Seeded): boolean {
   for (const [name, value] of Object.entries(request.filters)) {
-    const filter = spec.filters[name]!
-    const x = read(spec, filter.column)(doc)
+    const filter = definition.filters[name]!
+    const x = read(definition, filter.column)(doc)
     if (filter.op === 'equals' && x !== value) return false
     if (filter.op === 'equalsFolded' && foldedValue(x) !== foldedValue(value)) return false
     if (filter.op === 'atLeast' && (x === null || x < value)) return false
     if (filter.op === 'atMost' && (x === null || x > value)) return false
   }
-  if (request.search === undefined || spec.search === null) return true
+  if (request.search === undefined || definition.search === null) return true
   const term = foldCase(request.search)
-  return spec.search.columns.some((column) => foldedValue(read(spec, column)(doc))?.includes(term) === true)
+  return definition.search.columns.some((column) => foldedValue(read(definition, column)(doc))?.includes(term) === true)
 }
 
 /**
@@ -153,13 +154,13 @@ export function createMapStore(options: { eventRetentionMs?: number } = {}): Sto
     ...rest,
 
     async get(collection, tenantId, id, request) {
-      const spec = definition(collection)
-      const seeded = held.find(spec, tenantId, id)
-      return (seeded === undefined ? null : held.shown(spec, tenantId, seeded, request as GetRequest)) as never
+      const definition = definitionOf(collection)
+      const seeded = held.find(definition, tenantId, id)
+      return (seeded === undefined ? null : held.shown(definition, tenantId, seeded, request as GetRequest)) as never
     },
 
     async list(collection, tenantId, request) {
-      return held.list(definition(collection), tenantId, request) as never
+      return held.list(definitionOf(collection), tenantId, request) as never
     },
 
     // Each write is applied here after the memory store's, reading the record afresh then: between
@@ -171,7 +172,7 @@ export function createMapStore(options: { eventRetentionMs?: number } = {}): Sto
       if (current === undefined) return null // removed meanwhile
       const next = { ...current, ...patch, updatedAt }
       all.set(id, next)
-      return held.shown(definition(budgets), tenantId, next) as never
+      return held.shown(definitionOf(budgets), tenantId, next) as never
     },
 
     async addBudgetLineItem(tenantId, budgetId, item, write) {
@@ -209,15 +210,16 @@ export function createMapStore(options: { eventRetentionMs?: number } = {}): Sto
     async seed(tenantId, data, options) {
       const normalized = normalizeSeed(data) as unknown as Record<string, Seeded[]>
       await rest.seed(tenantId, data, options)
-      for (const spec of SEEDED_COLLECTIONS)
-        for (const seeded of normalized[spec.name] ?? []) records(tenantId, spec.name).set(seeded.id, seeded)
+      for (const definition of SEEDED_COLLECTIONS)
+        for (const seeded of normalized[definition.name] ?? [])
+          records(tenantId, definition.name).set(seeded.id, seeded)
     },
 
     async remove(tenantId, ids) {
       const removal = normalizeRemoval(ids) as Record<string, string[]>
       await rest.remove(tenantId, ids)
-      for (const spec of SEEDED_COLLECTIONS)
-        for (const id of removal[spec.name] ?? []) records(tenantId, spec.name).delete(id)
+      for (const definition of SEEDED_COLLECTIONS)
+        for (const id of removal[definition.name] ?? []) records(tenantId, definition.name).delete(id)
     },
 
     async close() {

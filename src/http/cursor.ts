@@ -5,7 +5,7 @@
  * can only seek within the caller's own tenant, so decoding checks its shape and types (every
  * failure a 400 on `cursor`) and the stores bind its values as parameters.
  */
-import type { CollectionSpec, ColumnValue, OrderTerm } from '../model/collection.js'
+import type { CollectionDefinition, ColumnValue, OrderTerm } from '../model/collection.js'
 import { columnOf } from '../model/collection.js'
 import type { Keyset } from '../model/keyset.js'
 import { validationError } from './errors.js'
@@ -141,8 +141,12 @@ function badCursor(message: string): Error {
   return validationError([{ in: 'query', path: 'cursor', message }])
 }
 
-function fits(spec: Pick<CollectionSpec<never, never>, 'name' | 'columns'>, term: OrderTerm, value: unknown): boolean {
-  const column = columnOf(spec, term.column)
+function fits(
+  collection: Pick<CollectionDefinition<never, never>, 'name' | 'columns'>,
+  term: OrderTerm,
+  value: unknown,
+): boolean {
+  const column = columnOf(collection, term.column)
   if (value === null) return column.nullable
   if (column.type === 'text') return typeof value === 'string'
   if (column.type === 'boolean') return typeof value === 'boolean'
@@ -160,7 +164,7 @@ export function decodeCursor(
   cursor: string,
   operationId: string,
   digest: string,
-  spec: Pick<CollectionSpec<never, never>, 'name' | 'columns'>,
+  collection: Pick<CollectionDefinition<never, never>, 'name' | 'columns'>,
   terms: readonly OrderTerm[],
 ): CursorState {
   const text = fromBase64Url(cursor)
@@ -181,7 +185,7 @@ export function decodeCursor(
     page < Number.MAX_SAFE_INTEGER &&
     typeof id === 'string' &&
     values.length === terms.length &&
-    terms.every((term, i) => fits(spec, term, values[i]))
+    terms.every((term, i) => fits(collection, term, values[i]))
   if (!wellFormed) throw badCursor('Not a cursor of this API')
   return { page, after: { id, values: values as ColumnValue[] } }
 }

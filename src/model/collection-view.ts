@@ -3,10 +3,10 @@
  * its records, and the needs a store gathers for it, stated as data so that any store, a
  * third-party one too, gathers them from the definitions alone.
  */
-import type { CollectionSpec } from './collection.js'
+import type { CollectionDefinition } from './collection.js'
 
 /** The collection a view's need reads: what a store needs of it to gather the need generically. */
-export type NeedSource = Pick<CollectionSpec<never, never>, 'name' | 'table' | 'key' | 'columns' | 'parent'>
+export type NeedSource = Pick<CollectionDefinition<never, never>, 'name' | 'table' | 'key' | 'columns' | 'parent'>
 
 /**
  * A need of the records of a child collection (one with a `parent`: a budget's line items): those

@@ -1,8 +1,8 @@
 /**
  * What a stored collection is, stated once for every store: its table, the columns kept beside
  * each record's JSON document, and how lists sort, filter and search it. The memory store derives
- * its comparators and predicates from a spec, the SQL store its rows, WHERE and ORDER BY clauses;
- * the migrations test checks every spec against the migrated database. This file depends on no
+ * its comparators and predicates from a collection, the SQL store its rows, WHERE and ORDER BY clauses;
+ * the migrations test checks every collection against the migrated database. This file depends on no
  * store and no HTTP code, so both may depend on it.
  */
 import type { GenericSchema } from 'valibot'
@@ -33,7 +33,7 @@ export type ColumnType = 'text' | 'real' | 'integer' | 'boolean' | 'bigint'
 export type ColumnValue = string | number | boolean | null
 
 /** A column copied from each record, for lists to filter, sort or search on. */
-export interface ColumnSpec<D> {
+export interface ColumnDefinition<D> {
   /** The SQL column. */
   readonly name: string
   readonly type: ColumnType
@@ -47,7 +47,7 @@ export interface ColumnSpec<D> {
 }
 
 /** A key column after `tenant_id`: its value is given by the store (`id` by the record). */
-export interface KeyColumnSpec {
+export interface KeyColumn {
   readonly name: string
   readonly type: ColumnType
 }
@@ -60,7 +60,7 @@ export interface KeyColumnSpec {
 export type FilterOp = 'equals' | 'equalsFolded' | 'atLeast' | 'atMost'
 
 /** A list query parameter and the column it filters. */
-export interface FilterSpec {
+export interface ListFilter {
   readonly column: string
   readonly op: FilterOp
   /**
@@ -71,7 +71,7 @@ export interface FilterSpec {
 }
 
 /** Search: a case-insensitive substring of any of these columns' folded copies. */
-export interface SearchSpec {
+export interface ListSearch {
   readonly columns: readonly string[]
   /** Served by a trigram index (SQLite FTS5, Postgres pg_trgm) rather than a scan of the tenant's rows. */
   readonly trigram: boolean
@@ -88,7 +88,7 @@ export interface OrderTerm {
  * record field it fills when a read asks for it (`GetRequest.include`, src/ports/store.ts), and its
  * value as stored. A list part (a ticket's notes) is stored in the order reads give its first items.
  */
-export interface PartSpec<S, F extends string = string> {
+export interface PartDefinition<S, F extends string = string> {
   readonly field: F
   readonly read: (record: S) => unknown
 }
@@ -97,7 +97,7 @@ export interface PartSpec<S, F extends string = string> {
  * An index: its columns in order, `'<column> DESC'` for a descending one. Every index of a tenant's
  * records leads with `tenant_id`.
  */
-export type IndexSpec = readonly string[]
+export type IndexColumns = readonly string[]
 
 /**
  * A collection's place in the events feed (docs/extensions.md, section 3): the resource type its
@@ -123,7 +123,7 @@ export interface CollectionParent {
  * event resource types and read scopes derived from `COLLECTIONS` (src/model/index.ts) are literal
  * unions; `Z` keeps the seed schema's type, so the seed types derived from it (`SeedData`) are exact.
  */
-export interface CollectionSpec<
+export interface CollectionDefinition<
   D,
   S = D,
   N extends string = string,
@@ -156,13 +156,13 @@ export interface CollectionSpec<
   readonly nested: readonly string[]
   readonly table: string
   /** The key after `tenant_id`. */
-  readonly key: readonly KeyColumnSpec[]
+  readonly key: readonly KeyColumn[]
   /** Columns copied from the document, in order; folded copies follow them in the same order. */
-  readonly columns: readonly ColumnSpec<D>[]
+  readonly columns: readonly ColumnDefinition<D>[]
   /** The document of a seeded record (the record itself unless parts are kept apart). */
   readonly document: (record: S) => D
   /** Columns holding parts of the seeded record as JSON text, by column name; each names the field it fills. */
-  readonly parts: Readonly<Record<string, PartSpec<S, R>>>
+  readonly parts: Readonly<Record<string, PartDefinition<S, R>>>
   /**
    * A column holding a second key that `get` falls back to when no record has the id asked for: the
    * record with the smallest id whose column equals it (a ticket's number, which can repeat across
@@ -172,17 +172,17 @@ export interface CollectionSpec<
   /** API sort name → column. */
   readonly sorts: Readonly<Record<string, string>>
   /** List query parameter → the filter it applies. */
-  readonly filters: Readonly<Record<string, FilterSpec>>
-  readonly search: SearchSpec | null
+  readonly filters: Readonly<Record<string, ListFilter>>
+  readonly search: ListSearch | null
   /** The fixed order of a list without sorts (empty when the list has sorts, or no list). */
   readonly order: readonly OrderTerm[]
   /** Every index: an ascending and a descending one per sort column (ties by id), then the others. */
-  readonly indexes: readonly IndexSpec[]
+  readonly indexes: readonly IndexColumns[]
   /** What reads show, when they show more or less than the stored record. */
   readonly view: W
 }
 
-/** What {@link defineCollection} takes: the spec, with defaults, and sorts naming fields. */
+/** What {@link defineCollection} takes: the collection, with defaults, and sorts naming fields. */
 export interface CollectionInput<
   D,
   S = D,
@@ -202,25 +202,25 @@ export interface CollectionInput<
   /** Default: none. */
   nested?: readonly (keyof S & string)[]
   /** Default: `id` (text), read from the record. */
-  key?: readonly KeyColumnSpec[]
-  columns?: readonly ColumnSpec<D>[]
+  key?: readonly KeyColumn[]
+  columns?: readonly ColumnDefinition<D>[]
   document?: (record: S) => D
-  parts?: Record<string, PartSpec<S, R>>
+  parts?: Record<string, PartDefinition<S, R>>
   /** Default: none (found by id only). */
   lookup?: string
   /** API sort name → the record field it orders by (the resource's sort constant); each field a column's. */
   sorts?: Readonly<Record<string, string>>
-  filters?: Record<string, FilterSpec>
-  search?: SearchSpec
+  filters?: Record<string, ListFilter>
+  search?: ListSearch
   order?: readonly OrderTerm[]
   /** The indexes besides those of the sorts, which are added. */
-  indexes?: readonly IndexSpec[]
+  indexes?: readonly IndexColumns[]
   /** Default: none (reads return the record as stored). */
   view?: W
 }
 
 /** The key of most collections: the record's `id`. */
-export const ID_KEY: readonly KeyColumnSpec[] = [{ name: 'id', type: 'text' }]
+export const ID_KEY: readonly KeyColumn[] = [{ name: 'id', type: 'text' }]
 
 /**
  * A column copied from a record field, or computed by `read` when `field` names none.
@@ -233,7 +233,7 @@ export function column<D>(
   name: string,
   type: ColumnType,
   options: { field?: keyof D & string; read?: (record: D) => ColumnValue; nullable?: boolean; folded?: boolean },
-): ColumnSpec<D> {
+): ColumnDefinition<D> {
   const { field } = options
   const read = options.read ?? (field !== undefined ? (record: D) => record[field] as ColumnValue : undefined)
   if (read === undefined) throw new TypeError(`Column ${name} needs a field or a read function`)
@@ -241,7 +241,7 @@ export function column<D>(
 }
 
 /**
- * Completes and checks a spec: sorts name record fields and become columns, each with an ascending
+ * Completes and checks a collection: sorts name record fields and become columns, each with an ascending
  * and a descending index (ties by id); every column a sort, filter, search or order names must
  * exist (folded where compared folded). Curried so that `D` and `S` are given while the name and
  * events stay literal.
@@ -266,10 +266,10 @@ export function defineCollection<D, S = D>() {
     Z extends GenericSchema = GenericSchema,
   >(
     input: CollectionInput<D, S, N, E, P, W, R, Z>,
-  ): CollectionSpec<D, S, N, E, P, W, R, Z> => completeSpec(input)
+  ): CollectionDefinition<D, S, N, E, P, W, R, Z> => completeDefinition(input)
 }
 
-function completeSpec<
+function completeDefinition<
   D,
   S,
   N extends string,
@@ -278,7 +278,7 @@ function completeSpec<
   W extends AnyCollectionView | null,
   R extends string,
   Z extends GenericSchema,
->(input: CollectionInput<D, S, N, E, P, W, R, Z>): CollectionSpec<D, S, N, E, P, W, R, Z> {
+>(input: CollectionInput<D, S, N, E, P, W, R, Z>): CollectionDefinition<D, S, N, E, P, W, R, Z> {
   const columns = input.columns ?? []
   const byName = new Map(columns.map((c) => [c.name, c]))
   const need = (name: string, folded = false): string => {
@@ -328,37 +328,40 @@ function completeSpec<
 }
 
 /**
- * The column `name` of `spec`; throws when there is none.
+ * The column `name` of `collection`; throws when there is none.
  *
  * @example
  * columnOf(tickets, 'created_at').read(ticket)
  */
-export function columnOf<D>(spec: Pick<CollectionSpec<D, unknown>, 'name' | 'columns'>, name: string): ColumnSpec<D> {
-  const found = spec.columns.find((c) => c.name === name)
-  if (found === undefined) throw new TypeError(`${spec.name}: no column ${name}`)
+export function columnOf<D>(
+  collection: Pick<CollectionDefinition<D, unknown>, 'name' | 'columns'>,
+  name: string,
+): ColumnDefinition<D> {
+  const found = collection.columns.find((c) => c.name === name)
+  if (found === undefined) throw new TypeError(`${collection.name}: no column ${name}`)
   return found
 }
 
 const sortOrders = new WeakMap<object, Map<string, readonly [readonly OrderTerm[], readonly OrderTerm[]]>>()
 
 /**
- * The order of a list sorted by `sort` (an API sort name of `spec`): one array per sort and
+ * The order of a list sorted by `sort` (an API sort name of `collection`): one array per sort and
  * direction, the same each time, so that stores may key what they derive from an order by it.
  *
  * @example
  * sortOrder(users, 'created_at', true) // [{ column: 'created_at', descending: true }]
  */
 export function sortOrder(
-  spec: Pick<CollectionSpec<never, never>, 'name' | 'sorts'>,
+  collection: Pick<CollectionDefinition<never, never>, 'name' | 'sorts'>,
   sort: string,
   descending: boolean,
 ): readonly OrderTerm[] {
-  let bySort = sortOrders.get(spec)
-  if (bySort === undefined) sortOrders.set(spec, (bySort = new Map()))
+  let bySort = sortOrders.get(collection)
+  if (bySort === undefined) sortOrders.set(collection, (bySort = new Map()))
   let both = bySort.get(sort)
   if (both === undefined) {
-    const column = spec.sorts[sort]
-    if (column === undefined) throw new TypeError(`${spec.name}: no sort ${sort}`)
+    const column = collection.sorts[sort]
+    if (column === undefined) throw new TypeError(`${collection.name}: no sort ${sort}`)
     both = [[{ column, descending: false }], [{ column, descending: true }]]
     bySort.set(sort, both)
   }

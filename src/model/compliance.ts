@@ -9,7 +9,7 @@ import {
   textParam,
   uuidParam,
 } from './shared.js'
-import { column, defineCollection, type FilterSpec } from './collection.js'
+import { column, defineCollection, type ListFilter } from './collection.js'
 import { seedSchemaOf } from './seed-schema.js'
 
 /**
@@ -155,7 +155,7 @@ export const complianceTemplates = defineCollection<ComplianceTemplate>()({
     groupId: { column: 'group_id', op: 'equals' },
     approvalStatus: { column: 'approval_status', op: 'equals', scan: true },
     checkScope: { column: 'check_scope', op: 'equals', scan: true },
-  } satisfies Partial<Record<keyof ComplianceTemplateListQuery, FilterSpec>>,
+  } satisfies Partial<Record<keyof ComplianceTemplateListQuery, ListFilter>>,
   search: { columns: ['title'], trigram: false },
   indexes: [['tenant_id', 'group_id']],
 })

@@ -1,6 +1,6 @@
 /**
  * The model: every stored collection, stated once (see `collection.ts`). Stores derive their rows,
- * comparators, filters and searches from these specs, and every list of collections (seed keys,
+ * comparators, filters and searches from these collections, and every list of collections (seed keys,
  * event resource types and their read scopes, tables) derives from {@link COLLECTIONS}; nothing here
  * depends on a store or on HTTP.
  */
@@ -38,7 +38,7 @@ export { users } from './users.js'
  * Every stored collection, in the order stores seed and remove them: the one list of them.
  *
  * @example
- * for (const spec of COLLECTIONS) console.log(spec.table)
+ * for (const collection of COLLECTIONS) console.log(collection.table)
  */
 export const COLLECTIONS = [
   tickets,
@@ -63,7 +63,10 @@ export const COLLECTIONS = [
 /** Any stored collection. */
 export type AnyCollection = (typeof COLLECTIONS)[number]
 
-/** A collection seeded under a key of its own (all but those with a parent, as budget line items). */
+/**
+ * A collection seeded and kept by id under a key of its own: all but the children of another (budget line
+ * items, read through their budget's view).
+ */
 export type SeededCollection = Extract<AnyCollection, { readonly parent: null }>
 
 /** A collection with events in the feed (all but report types). */

@@ -3,7 +3,7 @@
  * record, then its id. A cursor carries the position of the last record of a page; the next page
  * holds the records strictly after it, which each store finds by seeking (never by an offset).
  */
-import { type CollectionSpec, type ColumnValue, columnOf, type OrderTerm } from './collection.js'
+import { type CollectionDefinition, type ColumnValue, columnOf, type OrderTerm } from './collection.js'
 import { compareCodePoints, compareNullsLast } from './ordering.js'
 
 /**
@@ -19,18 +19,18 @@ export interface Keyset {
 }
 
 /**
- * The position of `record` in `terms` of `spec`.
+ * The position of `record` in `terms` of `collection`.
  *
  * @example
  * keysetOf(users, sortOrder(users, 'name', false), user) // { values: ['Ada'], id: user.id }
  */
 export function keysetOf<D extends { id: string }>(
-  spec: Pick<CollectionSpec<D, never>, 'name' | 'columns'>,
+  collection: Pick<CollectionDefinition<D, never>, 'name' | 'columns'>,
   terms: readonly OrderTerm[],
   record: D,
 ): Keyset {
   // `?? null`: a nullable field left out of a record reads as undefined, which sorts as null.
-  return { values: terms.map((term) => columnOf(spec, term.column).read(record) ?? null), id: record.id }
+  return { values: terms.map((term) => columnOf(collection, term.column).read(record) ?? null), id: record.id }
 }
 
 /**
@@ -38,7 +38,7 @@ export function keysetOf<D extends { id: string }>(
  * The stores' own comparison (src/model/ordering.ts): code points, nulls last, then id.
  *
  * @example
- * compareKeysets(terms, keysetOf(spec, terms, record), after) > 0 // the record follows the cursor
+ * compareKeysets(terms, keysetOf(collection, terms, record), after) > 0 // the record follows the cursor
  */
 export function compareKeysets(terms: readonly OrderTerm[], a: Keyset, b: Keyset): number {
   for (let i = 0; i < terms.length; i++) {

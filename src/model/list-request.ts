@@ -5,7 +5,7 @@
  * this, never the contract's query parameters, so the two ways the contract names a sort are read
  * here and nowhere else.
  */
-import { type CollectionSpec, type OrderTerm, sortOrder } from './collection.js'
+import { type CollectionDefinition, type OrderTerm, sortOrder } from './collection.js'
 import type { Keyset } from './keyset.js'
 
 /** The value a list filter compares its column with (validated: a string, a number or a boolean). */
@@ -37,7 +37,7 @@ export interface ListRequest {
 }
 
 /** What {@link listRequest} reads of a definition. */
-export type ListSpec = Pick<CollectionSpec<never, never>, 'name' | 'sorts' | 'filters' | 'search' | 'order'>
+export type ListDefinition = Pick<CollectionDefinition<never, never>, 'name' | 'sorts' | 'filters' | 'search' | 'order'>
 
 /** What {@link listRequest} reads of a validated list query: its page, and its other parameters by name. */
 export interface PagedQuery {
@@ -47,7 +47,7 @@ export interface PagedQuery {
 }
 
 /**
- * The request of a list of `spec` for the validated `query`: the filters of `spec` it gives, its
+ * The request of a list of `collection` for the validated `query`: the filters of `collection` it gives, its
  * `search`, and its order. A list with sorts names its sort one of the contract's two ways,
  * `sortColumn` + `sortDesc` (tickets, users) or `sortBy` + `sortOrder` (companies, templates): both
  * are read here, the one place; a list without sorts has the definition's fixed `order`.
@@ -56,31 +56,31 @@ export interface PagedQuery {
  * listRequest(users, { page: 1, limit: 25, sortColumn: 'email', sortDesc: false, status: 'active' })
  * // { filters: { status: 'active' }, search: undefined, order: [{ column: 'email', descending: false }], ... }
  */
-export function listRequest(spec: ListSpec, query: PagedQuery, after?: Keyset): ListRequest {
+export function listRequest(collection: ListDefinition, query: PagedQuery, after?: Keyset): ListRequest {
   const q = query
   const filters: Record<string, FilterValue> = {}
-  for (const name in spec.filters) {
+  for (const name in collection.filters) {
     const value = q[name]
     if (value !== undefined) filters[name] = value as FilterValue
   }
   return {
     filters,
-    search: spec.search !== null && typeof q.search === 'string' ? q.search : undefined,
-    order: orderOf(spec, q),
+    search: collection.search !== null && typeof q.search === 'string' ? q.search : undefined,
+    order: orderOf(collection, q),
     page: query.page,
     limit: query.limit,
     after,
   }
 }
 
-/** The order a query asks of `spec`: its sort, named either way, or the fixed order. */
-function orderOf(spec: ListSpec, q: Readonly<Record<string, unknown>>): readonly OrderTerm[] {
+/** The order a query asks of `collection`: its sort, named either way, or the fixed order. */
+function orderOf(collection: ListDefinition, q: Readonly<Record<string, unknown>>): readonly OrderTerm[] {
   const sort = q.sortColumn ?? q.sortBy
   if (sort === undefined) {
-    if (spec.order.length === 0 && Object.keys(spec.sorts).length > 0)
-      throw new TypeError(`${spec.name}: the list query names no sort`)
-    return spec.order
+    if (collection.order.length === 0 && Object.keys(collection.sorts).length > 0)
+      throw new TypeError(`${collection.name}: the list query names no sort`)
+    return collection.order
   }
   const descending = q.sortDesc === undefined ? q.sortOrder === 'desc' : q.sortDesc === true
-  return sortOrder(spec, String(sort), descending)
+  return sortOrder(collection, String(sort), descending)
 }

@@ -9,7 +9,7 @@ import {
   sortOrderParam,
   uuidParam,
 } from './shared.js'
-import { column, defineCollection, type FilterSpec } from './collection.js'
+import { column, defineCollection, type ListFilter } from './collection.js'
 import { seedSchemaOf } from './seed-schema.js'
 
 /**
@@ -134,6 +134,6 @@ export const reportTemplates = defineCollection<ReportTemplate, ReportTemplateRe
   filters: {
     reportTypeId: { column: 'report_type_id', op: 'equals' },
     isShared: { column: 'is_shared', op: 'equals', scan: true },
-  } satisfies Partial<Record<keyof ReportTemplateListQuery, FilterSpec>>,
+  } satisfies Partial<Record<keyof ReportTemplateListQuery, ListFilter>>,
   indexes: [['tenant_id', 'report_type_id']],
 })

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot'
 import type { BudgetRecord } from './budgets.js'
-import type { CollectionSpec } from './collection.js'
+import type { CollectionDefinition } from './collection.js'
 import { type AnyCollection, COLLECTIONS, SEEDED_COLLECTIONS, type SeededCollection } from './index.js'
 import type { SyncCollection } from './removal.js'
 import { seedComputedOf } from './seed-schema.js'
@@ -48,7 +48,7 @@ type SeededInput<K extends SyncCollection> = [ChildOf<K>] extends [never]
 export type SeedData = { [K in SyncCollection]?: SeededInput<K>[] }
 
 /** The record a collection is seeded with (its `S`: a ticket with its notes, a budget with its line items). */
-type SeededRecordOf<C> = C extends CollectionSpec<infer _D, infer S> ? S : never
+type SeededRecordOf<C> = C extends CollectionDefinition<infer _D, infer S> ? S : never
 
 /** Every list of a normalised seed, as stores persist it: one per seed key of `COLLECTIONS`. */
 export type NormalizedSeed = { [C in SeededCollection as C['name']]: SeededRecordOf<C>[] }
@@ -169,9 +169,9 @@ function describe(value: unknown): string {
 export function normalizeSeed(data: SeedData): NormalizedSeed {
   const given = checkSeedShape(data)
   const lists = {} as Record<SyncCollection, unknown[]>
-  for (const spec of SEEDED_COLLECTIONS) {
-    const key = spec.name
-    const records = parseAll<Record<string, unknown>>(key, spec.seed, given[key])
+  for (const collection of SEEDED_COLLECTIONS) {
+    const key = collection.name
+    const records = parseAll<Record<string, unknown>>(key, collection.seed, given[key])
     const children = CHILDREN[key] ?? []
     // Each child's records are validated inside their parent's, before the next key.
     lists[key] =

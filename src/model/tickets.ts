@@ -12,7 +12,7 @@ import {
   uuidParam,
 } from './shared.js'
 import { orderBy } from './ordering.js'
-import { column, defineCollection, type FilterSpec } from './collection.js'
+import { column, defineCollection, type ListFilter } from './collection.js'
 import { seedSchemaOf } from './seed-schema.js'
 
 /**
@@ -199,7 +199,7 @@ export const tickets = defineCollection<Ticket, TicketRecord>()({
     provider: { column: 'provider', op: 'equals', scan: true },
     dateFrom: { column: 'created_at', op: 'atLeast' },
     dateTo: { column: 'created_at', op: 'atMost' },
-  } satisfies Partial<Record<keyof TicketListQuery, FilterSpec>>,
+  } satisfies Partial<Record<keyof TicketListQuery, ListFilter>>,
   search: { columns: ['title'], trigram: true },
   indexes: [
     ['tenant_id', 'ticket_number'],

@@ -9,7 +9,7 @@ import {
   paginationQuery,
   uuidParam,
 } from './shared.js'
-import { column, defineCollection, defineView, type FilterSpec } from './collection.js'
+import { column, defineCollection, defineView, type ListFilter } from './collection.js'
 import { omit, seedSchemaOf } from './seed-schema.js'
 
 /**
@@ -113,7 +113,7 @@ export const trainingEnrollments = defineCollection<TrainingEnrollment>()({
     userId: { column: 'user_id', op: 'equals' },
     companyId: { column: 'company_id', op: 'equals' },
     status: { column: 'status', op: 'equals', scan: true },
-  } satisfies Partial<Record<keyof TrainingEnrollmentListQuery, FilterSpec>>,
+  } satisfies Partial<Record<keyof TrainingEnrollmentListQuery, ListFilter>>,
   order: [{ column: 'enrolled_at', descending: true }],
   indexes: [
     ['tenant_id', 'enrolled_at DESC', 'id'],

@@ -10,7 +10,7 @@ import {
   textParam,
   uuidParam,
 } from './shared.js'
-import { column, defineCollection, type FilterSpec } from './collection.js'
+import { column, defineCollection, type ListFilter } from './collection.js'
 import { seedSchemaOf } from './seed-schema.js'
 
 /**
@@ -104,7 +104,7 @@ export const users = defineCollection<User>()({
     roleId: { column: 'role_id', op: 'equals' },
     companyId: { column: 'company_id', op: 'equals' },
     isPrimaryAdmin: { column: 'is_primary_admin', op: 'equals', scan: true },
-  } satisfies Partial<Record<keyof UserListQuery, FilterSpec>>,
+  } satisfies Partial<Record<keyof UserListQuery, ListFilter>>,
   search: { columns: ['full_name', 'email'], trigram: false },
   indexes: [
     ['tenant_id', 'role_id'],

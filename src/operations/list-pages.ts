@@ -4,12 +4,13 @@
  */
 import { pagination } from '../model/computed.js'
 import { keysetOf } from '../model/keyset.js'
-import type { CollectionSpec } from '../model/collection.js'
-import { type ListRequest, type ListSpec, listRequest, type PagedQuery } from '../model/list-request.js'
+import type { CollectionDefinition } from '../model/collection.js'
+import { type ListRequest, type ListDefinition, listRequest, type PagedQuery } from '../model/list-request.js'
 import { decodeCursor, encodeCursor, queryDigest } from '../http/cursor.js'
 import { validationError } from '../http/errors.js'
 import type { OperationContext, OperationResult } from '../http/operation.js'
-import type { ListResult, StoreCollection } from '../ports/store.js'
+import type { SeededCollection } from '../model/index.js'
+import type { ListResult } from '../ports/store.js'
 
 /** What every list query has. */
 export interface ListQuery extends PagedQuery {
@@ -77,15 +78,15 @@ function nextLink(origin: string | null, url: URL, cursor: string): string {
  * @example
  * handle: (context) => listPage(context, users)
  */
-export function listPage(context: ListContext, collection: StoreCollection): Promise<OperationResult> {
+export function listPage(context: ListContext, collection: SeededCollection): Promise<OperationResult> {
   return pageOf(context, collection, (request) => context.store.list(collection, context.tenantId, request))
 }
 
 /** A list's definition as {@link pageOf} reads it: its filters, sorts or fixed order, and its columns for cursors. */
-export type PagedSpec = ListSpec & Pick<CollectionSpec<never, never>, 'columns'>
+export type PagedListDefinition = ListDefinition & Pick<CollectionDefinition<never, never>, 'columns'>
 
 /**
- * {@link listPage} over any source of records in the order of `spec` (a list that is no collection
+ * {@link listPage} over any source of records in the order of `definition` (a list that is no collection
  * of the store, such as webhook endpoints).
  *
  * @example
@@ -93,11 +94,11 @@ export type PagedSpec = ListSpec & Pick<CollectionSpec<never, never>, 'columns'>
  */
 export async function pageOf(
   context: Pick<ListContext, 'query' | 'url' | 'operationId' | 'publicOrigin'>,
-  spec: PagedSpec,
+  definition: PagedListDefinition,
   list: (request: ListRequest) => Promise<ListResult<{ id: string }>>,
 ): Promise<OperationResult> {
   const { query, url, operationId, publicOrigin } = context
-  let request = listRequest(spec, query)
+  let request = listRequest(definition, query)
   const terms = request.order
   const digest = queryDigest(query as unknown as Record<string, unknown>)
   let page = query.page
@@ -107,7 +108,7 @@ export async function pageOf(
   if (query.cursor !== undefined) {
     if (namesPage(url))
       throw validationError([{ in: 'query', path: 'cursor', message: 'Give cursor or page, not both' }])
-    const state = decodeCursor(query.cursor, operationId, digest, spec, terms)
+    const state = decodeCursor(query.cursor, operationId, digest, definition, terms)
     page = state.page
     // One record more than the page tells whether another page follows.
     request = { ...request, limit: query.limit + 1, after: state.after }
@@ -124,7 +125,7 @@ export async function pageOf(
   const last = items.at(-1)
   const nextCursor =
     more && last !== undefined
-      ? encodeCursor(operationId, digest, { page: page + 1, after: keysetOf<never>(spec, terms, last as never) })
+      ? encodeCursor(operationId, digest, { page: page + 1, after: keysetOf<never>(definition, terms, last as never) })
       : null
   const counts = pagination(page, query.limit, totalCount)
   return {

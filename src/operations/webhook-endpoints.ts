@@ -27,7 +27,7 @@ import { webhookUrlProblem } from '../model/webhook-urls.js'
 import { column, type OrderTerm } from '../model/collection.js'
 import { compareKeysets, keysetOf } from '../model/keyset.js'
 import { orderBy } from '../model/ordering.js'
-import { pageOf, type PagedSpec } from './list-pages.js'
+import { pageOf, type PagedListDefinition } from './list-pages.js'
 import { found, notFound, ok, UuidIdParams } from './results.js'
 
 type AnyContext = OperationContext<unknown, unknown, unknown>
@@ -131,7 +131,7 @@ const ENDPOINT_COLUMNS = {
   name: 'webhookEndpoints',
   columns: [column<{ createdAt: string }>('created_at', 'text', { field: 'createdAt' })],
 }
-const ENDPOINT_LIST: PagedSpec = {
+const ENDPOINT_LIST: PagedListDefinition = {
   ...ENDPOINT_COLUMNS,
   sorts: {},
   filters: {},

@@ -70,12 +70,6 @@ export interface NamedRef {
   name: string | null
 }
 
-/**
- * A collection a store keeps by id: every collection of `COLLECTIONS` (src/model/index.ts) but the
- * children of another (budget line items, read through their budget's view).
- */
-export type StoreCollection = SeededCollection
-
 /** The record a collection's document holds: what lists return (a report template without its structure). */
 export type DocumentOf<C> = C extends { readonly document: (record: never) => infer D } ? D : never
 
@@ -114,7 +108,7 @@ export type Included<C> = { [F in PartField<C> & keyof SeededOf<C>]?: SeededOf<C
  * @example
  * await store.get(tickets, tenantId, '1042', { include: { notes: 25 } })
  */
-export interface GetRequest<C = StoreCollection> {
+export interface GetRequest<C = SeededCollection> {
   readonly include?: [PartField<C>] extends [never] ? never : { readonly [F in PartField<C>]?: number | true }
 }
 
@@ -123,7 +117,7 @@ export interface GetRequest<C = StoreCollection> {
  * those whose records carry a numeric `version` (kept in a `version` column).
  */
 export type VersionedCollection = Extract<
-  StoreCollection,
+  SeededCollection,
   { readonly document: (record: never) => { readonly version: number } }
 >
 
@@ -158,7 +152,7 @@ export interface Store extends WebhookStore, WebhookDispatchStore {
    * there is none. A collection with a `lookup` column falls back, when no record has the id, to the
    * record with the smallest id whose lookup column equals it (a ticket by its number).
    */
-  get<C extends StoreCollection>(
+  get<C extends SeededCollection>(
     collection: C,
     tenantId: string,
     id: string,
@@ -171,7 +165,7 @@ export interface Store extends WebhookStore, WebhookDispatchStore {
    * point, nulls last in both directions, ties by `id` ascending. With `after`, the first `limit`
    * records strictly after it (`page` ignored), found by seeking; `totalCount` counts every match.
    */
-  list<C extends StoreCollection>(
+  list<C extends SeededCollection>(
     collection: C,
     tenantId: string,
     request: ListRequest,

@@ -38,14 +38,14 @@ interface EventShape {
 }
 
 const SHAPES = new Map<SyncCollection, EventShape>(
-  SEEDED_COLLECTIONS.map((spec) => [
-    spec.name,
+  SEEDED_COLLECTIONS.map((collection) => [
+    collection.name,
     {
       hidden: [
-        ...Object.values<{ field: string }>(spec.parts).map((part) => part.field),
-        ...COLLECTIONS.flatMap((child) => (child.parent?.collection === spec.name ? [child.parent.field] : [])),
+        ...Object.values<{ field: string }>(collection.parts).map((part) => part.field),
+        ...COLLECTIONS.flatMap((child) => (child.parent?.collection === collection.name ? [child.parent.field] : [])),
       ],
-      view: spec.view,
+      view: collection.view,
     },
   ]),
 )

@@ -14,9 +14,9 @@ import {
   type SeedData,
   type Store,
 } from 'tenant-public-api'
-import { SEEDED_COLLECTIONS } from '../../src/model/index.js'
+import { SEEDED_COLLECTIONS, type SeededCollection } from '../../src/model/index.js'
 import type { ListRequest } from '../../src/model/list-request.js'
-import type { GetRequest, StoreCollection } from '../../src/ports/store.js'
+import type { GetRequest } from '../../src/ports/store.js'
 import type { WebhookEndpointRecord } from '../../src/model/webhook-endpoints.js'
 import { createHarness, testKey, testKeyResolver, type CallResult, type Harness } from 'tenant-public-api/testing'
 import { assertMatchesContract } from '../support/contract.js'
@@ -370,7 +370,7 @@ export async function snapshot(store: Store, tenantId = TENANT): Promise<unknown
   for (const collection of SEEDED_COLLECTIONS) {
     const { items, totalCount } = await store.list(collection, tenantId, ALL)
     const include = Object.fromEntries(Object.values(collection.parts).map((part) => [part.field, true]))
-    const get = (id: string) => store.get(collection as StoreCollection, tenantId, id, { include } as GetRequest)
+    const get = (id: string) => store.get(collection as SeededCollection, tenantId, id, { include } as GetRequest)
     held[collection.name] = { totalCount, records: await Promise.all(items.map((item) => get(item.id))) }
   }
   return held

@@ -1,8 +1,8 @@
 /**
  * The SQL schema against the model, and old databases against new code, on SQLite and Postgres:
  *
- * - a new database has every column the collection specs (`src/model/`) name, with their types and
- *   nullability, and an index for every spec index, sort, indexed filter, fixed order and trigram
+ * - a new database has every column the collection collections (`src/model/`) name, with their types and
+ *   nullability, and an index for every collection index, sort, indexed filter, fixed order and trigram
  *   search;
  * - a database of release 0.1.0 (the dumps in `fixtures/v0.1.0/`, made by that release's code)
  *   migrates to the latest schema, ends up with exactly a new database's schema, serves its records
@@ -27,7 +27,7 @@ import {
   foldedName,
   reports,
   reportTypes,
-  tickets as ticketsSpec,
+  tickets as ticketsCollection,
   trainingCourses,
 } from '../../src/model/index.js'
 import { listRequest } from '../../src/model/list-request.js'
@@ -220,42 +220,42 @@ describe.each(['sqlite', 'postgres'] as const)('the model against a new %s datab
   afterAll(() => db.store.close())
   const engine = kind === 'sqlite' ? sqliteEngine : postgresEngine
 
-  it.each(COLLECTIONS.map((spec) => [spec.table, spec] as const))(
-    '%s has every column of its spec, typed and nullable as the spec says, and no other',
-    async (table, spec) => {
+  it.each(COLLECTIONS.map((collection) => [collection.table, collection] as const))(
+    '%s has every column of its collection, typed and nullable as the collection says, and no other',
+    async (table, collection) => {
       const expected = new Map<string, ColumnInfo>([['tenant_id', { type: 'text', nullable: false }]])
-      for (const key of spec.key) expected.set(key.name, { type: key.type, nullable: false })
-      for (const c of spec.columns) expected.set(c.name, { type: c.type, nullable: c.nullable })
-      for (const c of spec.columns)
+      for (const key of collection.key) expected.set(key.name, { type: key.type, nullable: false })
+      for (const c of collection.columns) expected.set(c.name, { type: c.type, nullable: c.nullable })
+      for (const c of collection.columns)
         if (c.folded) expected.set(foldedName(c.name), { type: 'text', nullable: c.nullable })
       expected.set('doc', { type: 'text', nullable: false })
-      for (const part of Object.keys(spec.parts)) expected.set(part, { type: 'text', nullable: false })
+      for (const part of Object.keys(collection.parts)) expected.set(part, { type: 'text', nullable: false })
       const want = Object.fromEntries(
         [...expected].map(([name, c]) => [name, { type: expectedType(engine, c.type), nullable: c.nullable }]),
       )
       expect(Object.fromEntries(await columnsOf(db, table))).toEqual(want)
-      expect(await primaryKeyOf(db, table)).toEqual(['tenant_id', ...spec.key.map((k) => k.name)])
+      expect(await primaryKeyOf(db, table)).toEqual(['tenant_id', ...collection.key.map((k) => k.name)])
     },
   )
 
-  it.each(COLLECTIONS.map((spec) => [spec.table, spec] as const))(
-    '%s has every index of its spec, and one for each sort (both ways), indexed filter and fixed order',
-    async (table, spec) => {
+  it.each(COLLECTIONS.map((collection) => [collection.table, collection] as const))(
+    '%s has every index of its collection, and one for each sort (both ways), indexed filter and fixed order',
+    async (table, collection) => {
       const indexes = await indexesOf(db, table)
       const shown = indexes.map((i) => i.columns.join(', '))
-      for (const index of spec.indexes) expect(shown, `index (${index.join(', ')})`).toContain(index.join(', '))
-      for (const column of Object.values(spec.sorts)) {
+      for (const index of collection.indexes) expect(shown, `index (${index.join(', ')})`).toContain(index.join(', '))
+      for (const column of Object.values(collection.sorts)) {
         expect(led(indexes, ['tenant_id', column]), `sort on ${column}`).toBe(true)
         expect(led(indexes, ['tenant_id', `${column} DESC`]), `sort on ${column} DESC`).toBe(true)
       }
-      for (const [param, filter] of Object.entries(spec.filters)) {
+      for (const [param, filter] of Object.entries(collection.filters)) {
         if (filter.scan) continue
         const column = filter.op === 'equalsFolded' ? foldedName(filter.column) : filter.column
         const found = led(indexes, ['tenant_id', column]) || led(indexes, ['tenant_id', `${column} DESC`])
         expect(found, `filter ${param} on ${column}`).toBe(true)
       }
-      if (spec.order.length > 0) {
-        const lead = spec.order.map((t) => `${t.column}${t.descending ? ' DESC' : ''}`)
+      if (collection.order.length > 0) {
+        const lead = collection.order.map((t) => `${t.column}${t.descending ? ' DESC' : ''}`)
         expect(led(indexes, ['tenant_id', ...lead]), 'the fixed order').toBe(true)
       }
     },
@@ -266,27 +266,28 @@ describe.each(['sqlite', 'postgres'] as const)('the model against a new %s datab
     expect(shown.sort()).toEqual(['tenant_id, position', 'tenant_id, type, position'])
   })
 
-  it.each(COLLECTIONS.filter((spec) => spec.search?.trigram).map((spec) => [spec.table, spec] as const))(
-    "%s's trigram search has its trigram index",
-    async (table, spec) => {
-      for (const column of spec.search?.columns ?? []) {
-        const folded = foldedName(column)
-        if (kind === 'sqlite') {
-          const fts = await db.query(`SELECT sql FROM sqlite_master WHERE type = 'table' AND sql LIKE '%USING fts5%'`)
-          const over = fts.filter((r) => {
-            const text = String(r.sql)
-            return text.includes(`fts5(${folded},`) && text.includes(`content='${table}'`) && text.includes('trigram')
-          })
-          expect(over, `FTS5 over ${table}.${folded}`).toHaveLength(1)
-        } else {
-          const gin = (await indexesOf(db, table)).filter(
-            (i) => i.method === 'gin' && i.definition.includes(`(${folded} `) && i.definition.includes('gin_trgm_ops'),
-          )
-          expect(gin, `pg_trgm index on ${table}.${folded}`).toHaveLength(1)
-        }
+  it.each(
+    COLLECTIONS.filter((collection) => collection.search?.trigram).map(
+      (collection) => [collection.table, collection] as const,
+    ),
+  )("%s's trigram search has its trigram index", async (table, collection) => {
+    for (const column of collection.search?.columns ?? []) {
+      const folded = foldedName(column)
+      if (kind === 'sqlite') {
+        const fts = await db.query(`SELECT sql FROM sqlite_master WHERE type = 'table' AND sql LIKE '%USING fts5%'`)
+        const over = fts.filter((r) => {
+          const text = String(r.sql)
+          return text.includes(`fts5(${folded},`) && text.includes(`content='${table}'`) && text.includes('trigram')
+        })
+        expect(over, `FTS5 over ${table}.${folded}`).toHaveLength(1)
+      } else {
+        const gin = (await indexesOf(db, table)).filter(
+          (i) => i.method === 'gin' && i.definition.includes(`(${folded} `) && i.definition.includes('gin_trgm_ops'),
+        )
+        expect(gin, `pg_trgm index on ${table}.${folded}`).toHaveLength(1)
       }
-    },
-  )
+    }
+  })
 })
 
 /** The schema of a database, as text to compare: tables, columns, keys, indexes, triggers. */
@@ -361,9 +362,9 @@ function readsOf(tenantId: string): string[] {
   }
   const byId = (path: string, collection: string, query = '') =>
     paths.push(...idsOf(tenantId, collection).map((id) => `${path}/${id}${query}`))
-  const spec = (name: string) => COLLECTIONS.find((c) => c.name === name)!
+  const collectionNamed = (name: string) => COLLECTIONS.find((c) => c.name === name)!
   const ticket = first(tenantId, 'tickets')
-  const ticketSorts = Object.keys(spec('tickets').sorts)
+  const ticketSorts = Object.keys(collectionNamed('tickets').sorts)
   sorts('/tickets', ticketSorts, 'sortDesc=false', 'sortDesc=true', 'sortColumn')
   paths.push(
     '/tickets?page=2&limit=5',
@@ -378,21 +379,27 @@ function readsOf(tenantId: string): string[] {
   byId('/tickets', 'tickets', '?includeNotes=true&notesLimit=2')
   byId('/tickets', 'tickets')
   if (ticket !== undefined) paths.push(`/tickets/${String(ticket.ticketNumber)}?includeNotes=true`)
-  sorts('/report-templates', Object.keys(spec('reportTemplates').sorts), 'sortOrder=asc', 'sortOrder=desc', 'sortBy')
+  sorts(
+    '/report-templates',
+    Object.keys(collectionNamed('reportTemplates').sorts),
+    'sortOrder=asc',
+    'sortOrder=desc',
+    'sortBy',
+  )
   paths.push('/report-templates?isShared=true', '/report-templates?isShared=false&limit=2')
   byId('/report-templates', 'reportTemplates', '?includeStructure=true')
   byId('/report-templates', 'reportTemplates')
-  const compliance = Object.keys(spec('complianceTemplates').sorts)
+  const compliance = Object.keys(collectionNamed('complianceTemplates').sorts)
   sorts('/compliance/templates', compliance, 'sortOrder=asc', 'sortOrder=desc', 'sortBy')
   paths.push('/compliance/templates?search=a', '/compliance/templates?approvalStatus=approved')
   byId('/compliance/templates', 'complianceTemplates')
   byId('/compliance/checks', 'complianceChecks')
   paths.push('/training/enrollments', '/training/enrollments?status=completed', '/training/enrollments?limit=2&page=2')
   byId('/training/courses', 'trainingCourses')
-  sorts('/users', Object.keys(spec('users').sorts), 'sortDesc=false', 'sortDesc=true', 'sortColumn')
+  sorts('/users', Object.keys(collectionNamed('users').sorts), 'sortDesc=false', 'sortDesc=true', 'sortColumn')
   paths.push('/users?search=a', '/users?status=active', '/users?isPrimaryAdmin=true')
   paths.push('/calendar/types', '/calendar/types?limit=3&page=2')
-  sorts('/companies', Object.keys(spec('companies').sorts), 'sortOrder=asc', 'sortOrder=desc', 'sortBy')
+  sorts('/companies', Object.keys(collectionNamed('companies').sorts), 'sortOrder=asc', 'sortOrder=desc', 'sortBy')
   byId('/goals', 'goals')
   byId('/surveys/nps', 'npsSurveys')
   byId('/planner/types', 'plannerItemTypes')
@@ -480,9 +487,9 @@ describe('a SQLite bulk load', () => {
       await memory.seed('bulk', { tickets })
       expect(await schemaOf(loaded)).toEqual(await schemaOf(fresh))
       const query = { page: 1, limit: 5, sortColumn: 'title', sortDesc: false, search: 'print' } as const
-      const request = listRequest(ticketsSpec, query)
-      expect(await loaded.store.list(ticketsSpec, 'bulk', request)).toEqual(
-        await memory.list(ticketsSpec, 'bulk', request),
+      const request = listRequest(ticketsCollection, query)
+      expect(await loaded.store.list(ticketsCollection, 'bulk', request)).toEqual(
+        await memory.list(ticketsCollection, 'bulk', request),
       )
     } finally {
       await Promise.all([loaded.store.close(), fresh.store.close()])

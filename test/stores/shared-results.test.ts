@@ -9,13 +9,13 @@ import { createSqliteStore } from 'tenant-public-api/sqlite'
 import { createDemoData, testKey, testKeyResolver } from 'tenant-public-api/testing'
 import { createTestPostgresStore } from '../support/postgres.js'
 import { listRequest } from '../../src/model/list-request.js'
-import { tickets as ticketsSpec } from '../../src/model/tickets.js'
+import { tickets as ticketsCollection } from '../../src/model/tickets.js'
 
 const query = { page: 1, limit: 5, sortColumn: 'created_date', sortDesc: true } as const
 
 /** A page of the tenant's tickets for a list query, as the operation asks the store for it. */
 const listTickets = (store: Store, tenantId: string, q: { page: number; limit: number; [name: string]: unknown }) =>
-  store.list(ticketsSpec, tenantId, listRequest(ticketsSpec, q))
+  store.list(ticketsCollection, tenantId, listRequest(ticketsCollection, q))
 
 const stores: Array<[string, () => Promise<Store>]> = [
   ['memory', async () => createMemoryStore()],
@@ -112,7 +112,7 @@ describe("the SQL stores' parsed-doc cache", () => {
             ['c', 'Title c'],
           ])
           for (const ticket of tickets)
-            expect((await store.get(ticketsSpec, 'tenant-prefix', ticket.id))?.title, name).toBe(ticket.title)
+            expect((await store.get(ticketsCollection, 'tenant-prefix', ticket.id))?.title, name).toBe(ticket.title)
         }
       } finally {
         await store.close()

@@ -7,8 +7,8 @@
 import { compareCodePoints, foldCase, orderBy, orderByKeys } from '../../model/ordering.js'
 import { compareKeysets, type Keyset, keysetOf } from '../../model/keyset.js'
 import {
-  type CollectionSpec,
-  type ColumnSpec,
+  type CollectionDefinition,
+  type ColumnDefinition,
   columnOf,
   type ColumnValue,
   foldedValue,
@@ -22,7 +22,10 @@ import type { ListResult } from '../../ports/store.js'
 export type Doc = { readonly id: string }
 
 /** What the memory store reads of a definition. */
-export type MemorySpec = Pick<CollectionSpec<Doc, never>, 'name' | 'columns' | 'filters' | 'search' | 'lookup'>
+export type MemoryDefinition = Pick<
+  CollectionDefinition<Doc, never>,
+  'name' | 'columns' | 'filters' | 'search' | 'lookup'
+>
 
 /** A stored document, the folded copies of its folded columns (by column name) and its parts (by column), made once. */
 export interface Entry {
@@ -41,8 +44,8 @@ export class Collection {
   private entries = new Map<string, Entry>()
   /** Sorted entries by their order's terms (the same array for the same order: see `sortOrder`). */
   private orders = new Map<readonly OrderTerm[], readonly Entry[]>()
-  private readonly folding: readonly ColumnSpec<Doc>[]
-  private readonly lookup: ColumnSpec<Doc> | null
+  private readonly folding: readonly ColumnDefinition<Doc>[]
+  private readonly lookup: ColumnDefinition<Doc> | null
   /**
    * The ids with each lookup value, ascending (a value can repeat: the smallest id wins); an array
    * is replaced, never changed, so a fork's copy of the map may share them.
@@ -51,9 +54,9 @@ export class Collection {
   /** True while the maps are another collection's too ({@link fork}): the first write copies them. */
   private shared = false
 
-  constructor(readonly spec: MemorySpec) {
-    this.folding = spec.columns.filter((c) => c.folded)
-    this.lookup = spec.lookup === null ? null : columnOf(spec, spec.lookup)
+  constructor(readonly definition: MemoryDefinition) {
+    this.folding = definition.columns.filter((c) => c.folded)
+    this.lookup = definition.lookup === null ? null : columnOf(definition, definition.lookup)
   }
 
   /** The entries by id. */
@@ -67,7 +70,7 @@ export class Collection {
    * either fills the same sorted orders, which are then sorts of the very same entries.
    */
   fork(): Collection {
-    const copy = new Collection(this.spec)
+    const copy = new Collection(this.definition)
     copy.entries = this.entries
     copy.byLookup = this.byLookup
     copy.orders = this.orders
@@ -136,15 +139,15 @@ export class Collection {
   list(request: ListRequest): ListResult<Doc> {
     const terms = request.order
     const sorted = this.sorted(terms)
-    const from = request.after === undefined ? -1 : firstAfter(this.spec, terms, sorted, request.after)
-    return page(sorted, request, matcher(this.spec, request), from)
+    const from = request.after === undefined ? -1 : firstAfter(this.definition, terms, sorted, request.after)
+    return page(sorted, request, matcher(this.definition, request), from)
   }
 
   /** The whole collection in the order of `terms` (then by id), sorted once per change. */
   private sorted(terms: readonly OrderTerm[]): readonly Entry[] {
     let order = this.orders.get(terms)
     if (order === undefined) {
-      order = [...this.byId.values()].sort(comparator(this.spec, terms))
+      order = [...this.byId.values()].sort(comparator(this.definition, terms))
       this.orders.set(terms, order)
     }
     return order
@@ -160,9 +163,9 @@ export class Collection {
 }
 
 /** The comparator of `terms` on the records of entries. */
-function comparator(spec: MemorySpec, terms: readonly OrderTerm[]): (a: Entry, b: Entry) => number {
+function comparator(definition: MemoryDefinition, terms: readonly OrderTerm[]): (a: Entry, b: Entry) => number {
   const keys = terms.map((term) => {
-    const { read } = columnOf(spec, term.column)
+    const { read } = columnOf(definition, term.column)
     return { key: (entry: Entry) => read(entry.record), descending: term.descending }
   })
   const [only] = keys
@@ -198,12 +201,17 @@ function page(
 const recordOf = (entry: Entry): Doc => entry.record
 
 /** The index of the first entry of `sorted` (in `terms`) strictly after `after`: a binary search. */
-function firstAfter(spec: MemorySpec, terms: readonly OrderTerm[], sorted: readonly Entry[], after: Keyset): number {
+function firstAfter(
+  definition: MemoryDefinition,
+  terms: readonly OrderTerm[],
+  sorted: readonly Entry[],
+  after: Keyset,
+): number {
   let lo = 0
   let hi = sorted.length
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    if (compareKeysets(terms, keysetOf(spec, terms, sorted[mid]!.record), after) <= 0) lo = mid + 1
+    if (compareKeysets(terms, keysetOf(definition, terms, sorted[mid]!.record), after) <= 0) lo = mid + 1
     else hi = mid
   }
   return lo
@@ -212,14 +220,14 @@ function firstAfter(spec: MemorySpec, terms: readonly OrderTerm[], sorted: reado
 /** A test of entries, made from the value of one filter or of the search. */
 type TestOf = (value: ColumnValue) => (entry: Entry) => boolean
 
-/** Each spec's tests by filter name (and `search` for its search), made once per spec. */
-const specTests = new WeakMap<object, Map<string, TestOf>>()
+/** Each definition's tests by filter name (and `search` for its search), made once per definition. */
+const testsByDefinition = new WeakMap<object, Map<string, TestOf>>()
 
-function testsOf(spec: MemorySpec): Map<string, TestOf> {
-  let tests = specTests.get(spec)
+function testsOf(definition: MemoryDefinition): Map<string, TestOf> {
+  let tests = testsByDefinition.get(definition)
   if (tests !== undefined) return tests
   tests = new Map()
-  const search = spec.search
+  const search = definition.search
   if (search !== null) {
     const [first, ...others] = search.columns
     tests.set('search', (value) => {
@@ -229,14 +237,17 @@ function testsOf(spec: MemorySpec): Map<string, TestOf> {
         : (e) => search.columns.some((c) => e.folded[c]?.includes(term) === true)
     })
   }
-  for (const [name, filter] of Object.entries(spec.filters)) tests.set(name, filterTest(spec, filter))
-  specTests.set(spec, tests)
+  for (const [name, filter] of Object.entries(definition.filters)) tests.set(name, filterTest(definition, filter))
+  testsByDefinition.set(definition, tests)
   return tests
 }
 
 /** The test of one filter: its column compared as the filter says; a null column never matches. */
-function filterTest(spec: MemorySpec, filter: CollectionSpec<never, never>['filters'][string]): TestOf {
-  const { read, name } = columnOf(spec, filter.column)
+function filterTest(
+  definition: MemoryDefinition,
+  filter: CollectionDefinition<never, never>['filters'][string],
+): TestOf {
+  const { read, name } = columnOf(definition, filter.column)
   const op = filter.op
   return (value) => {
     if (op === 'equals') return (e) => read(e.record) === value
@@ -257,11 +268,11 @@ function filterTest(spec: MemorySpec, filter: CollectionSpec<never, never>['filt
 }
 
 /**
- * What `request` keeps of `spec`'s records: its search (a folded substring of any search column) and
+ * What `request` keeps of `definition`'s records: its search (a folded substring of any search column) and
  * every filter it gives; null when it gives none (an unfiltered list is a plain slice).
  */
-function matcher(spec: MemorySpec, request: ListRequest): ((entry: Entry) => boolean) | null {
-  const tests = testsOf(spec)
+function matcher(definition: MemoryDefinition, request: ListRequest): ((entry: Entry) => boolean) | null {
+  const tests = testsOf(definition)
   const kept: ((entry: Entry) => boolean)[] = []
   const search = tests.get('search')
   if (request.search !== undefined && search !== undefined) kept.push(search(request.search))

@@ -8,7 +8,7 @@ import { trainingEnrollments } from '../../model/training.js'
 import type { Store } from '../../ports/store.js'
 import type { Doc } from './collection.js'
 import { record, recordChanges, statesOf } from './sync.js'
-import { type TenantData, tenantSpec } from './tenant.js'
+import { type TenantData, tenantDefinition } from './tenant.js'
 
 /** The methods of the port that read and write records. */
 export type RecordMethods = Pick<
@@ -33,13 +33,13 @@ export function memoryRecordMethods(
   tenant: (tenantId: string) => TenantData,
   retentionMs: number,
 ): RecordMethods {
-  const budgetSpec = tenantSpec(budgets)
+  const budgetsDefinition = tenantDefinition(budgets)
   return {
     async get(collection, tenantId, id, request) {
       const t = tenants.get(tenantId)
       const entry = t?.collection(collection).find(id)
       if (t === undefined || entry === undefined) return null
-      return t.answer(tenantSpec(collection), entry, request) as never
+      return t.answer(tenantDefinition(collection), entry, request) as never
     },
 
     async list(collection, tenantId, request) {
@@ -55,7 +55,7 @@ export function memoryRecordMethods(
       const before = statesOf(t, { budgets: [id] })
       t.collection(budgets).set({ ...current, ...patch, updatedAt } as Doc)
       recordChanges(t, before, write, retentionMs)
-      return t.show(budgetSpec, t.collection(budgets).byId.get(id)!) as never
+      return t.show(budgetsDefinition, t.collection(budgets).byId.get(id)!) as never
     },
 
     async addBudgetLineItem(tenantId, budgetId, item, write) {

@@ -10,10 +10,12 @@ import { normalizeSeed, type SeedData } from '../../model/seed.js'
 import { authorOf } from '../event-feed.js'
 import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange, type ViewLookups } from '../event-views.js'
 import type { Doc } from './collection.js'
-import { type TenantData, tenantSpec } from './tenant.js'
+import { type TenantData, tenantDefinition } from './tenant.js'
 
 /** The definitions by seed key. */
-const SPEC_OF = new Map(SEEDED_COLLECTIONS.map((spec) => [spec.name as SyncCollection, tenantSpec(spec)]))
+const DEFINITION_OF = new Map(
+  SEEDED_COLLECTIONS.map((definition) => [definition.name as SyncCollection, tenantDefinition(definition)]),
+)
 
 /** The states of some records of each seed key, before a change. */
 export type States = Map<SyncCollection, Map<string, StoredState | null>>
@@ -25,11 +27,11 @@ function lookups(t: TenantData): ViewLookups {
 
 /** The record `id` of `key` as change detection sees it, or null when absent. */
 function stateOf(t: TenantData, key: SyncCollection, id: string, look: ViewLookups): StoredState | null {
-  const spec = SPEC_OF.get(key)!
-  const entry = t.collection(spec).byId.get(id)
+  const definition = DEFINITION_OF.get(key)!
+  const entry = t.collection(definition).byId.get(id)
   if (entry === undefined) return null
   // The parts and children kept beside the record are part of its state.
-  const full = t.seeded(spec, entry)
+  const full = t.seeded(definition, entry)
   return { fingerprint: JSON.stringify(full), view: eventView(key, full, look) }
 }
 
@@ -88,8 +90,8 @@ export function seedTenant(t: TenantData, data: SeedData, events: boolean, reten
   const before = events
     ? statesOf(t, Object.fromEntries(SYNC_COLLECTIONS.map((k) => [k, records[k].map((r) => r.id)])))
     : null
-  for (const [key, spec] of SPEC_OF)
-    for (const seeded of records[key]) t.store(spec, seeded as unknown as Record<string, unknown> & Doc)
+  for (const [key, definition] of DEFINITION_OF)
+    for (const seeded of records[key]) t.store(definition, seeded as unknown as Record<string, unknown> & Doc)
   if (before !== null) recordChanges(t, before, undefined, retentionMs)
 }
 
@@ -102,6 +104,6 @@ export function seedTenant(t: TenantData, data: SeedData, events: boolean, reten
 export function removeFromTenant(t: TenantData, ids: RemoveIds, retentionMs: number): void {
   const removal = normalizeRemoval(ids)
   const before = statesOf(t, removal)
-  for (const [key, spec] of SPEC_OF) for (const id of removal[key]) t.remove(spec, id)
+  for (const [key, definition] of DEFINITION_OF) for (const id of removal[key]) t.remove(definition, id)
   recordChanges(t, before, undefined, retentionMs)
 }

@@ -6,7 +6,7 @@
  */
 import {
   type AnyCollectionView,
-  type CollectionSpec,
+  type CollectionDefinition,
   columnOf,
   type CountNeed,
   namedIds,
@@ -15,11 +15,11 @@ import {
   type ViewNeed,
   viewOfGet,
 } from '../../model/collection.js'
-import { COLLECTIONS, SEEDED_COLLECTIONS } from '../../model/index.js'
-import type { GetRequest, StoreCollection } from '../../ports/store.js'
+import { COLLECTIONS, SEEDED_COLLECTIONS, type SeededCollection } from '../../model/index.js'
+import type { GetRequest } from '../../ports/store.js'
 import { deepFreeze } from '../../model/frozen-records.js'
 import { EventLog } from '../event-feed.js'
-import { Collection, type Doc, type Entry, type MemorySpec } from './collection.js'
+import { Collection, type Doc, type Entry, type MemoryDefinition } from './collection.js'
 import type { IdempotencyEntry } from './idempotency.js'
 
 /** A collection kept under another's records (its `parent`): budget line items under budgets. */
@@ -33,9 +33,9 @@ const CHILD_COLLECTIONS: readonly ChildCollection[] = COLLECTIONS.filter((c): c 
  * and the parent record field that seeds them (a budget's `lineItems`).
  */
 const CHILDREN_OF = new Map<string, readonly { name: string; field: string }[]>(
-  SEEDED_COLLECTIONS.map((spec) => [
-    spec.name,
-    CHILD_COLLECTIONS.filter((child) => child.parent.collection === spec.name).map((child) => ({
+  SEEDED_COLLECTIONS.map((definition) => [
+    definition.name,
+    CHILD_COLLECTIONS.filter((child) => child.parent.collection === definition.name).map((child) => ({
       name: child.name,
       field: child.parent.field,
     })),
@@ -43,12 +43,14 @@ const CHILDREN_OF = new Map<string, readonly { name: string; field: string }[]>(
 )
 
 /** A definition as the tenant reads it beside what its collection reads: parts, view, and seeding. */
-type TenantSpec = MemorySpec &
-  Pick<CollectionSpec<Doc, Record<string, unknown>>, 'parts' | 'document'> & { readonly view: AnyCollectionView | null }
+type TenantDefinition = MemoryDefinition &
+  Pick<CollectionDefinition<Doc, Record<string, unknown>>, 'parts' | 'document'> & {
+    readonly view: AnyCollectionView | null
+  }
 
 /** A collection's definition as this file reads it. */
-export function tenantSpec(collection: StoreCollection): TenantSpec {
-  return collection as unknown as TenantSpec
+export function tenantDefinition(collection: SeededCollection): TenantDefinition {
+  return collection as unknown as TenantDefinition
 }
 
 /** Each view's needs as entries, made once per view. */
@@ -64,9 +66,12 @@ export class TenantData {
 
   /** An empty tenant, or a fork of `base`: see {@link fork}. */
   constructor(base?: TenantData) {
-    for (const spec of SEEDED_COLLECTIONS) {
-      const found = base?.collections.get(spec.name)
-      this.collections.set(spec.name, found === undefined ? new Collection(tenantSpec(spec)) : found.fork())
+    for (const definition of SEEDED_COLLECTIONS) {
+      const found = base?.collections.get(definition.name)
+      this.collections.set(
+        definition.name,
+        found === undefined ? new Collection(tenantDefinition(definition)) : found.fork(),
+      )
     }
     for (const child of CHILD_COLLECTIONS) {
       // Copied, not shared: addChild appends in place. A parent's children are few, the parents few too.
@@ -86,9 +91,9 @@ export class TenantData {
     return new TenantData(this)
   }
 
-  /** The collection of `spec` (any collection kept by id). */
-  collection(spec: { readonly name: string }): Collection {
-    return this.collections.get(spec.name)!
+  /** The collection of `definition` (any collection kept by id). */
+  collection(definition: { readonly name: string }): Collection {
+    return this.collections.get(definition.name)!
   }
 
   /** The children of `parentId` in the child collection `name`, oldest first. */
@@ -102,16 +107,16 @@ export class TenantData {
     else this.children.get(name)!.set(parentId, items)
   }
 
-  /** Stores a seeded record of `spec`: its document, its parts, and its children (copied and frozen). */
-  store(spec: TenantSpec, seeded: Record<string, unknown> & Doc): void {
-    const partSpecs = Object.entries(spec.parts)
+  /** Stores a seeded record of `definition`: its document, its parts, and its children (copied and frozen). */
+  store(definition: TenantDefinition, seeded: Record<string, unknown> & Doc): void {
+    const partDefinitions = Object.entries(definition.parts)
     let parts: Record<string, unknown> | null = null
-    if (partSpecs.length > 0) {
+    if (partDefinitions.length > 0) {
       parts = {}
-      for (const [column, part] of partSpecs) parts[column] = part.read(seeded)
+      for (const [column, part] of partDefinitions) parts[column] = part.read(seeded)
     }
-    this.collection(spec).set(spec.document(seeded), parts)
-    for (const child of CHILDREN_OF.get(spec.name) ?? []) {
+    this.collection(definition).set(definition.document(seeded), parts)
+    for (const child of CHILDREN_OF.get(definition.name) ?? []) {
       const items = (seeded[child.field] as readonly Doc[] | undefined) ?? []
       this.setChildren(
         child.name,
@@ -133,15 +138,15 @@ export class TenantData {
     else items.push(added)
   }
 
-  /** Removes a record of `spec` and its children; false when it was not there. */
-  remove(spec: { readonly name: string }, id: string): boolean {
-    for (const child of CHILDREN_OF.get(spec.name) ?? []) this.setChildren(child.name, id, null)
-    return this.collection(spec).delete(id)
+  /** Removes a record of `definition` and its children; false when it was not there. */
+  remove(definition: { readonly name: string }, id: string): boolean {
+    for (const child of CHILDREN_OF.get(definition.name) ?? []) this.setChildren(child.name, id, null)
+    return this.collection(definition).delete(id)
   }
 
   /** The record as `get` shows it: the view `get` applies to its document and needs, else the document. */
-  show(spec: TenantSpec, entry: Entry): Doc {
-    const view = viewOfGet(spec.view)
+  show(definition: TenantDefinition, entry: Entry): Doc {
+    const view = viewOfGet(definition.view)
     if (view === null) return entry.record
     const needs: Record<string, unknown> = {}
     for (const [name, need] of entriesOf(view)) needs[name] = this.gather(need, entry.record)
@@ -149,12 +154,12 @@ export class TenantData {
   }
 
   /** The record as a `get` answers it: shown, with the parts `request` includes. */
-  answer(spec: TenantSpec, entry: Entry, request: GetRequest | undefined): Doc {
-    const shown = this.show(spec, entry)
+  answer(definition: TenantDefinition, entry: Entry, request: GetRequest | undefined): Doc {
+    const shown = this.show(definition, entry)
     const include = request?.include as Readonly<Record<string, number | true | undefined>> | undefined
     if (include === undefined || entry.parts === null) return shown
     let answer: Record<string, unknown> | null = null
-    for (const [column, part] of Object.entries(spec.parts)) {
+    for (const [column, part] of Object.entries(definition.parts)) {
       const wanted = include[part.field]
       if (wanted === undefined) continue
       const value = entry.parts[column]
@@ -165,11 +170,11 @@ export class TenantData {
   }
 
   /** The record as seeded: its document with its parts and children in their fields (change detection's state). */
-  seeded(spec: TenantSpec, entry: Entry): Record<string, unknown> {
-    const children = CHILDREN_OF.get(spec.name) ?? []
+  seeded(definition: TenantDefinition, entry: Entry): Record<string, unknown> {
+    const children = CHILDREN_OF.get(definition.name) ?? []
     if (entry.parts === null && children.length === 0) return entry.record as Record<string, unknown>
     const full: Record<string, unknown> = { ...entry.record }
-    for (const [column, part] of Object.entries(spec.parts)) full[part.field] = entry.parts?.[column]
+    for (const [column, part] of Object.entries(definition.parts)) full[part.field] = entry.parts?.[column]
     for (const child of children) full[child.field] = this.childrenOf(child.name, entry.id)
     return full
   }

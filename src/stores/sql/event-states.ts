@@ -114,10 +114,10 @@ async function describe(
   key: SyncCollection,
   records: readonly StoredDoc[],
 ): Promise<StoredState[]> {
-  const spec = SEEDED_COLLECTIONS.find((c) => c.name === key)!
+  const collection = SEEDED_COLLECTIONS.find((c) => c.name === key)!
   const named = new Map<NamesNeed, Names>()
   const counted = new Map<CountNeed, Map<string, number>>()
-  for (const need of Object.values<ViewNeed>(spec.view?.needs ?? {})) {
+  for (const need of Object.values<ViewNeed>(collection.view?.needs ?? {})) {
     if ('names' in need) {
       const ids = new Set(records.flatMap(({ doc }) => namedIds(need, doc)))
       named.set(need, ids.size > 0 ? await names(ctx, ex, tenantId, need.names.table, ids) : new Map())

@@ -7,7 +7,7 @@
  * the page is read segment by segment until it is full.
  */
 import { sql, type RawBuilder } from 'kysely'
-import { type ColumnValue, columnOf, type CollectionSpec, type OrderTerm } from '../../model/collection.js'
+import { type ColumnValue, columnOf, type CollectionDefinition, type OrderTerm } from '../../model/collection.js'
 import type { Keyset } from '../../model/keyset.js'
 import type { Engine } from './engine.js'
 import { quote } from './migrations/index.js'
@@ -21,14 +21,14 @@ import { quote } from './migrations/index.js'
  */
 export function keysetSegments(
   engine: Engine,
-  spec: Pick<CollectionSpec<never, never>, 'name' | 'columns'>,
+  collection: Pick<CollectionDefinition<never, never>, 'name' | 'columns'>,
   terms: readonly OrderTerm[],
   after: Keyset,
 ): RawBuilder<unknown>[] {
   const bind = (term: OrderTerm, value: ColumnValue) =>
     typeof value === 'boolean'
       ? engine.bool(value)
-      : columnOf(spec, term.column).type === 'text'
+      : columnOf(collection, term.column).type === 'text'
         ? String(value)
         : value
   const equal = (k: number) =>
@@ -48,7 +48,7 @@ export function keysetSegments(
       ...equal(k),
       term.descending ? sql`${name} < ${bind(term, value)}` : sql`${name} > ${bind(term, value)}`,
     ])
-    if (columnOf(spec, term.column).nullable) segments.push([...equal(k), sql`${name} IS NULL`])
+    if (columnOf(collection, term.column).nullable) segments.push([...equal(k), sql`${name} IS NULL`])
   }
   return segments.map((parts) => sql.join(parts, sql` AND `))
 }

@@ -1,14 +1,14 @@
 /**
- * Lists on SQL, derived from the collection specs and a `ListRequest`: WHERE from the request's
- * filters and search as the spec compares them, ORDER BY from the request's order, and pages with
+ * Lists on SQL, derived from the collection collections and a `ListRequest`: WHERE from the request's
+ * filters and search as the collection compares them, ORDER BY from the request's order, and pages with
  * their exact count (cached per tenant generation where the schema keeps one, `CURRENT.generations`:
  * a steady-state page of tickets is then one statement).
  */
 import { sql, type RawBuilder } from 'kysely'
 import { foldCase } from '../../model/ordering.js'
 import {
-  type CollectionSpec,
-  type ColumnSpec,
+  type CollectionDefinition,
+  type ColumnDefinition,
   columnOf,
   type FilterOp,
   foldedName,
@@ -20,56 +20,59 @@ import { ofTenant, type SqlContext } from './context.js'
 import { keysetSegments } from './keyset.js'
 import { CURRENT, quote } from './migrations/index.js'
 
-/** What lists read of a spec. */
-type ListSpec = Pick<CollectionSpec<never, never>, 'name' | 'table' | 'columns' | 'filters' | 'search' | 'order'>
+/** What lists read of a collection. */
+type SqlListDefinition = Pick<
+  CollectionDefinition<never, never>,
+  'name' | 'table' | 'columns' | 'filters' | 'search' | 'order'
+>
 
 /** A filter with its column looked up and the column's name (its folded copy's, compared folded) as SQL. */
 interface Filter {
   param: string
-  column: ColumnSpec<never>
+  column: ColumnDefinition<never>
   op: FilterOp
   ref: RawBuilder<unknown>
 }
 
-/** A spec's filters, made once per spec. */
-const specFilters = new WeakMap<object, Filter[]>()
+/** A collection's filters, made once per collection. */
+const filtersByCollection = new WeakMap<object, Filter[]>()
 
-function filtersOf(spec: ListSpec): Filter[] {
-  let found = specFilters.get(spec)
+function filtersOf(collection: SqlListDefinition): Filter[] {
+  let found = filtersByCollection.get(collection)
   if (found === undefined) {
-    found = Object.entries(spec.filters).map(([param, f]) => {
-      const column = columnOf(spec, f.column)
+    found = Object.entries(collection.filters).map(([param, f]) => {
+      const column = columnOf(collection, f.column)
       const ref = sql.raw(quote(f.op === 'equalsFolded' ? foldedName(column.name) : column.name))
       return { param, column, op: f.op, ref }
     })
-    specFilters.set(spec, found)
+    filtersByCollection.set(collection, found)
   }
   return found
 }
 
 /**
- * The conditions of a list `request` on `spec` (the tenant's is the caller's): its search first, then
- * its filters in the spec's order.
+ * The conditions of a list `request` on `collection` (the tenant's is the caller's): its search first, then
+ * its filters in the collection's order.
  *
  * @example
  * const where = [ofTenant(tenantId), ...listConditions(ctx, users, request)]
  */
 export function listConditions(
   ctx: SqlContext,
-  spec: ListSpec,
+  collection: SqlListDefinition,
   request: Pick<ListRequest, 'filters' | 'search'>,
 ): RawBuilder<unknown>[] {
   const where: RawBuilder<unknown>[] = []
-  if (spec.search !== null && request.search !== undefined) {
+  if (collection.search !== null && request.search !== undefined) {
     const term = foldCase(request.search)
-    const fts = spec.search.trigram ? CURRENT.fts[spec.table] : undefined
-    const matches = spec.search.columns.map((c) => {
+    const fts = collection.search.trigram ? CURRENT.fts[collection.table] : undefined
+    const matches = collection.search.columns.map((c) => {
       const folded = foldedName(c)
       return ctx.engine.contains(folded, term, fts?.column === folded ? fts : undefined)
     })
     where.push(matches.length === 1 ? matches[0]! : sql`(${sql.join(matches, sql` OR `)})`)
   }
-  for (const { param, column, op, ref: name } of filtersOf(spec)) {
+  for (const { param, column, op, ref: name } of filtersOf(collection)) {
     const value = request.filters[param]
     if (value === undefined) continue
     if (op === 'equals')
@@ -89,11 +92,11 @@ export function listConditions(
  * @example
  * orderSql(users, sortOrder(users, 'created_at', true)) // "created_at" DESC NULLS LAST, id ASC
  */
-export function orderSql(spec: ListSpec, terms: readonly OrderTerm[]): RawBuilder<unknown> {
+export function orderSql(collection: SqlListDefinition, terms: readonly OrderTerm[]): RawBuilder<unknown> {
   let made = orders.get(terms)
   if (made === undefined) {
     const parts = terms.map(({ column, descending }) => {
-      const nullsLast = descending || columnOf(spec, column).nullable ? ' NULLS LAST' : ''
+      const nullsLast = descending || columnOf(collection, column).nullable ? ' NULLS LAST' : ''
       return `${quote(column)} ${descending ? 'DESC' : 'ASC'}${nullsLast}`
     })
     made = sql.raw([...parts, 'id ASC'].join(', '))
@@ -129,10 +132,10 @@ type PageQuery = Pick<ListRequest, 'page' | 'limit'>
 /** The pages of one store. */
 export interface Pages {
   /**
-   * A page of the tenant's records of `spec` that match `request`, in its order (then by id), with
+   * A page of the tenant's records of `collection` that match `request`, in its order (then by id), with
    * its exact count: cached per tenant generation where the table has one (`CURRENT.generations`).
    */
-  list<T>(spec: ListSpec, tenantId: string, request: ListRequest): Promise<ListResult<T>>
+  list<T>(collection: SqlListDefinition, tenantId: string, request: ListRequest): Promise<ListResult<T>>
 }
 
 /** The key of a count: a request's filters and search, whatever their order (which does not change a count). */
@@ -264,18 +267,18 @@ export function createPages(ctx: SqlContext): Pages {
   }
 
   return {
-    list<T>(spec: ListSpec, tenantId: string, request: ListRequest) {
-      const conditions = listConditions(ctx, spec, request)
-      const order = orderSql(spec, request.order)
+    list<T>(collection: SqlListDefinition, tenantId: string, request: ListRequest) {
+      const conditions = listConditions(ctx, collection, request)
+      const order = orderSql(collection, request.order)
       const { after } = request
-      const seek = after === undefined ? undefined : keysetSegments(ctx.engine, spec, request.order, after)
-      const generations = CURRENT.generations[spec.table]
+      const seek = after === undefined ? undefined : keysetSegments(ctx.engine, collection, request.order, after)
+      const generations = CURRENT.generations[collection.table]
       // With a generation, the tenant's condition is generationPage's: it seeks the tenant only while
       // its counted generation is current.
       const page =
         generations === undefined
-          ? countedPage(spec.table, [ofTenant(tenantId), ...conditions], order, request, seek)
-          : generationPage(spec.table, generations, tenantId, conditions, order, request, seek)
+          ? countedPage(collection.table, [ofTenant(tenantId), ...conditions], order, request, seek)
+          : generationPage(collection.table, generations, tenantId, conditions, order, request, seek)
       return page as Promise<ListResult<T>>
     },
   }

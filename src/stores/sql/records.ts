@@ -7,14 +7,17 @@
  * written once per collection and shape, and compiled once (`ctx.compiled`, over the tenant and the id).
  */
 import { type RawBuilder, sql } from 'kysely'
-import { type CollectionSpec, type ViewNeed, viewOfGet } from '../../model/collection.js'
+import { type CollectionDefinition, type ViewNeed, viewOfGet } from '../../model/collection.js'
 import type { GetRequest, Store } from '../../ports/store.js'
 import { type CompiledStatement, ofTenant, parse, type SqlContext } from './context.js'
 import { quote } from './migrations/index.js'
 import { isVersioned, type KnownTexts } from './versioned.js'
 
 /** What `get` reads of a definition. */
-type RecordSpec = Pick<CollectionSpec<never, never>, 'name' | 'table' | 'columns' | 'parts' | 'lookup' | 'view'>
+type RecordDefinition = Pick<
+  CollectionDefinition<never, never>,
+  'name' | 'table' | 'columns' | 'parts' | 'lookup' | 'view'
+>
 
 /** One shape of a collection's read: its statement and how to read its rows. */
 interface RecordStatement {
@@ -32,22 +35,22 @@ interface RecordStatement {
 type Row = Record<string, unknown> & { doc: string; kind?: unknown; version?: unknown }
 
 /**
- * The statement of `spec`'s record found by id (or by its lookup column, `byLookup`), with the part
+ * The statement of `collection`'s record found by id (or by its lookup column, `byLookup`), with the part
  * columns `parts` (column names) and the needs of its view.
  */
 function recordStatement(
   ctx: SqlContext,
-  spec: RecordSpec,
+  collection: RecordDefinition,
   byLookup: boolean,
   parts: readonly string[],
 ): RecordStatement {
-  const needs = Object.entries(viewOfGet(spec.view)?.needs ?? {})
+  const needs = Object.entries(viewOfGet(collection.view)?.needs ?? {})
   const name = (column: string) => sql.raw(quote(column))
   const columns: RawBuilder<unknown>[] = [sql`r.doc AS doc`]
-  if (isVersioned(spec)) columns.push(sql`r.version AS version`)
+  if (isVersioned(collection)) columns.push(sql`r.version AS version`)
   const partAliases = parts.map((column, i) => {
     columns.push(sql`r.${name(column)} AS ${sql.raw(`p${i}`)}`)
-    return { alias: `p${i}`, field: spec.parts[column]!.field }
+    return { alias: `p${i}`, field: collection.parts[column]!.field }
   })
   const children: Extract<ViewNeed, { children: unknown }>[] = []
   const needAliases = needs.map(([needName, need], i) => {
@@ -70,11 +73,12 @@ function recordStatement(
     // an expression of the id, not the id: SQLite (no statistics) would walk the tenant's rows in the
     // primary key's order instead of seeking the lookup column's index (3 ms against 0.03 ms at 10,000
     // tickets); the few rows that share a lookup value are then sorted.
+    const lookup = name(collection.lookup ?? 'id')
     const target = byLookup
-      ? sql`(SELECT id FROM ${ctx.table(spec.table)} WHERE ${ofTenant(tenant)} AND ${name(spec.lookup ?? 'id')} = ${id}
+      ? sql`(SELECT id FROM ${ctx.table(collection.table)} WHERE ${ofTenant(tenant)} AND ${lookup} = ${id}
              ORDER BY id || '' LIMIT 1)`
       : id
-    const head = sql`FROM ${ctx.table(spec.table)} r WHERE ${ofTenant(tenant, 'r')} AND r.id = ${target}`
+    const head = sql`FROM ${ctx.table(collection.table)} r WHERE ${ofTenant(tenant, 'r')} AND r.id = ${target}`
     if (children.length === 0) return sql`SELECT ${sql.join(columns)} ${head}`
     // Each branch has every column, NULL where it is another branch's.
     const nulls = (count: number) => Array.from({ length: count }, () => sql`NULL`)
@@ -111,16 +115,20 @@ function recordStatement(
 export function recordReader(ctx: SqlContext, known: KnownTexts): Store['get'] {
   const made = new WeakMap<object, Map<string, RecordStatement>>()
 
-  function statementOf(spec: RecordSpec, byLookup: boolean, include: Readonly<Record<string, unknown>> | undefined) {
+  function statementOf(
+    collection: RecordDefinition,
+    byLookup: boolean,
+    include: Readonly<Record<string, unknown>> | undefined,
+  ) {
     const parts =
       include === undefined
         ? []
-        : Object.keys(spec.parts).filter((column) => include[spec.parts[column]!.field] !== undefined)
+        : Object.keys(collection.parts).filter((column) => include[collection.parts[column]!.field] !== undefined)
     const key = `${byLookup ? 'L' : 'I'}${parts.join('\u0000')}`
-    let bySpec = made.get(spec)
-    if (bySpec === undefined) made.set(spec, (bySpec = new Map()))
-    let found = bySpec.get(key)
-    if (found === undefined) bySpec.set(key, (found = recordStatement(ctx, spec, byLookup, parts)))
+    let byCollection = made.get(collection)
+    if (byCollection === undefined) made.set(collection, (byCollection = new Map()))
+    let found = byCollection.get(key)
+    if (found === undefined) byCollection.set(key, (found = recordStatement(ctx, collection, byLookup, parts)))
     return found
   }
 
@@ -132,13 +140,13 @@ export function recordReader(ctx: SqlContext, known: KnownTexts): Store['get'] {
 
   /** What reads show of the record in `rows` (its head row first). */
   function shown(
-    spec: RecordSpec,
+    collection: RecordDefinition,
     statement: RecordStatement,
     rows: Row[],
     include: Readonly<Record<string, unknown>>,
   ) {
     const head = rows[0]!
-    const view = viewOfGet(spec.view)
+    const view = viewOfGet(collection.view)
     // A record a view extends, or a versioned one (its text changes with every update), is parsed
     // afresh; any other is parsed once and shared while its text is unchanged (`parseDoc`).
     let record: unknown =
@@ -163,19 +171,19 @@ export function recordReader(ctx: SqlContext, known: KnownTexts): Store['get'] {
     return { ...(record as object), ...parts }
   }
 
-  const get = async (spec: RecordSpec, tenantId: string, id: string, request?: GetRequest<never>) => {
+  const get = async (collection: RecordDefinition, tenantId: string, id: string, request?: GetRequest<never>) => {
     const include = request?.include as Readonly<Record<string, unknown>> | undefined
-    let statement = statementOf(spec, false, include)
+    let statement = statementOf(collection, false, include)
     let rows = await rowsOf(statement, tenantId, id)
-    if (rows.length === 0 && spec.lookup !== null) {
-      statement = statementOf(spec, true, include)
+    if (rows.length === 0 && collection.lookup !== null) {
+      statement = statementOf(collection, true, include)
       rows = await rowsOf(statement, tenantId, id)
     }
     const head = rows[0]
     // Versioned collections have no lookup column: a versioned record found is the one with this id.
-    if (head?.version !== undefined) known.know(spec.table, tenantId, id, Number(head.version), head.doc)
-    else if (head === undefined && isVersioned(spec)) known.forget(spec.table, tenantId, id)
-    return head === undefined ? null : shown(spec, statement, rows, include ?? {})
+    if (head?.version !== undefined) known.know(collection.table, tenantId, id, Number(head.version), head.doc)
+    else if (head === undefined && isVersioned(collection)) known.forget(collection.table, tenantId, id)
+    return head === undefined ? null : shown(collection, statement, rows, include ?? {})
   }
   return get as unknown as Store['get']
 }

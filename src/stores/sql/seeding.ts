@@ -1,12 +1,12 @@
 /**
- * Writing records as rows, derived from the collection specs: each row is `tenant_id`, the key,
- * the spec's columns, their folded copies, the document and its parts. A seed upserts every
+ * Writing records as rows, derived from the collection collections: each row is `tenant_id`, the key,
+ * the collection's columns, their folded copies, the document and its parts. A seed upserts every
  * collection in one write transaction; a big ticket load on SQLite drops the tickets' indexes and
  * rebuilds them afterwards (one sort per index instead of a million random inserts into each).
  */
 import { sql } from 'kysely'
 import { budgetLineItems, budgets, SEEDED_COLLECTIONS, tickets } from '../../model/index.js'
-import { type CollectionSpec, foldedName, foldedValue } from '../../model/collection.js'
+import { type CollectionDefinition, foldedName, foldedValue } from '../../model/collection.js'
 import type { EventDraft } from '../../model/events.js'
 import { SYNC_COLLECTIONS, type SyncCollection } from '../../model/removal.js'
 import type { SeedOptions } from '../../ports/store.js'
@@ -19,50 +19,50 @@ import { type CompiledStatement, type Exec, ofTenant, type SqlContext } from './
 import { CURRENT } from './migrations/index.js'
 
 /** What rows are built from. */
-type RowSpec<D, S> = Pick<CollectionSpec<D, S>, 'key' | 'columns' | 'document' | 'parts'>
+type RowDefinition<D, S> = Pick<CollectionDefinition<D, S>, 'key' | 'columns' | 'document' | 'parts'>
 /** Builds a row: `(tenantId, key values, seeded record)` → the values of {@link rowColumns}. */
 type RowBuilder<S> = (tenantId: string, key: readonly unknown[], record: S) => unknown[]
 /** What the shape of rows is read from. */
-type TableShape = Pick<CollectionSpec<never, never>, 'table' | 'key' | 'columns' | 'parts'>
+type TableShape = Pick<CollectionDefinition<never, never>, 'table' | 'key' | 'columns' | 'parts'>
 
 /** A collection upserted as it is, keyed by id; the list is heterogeneous, so its record type is erased. */
-type PlainSpec = RowSpec<unknown, { id: string }> & TableShape & { readonly name: SyncCollection }
+type PlainDefinition = RowDefinition<unknown, { id: string }> & TableShape & { readonly name: SyncCollection }
 
 /** The collections upserted as they are: all but tickets and budgets, loaded apart below. */
 const PLAIN_COLLECTIONS = SEEDED_COLLECTIONS.filter(
-  (spec) => spec !== tickets && spec !== budgets,
-) as unknown as readonly PlainSpec[]
+  (collection) => collection !== tickets && collection !== budgets,
+) as unknown as readonly PlainDefinition[]
 
 /**
- * The columns of `spec`'s rows, in row order.
+ * The columns of `collection`'s rows, in row order.
  *
  * @example
  * rowColumns(companies) // ['tenant_id', 'id', 'name', 'created_at', 'updated_at', 'doc']
  */
-export function rowColumns(spec: Omit<TableShape, 'table'>): string[] {
+export function rowColumns(collection: Omit<TableShape, 'table'>): string[] {
   return [
     'tenant_id',
-    ...spec.key.map((k) => k.name),
-    ...spec.columns.map((c) => c.name),
-    ...spec.columns.filter((c) => c.folded).map((c) => foldedName(c.name)),
+    ...collection.key.map((k) => k.name),
+    ...collection.columns.map((c) => c.name),
+    ...collection.columns.filter((c) => c.folded).map((c) => foldedName(c.name)),
     'doc',
-    ...Object.keys(spec.parts),
+    ...Object.keys(collection.parts),
   ]
 }
 
 /**
- * The row builder of `spec` on `engine`.
+ * The row builder of `collection` on `engine`.
  *
  * @example
  * const row = rowBuilder(companies, sqliteEngine)(tenantId, [company.id], company)
  */
-export function rowBuilder<D, S>(spec: RowSpec<D, S>, engine: Engine): RowBuilder<S> {
-  const columns = spec.columns
+export function rowBuilder<D, S>(collection: RowDefinition<D, S>, engine: Engine): RowBuilder<S> {
+  const columns = collection.columns
   const booleans = columns.map((c) => c.type === 'boolean')
   const folded = columns.filter((c) => c.folded)
-  const parts = Object.values(spec.parts)
+  const parts = Object.values(collection.parts)
   return (tenantId, key, record) => {
-    const document = spec.document(record)
+    const document = collection.document(record)
     const row: unknown[] = [tenantId, ...key]
     for (let i = 0; i < columns.length; i++) {
       const value = columns[i]!.read(document)
@@ -84,41 +84,46 @@ const upserts = new WeakMap<SqlContext, Map<string, CompiledStatement>>()
 const MAX_UPSERTS = 64
 
 /**
- * Multi-row upserts of `spec`'s rows in batches (one statement per batch size, compiled once per
+ * Multi-row upserts of `collection`'s rows in batches (one statement per batch size, compiled once per
  * store: a batch holds up to 30,000 values); a row whose key exists replaces it.
  *
  * @example
  * await upsert(ctx, ex, companies, [row])
  */
-export async function upsert(ctx: SqlContext, ex: Exec, spec: TableShape, rows: Rows): Promise<void> {
+export async function upsert(ctx: SqlContext, ex: Exec, collection: TableShape, rows: Rows): Promise<void> {
   if (rows.length === 0) return
-  const columns = rowColumns(spec)
+  const columns = rowColumns(collection)
   const at = Array.isArray(rows) ? (i: number) => rows[i]! : rows.at
   const perBatch = Math.max(1, Math.floor(30_000 / columns.length))
   let statements = upserts.get(ctx)
   if (statements === undefined) upserts.set(ctx, (statements = new Map()))
   for (let start = 0; start < rows.length; start += perBatch) {
     const batch = Array.from({ length: Math.min(perBatch, rows.length - start) }, (_, i) => at(start + i))
-    const key = `${spec.table} ${batch.length}`
+    const key = `${collection.table} ${batch.length}`
     let statement = statements.get(key)
     if (statement === undefined) {
       if (statements.size >= MAX_UPSERTS) statements.clear()
-      statements.set(key, (statement = upsertOf(ctx, spec, columns, batch.length)))
+      statements.set(key, (statement = upsertOf(ctx, collection, columns, batch.length)))
     }
     await statement.rows(batch.flat(), ex)
   }
 }
 
-/** The upsert of `count` rows of `spec` (`columns` in row order, values row after row). */
-function upsertOf(ctx: SqlContext, spec: TableShape, columns: readonly string[], count: number): CompiledStatement {
-  const keys = ['tenant_id', ...spec.key.map((k) => k.name)]
+/** The upsert of `count` rows of `collection` (`columns` in row order, values row after row). */
+function upsertOf(
+  ctx: SqlContext,
+  collection: TableShape,
+  columns: readonly string[],
+  count: number,
+): CompiledStatement {
+  const keys = ['tenant_id', ...collection.key.map((k) => k.name)]
   const refs = (names: readonly string[]) => sql.join(names.map((name) => sql.ref(name)))
   const update = columns.filter((c) => !keys.includes(c)).map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`)
   const onConflict = update.length > 0 ? sql`DO UPDATE SET ${sql.join(update)}` : sql`DO NOTHING`
   const width = columns.length
   return ctx.compiled(count * width, (values) => {
     const tuples = Array.from({ length: count }, (_, i) => sql`(${sql.join(values.slice(i * width, (i + 1) * width))})`)
-    return sql`INSERT INTO ${ctx.table(spec.table)} (${refs(columns)}) VALUES ${sql.join(tuples)}
+    return sql`INSERT INTO ${ctx.table(collection.table)} (${refs(columns)}) VALUES ${sql.join(tuples)}
                ON CONFLICT (${refs(keys)}) ${onConflict}`
   })
 }
@@ -161,13 +166,16 @@ export function createSeeder(
       if (recordEvents)
         for (const key of SYNC_COLLECTIONS) before.set(key, await events.states(ex, tenantId, key, idsOf(key)))
       /** Upserts records keyed by their id. */
-      const all = <D, S extends { id: string }>(spec: RowSpec<D, S> & TableShape, records: readonly S[]) => {
-        let row = builders.get(spec) as RowBuilder<S> | undefined
-        if (row === undefined) builders.set(spec, (row = rowBuilder<D, S>(spec, engine)))
+      const all = <D, S extends { id: string }>(
+        collection: RowDefinition<D, S> & TableShape,
+        records: readonly S[],
+      ) => {
+        let row = builders.get(collection) as RowBuilder<S> | undefined
+        if (row === undefined) builders.set(collection, (row = rowBuilder<D, S>(collection, engine)))
         return upsert(
           ctx,
           ex,
-          spec,
+          collection,
           records.map((record) => row(tenantId, [record.id], record)),
         )
       }
@@ -204,7 +212,7 @@ export function createSeeder(
           budget.lineItems.map((item, i) => build.budgetLineItems(tenantId, [budget.id, i + 1], item)),
         )
       }
-      for (const spec of PLAIN_COLLECTIONS) await all<unknown, { id: string }>(spec, r[spec.name])
+      for (const collection of PLAIN_COLLECTIONS) await all<unknown, { id: string }>(collection, r[collection.name])
       if (engine.bulkLoad.analyze) {
         // Before the read-back below and the pages after: a big load on stale statistics is planned as small.
         for (const key of SYNC_COLLECTIONS)

@@ -6,7 +6,7 @@
  * (`KnownTexts`), so that a replace of a record it handed out needs no locked read.
  */
 import { type RawBuilder, sql } from 'kysely'
-import type { CollectionSpec } from '../../model/collection.js'
+import type { CollectionDefinition } from '../../model/collection.js'
 import type { WriteContext } from '../../model/events.js'
 import type { SyncCollection } from '../../model/removal.js'
 import type { Store } from '../../ports/store.js'
@@ -26,16 +26,16 @@ const VERSION_COLUMN = 'version'
 type Versioned = { id: string; version: number }
 
 /** A versioned collection, its record type erased. */
-type VersionedSpec = CollectionSpec<Versioned, Versioned, SyncCollection>
+type VersionedDefinition = CollectionDefinition<Versioned, Versioned, SyncCollection>
 
 /**
- * Whether `spec`'s records are replaced by compare-and-set: they keep their `version` in a column.
+ * Whether `definition`'s records are replaced by compare-and-set: they keep their `version` in a column.
  *
  * @example
  * isVersioned(automationRules) // true
  */
-export function isVersioned(spec: Pick<CollectionSpec<never, never>, 'columns'>): boolean {
-  return spec.columns.some((c) => c.name === VERSION_COLUMN)
+export function isVersioned(definition: Pick<CollectionDefinition<never, never>, 'columns'>): boolean {
+  return definition.columns.some((c) => c.name === VERSION_COLUMN)
 }
 
 /**
@@ -97,10 +97,10 @@ interface VersionedStatements {
  * const { readLocked } = versionedStatements(ctx, reports)
  * const [current] = await readLocked.rows([tenantId, id], ex)
  */
-function versionedStatements(ctx: SqlContext, spec: VersionedSpec): VersionedStatements {
-  const table = ctx.table(spec.table)
-  const skip = 1 + spec.key.length
-  const columns = rowColumns(spec).slice(skip)
+function versionedStatements(ctx: SqlContext, definition: VersionedDefinition): VersionedStatements {
+  const table = ctx.table(definition.table)
+  const skip = 1 + definition.key.length
+  const columns = rowColumns(definition).slice(skip)
   const version = sql.raw(VERSION_COLUMN)
   /** The update of `values` (one per column, then tenant and id). */
   const update = (values: readonly RawBuilder<unknown>[]) => {
@@ -109,7 +109,7 @@ function versionedStatements(ctx: SqlContext, spec: VersionedSpec): VersionedSta
     return sql`UPDATE ${table} SET ${sql.join(set)} WHERE ${ofTenant(tenant!)} AND id = ${id}`
   }
   return {
-    row: rowBuilder(spec, ctx.engine),
+    row: rowBuilder(definition, ctx.engine),
     skip,
     docIndex: columns.indexOf('doc'),
     readLocked: ctx.compiled(
@@ -137,19 +137,19 @@ async function insertVersioned(
   ctx: SqlContext,
   events: SqlEvents,
   statements: VersionedStatements,
-  spec: VersionedSpec,
+  definition: VersionedDefinition,
   tenantId: string,
   record: Versioned,
   write: WriteContext | undefined,
 ): Promise<true> {
   const row = statements.row(tenantId, [record.id], record)
   await ctx.engine.writeTransaction(ctx.db, async (ex) => {
-    const before = await events.states(ex, tenantId, spec.name, [record.id])
-    await upsert(ctx, ex, spec, [row])
+    const before = await events.states(ex, tenantId, definition.name, [record.id])
+    await upsert(ctx, ex, definition, [row])
     // The state after is the record in hand (the row's `doc` is its document's JSON).
-    const text = json(spec.document(record))
-    const [after] = await events.describe(ex, tenantId, spec.name, [{ doc: parse(text), text }])
-    const draft = syncChange(EVENT_RESOURCE_OF[spec.name]!, record.id, before.get(record.id) ?? null, after!)
+    const text = json(definition.document(record))
+    const [after] = await events.describe(ex, tenantId, definition.name, [{ doc: parse(text), text }])
+    const draft = syncChange(EVENT_RESOURCE_OF[definition.name]!, record.id, before.get(record.id) ?? null, after!)
     await events.append(ex, tenantId, draft === null ? [] : [draft], write)
   })
   return true
@@ -166,9 +166,9 @@ async function insertVersioned(
 export function versionedReplace(ctx: SqlContext, events: SqlEvents, known: KnownTexts): Store['replaceVersioned'] {
   const { db, engine } = ctx
   const made = new Map<string, VersionedStatements>()
-  const statementsOf = (spec: VersionedSpec) => {
-    let found = made.get(spec.table)
-    if (found === undefined) made.set(spec.table, (found = versionedStatements(ctx, spec)))
+  const statementsOf = (definition: VersionedDefinition) => {
+    let found = made.get(definition.table)
+    if (found === undefined) made.set(definition.table, (found = versionedStatements(ctx, definition)))
     return found
   }
 
@@ -182,39 +182,39 @@ export function versionedReplace(ctx: SqlContext, events: SqlEvents, known: Know
    * writer, a seed, a stale entry), the transaction reads the row locked and decides.
    */
   async function replace(
-    spec: VersionedSpec,
+    definition: VersionedDefinition,
     tenantId: string,
     record: Versioned,
     expected: number,
     write: WriteContext | undefined,
   ): Promise<boolean> {
-    const statements = statementsOf(spec)
+    const statements = statementsOf(definition)
     const values = statements.row(tenantId, [record.id], record).slice(statements.skip)
     // The row's new `doc`, stringified once. Change detection reads the document itself as the state
     // after, not its text parsed again: a record is plain JSON data, and it compares values as their
     // JSON (`sameJson`), so both give the same event.
     const text = values[statements.docIndex] as string
-    const after: StoredDoc = { doc: spec.document(record) as unknown as Record<string, unknown>, text }
+    const after: StoredDoc = { doc: definition.document(record) as unknown as Record<string, unknown>, text }
     /** The draft of the change from the stored document `stored` to the record, read through `ex`. */
     const draftFrom = async (ex: Exec, stored: string) => {
-      const [before, now] = await events.describe(ex, tenantId, spec.name, [
+      const [before, now] = await events.describe(ex, tenantId, definition.name, [
         { doc: parse(stored), text: stored },
         after,
       ])
-      const draft = syncChange(EVENT_RESOURCE_OF[spec.name]!, record.id, before!, now!)
+      const draft = syncChange(EVENT_RESOURCE_OF[definition.name]!, record.id, before!, now!)
       return draft === null ? [] : [draft]
     }
-    const held = known.get(spec.table, tenantId, record.id)
+    const held = known.get(definition.table, tenantId, record.id)
     const guard = held?.version === expected ? [...values, tenantId, record.id, expected, held.text] : undefined
     if (guard !== undefined && engine.guardedWrites !== null) {
       // Company and report type names are read first, outside any transaction, as the locked path
       // reads them (unlocked, under READ COMMITTED): an event names what they were at the write.
       const drafts = await draftFrom(db, held!.text)
       if (await events.appendIf(tenantId, drafts, write, { name: 'changed', write: statements.guarded.sql(guard) })) {
-        known.know(spec.table, tenantId, record.id, record.version, text)
+        known.know(definition.table, tenantId, record.id, record.version, text)
         return true
       }
-      known.forget(spec.table, tenantId, record.id)
+      known.forget(definition.table, tenantId, record.id)
     }
     const done = await engine.writeTransaction(db, async (ex) => {
       if (
@@ -234,16 +234,16 @@ export function versionedReplace(ctx: SqlContext, events: SqlEvents, known: Know
       await events.append(ex, tenantId, await draftFrom(ex, current.doc), write, [update])
       return true
     })
-    if (done) known.know(spec.table, tenantId, record.id, record.version, text)
-    else known.forget(spec.table, tenantId, record.id)
+    if (done) known.know(definition.table, tenantId, record.id, record.version, text)
+    else known.forget(definition.table, tenantId, record.id)
     return done
   }
 
   return (collection, tenantId, record, expectedVersion, write) => {
-    const spec = collection as unknown as VersionedSpec
+    const definition = collection as unknown as VersionedDefinition
     const versioned = record as unknown as Versioned
     return expectedVersion === null
-      ? insertVersioned(ctx, events, statementsOf(spec), spec, tenantId, versioned, write)
-      : replace(spec, tenantId, versioned, expectedVersion, write)
+      ? insertVersioned(ctx, events, statementsOf(definition), definition, tenantId, versioned, write)
+      : replace(definition, tenantId, versioned, expectedVersion, write)
   }
 }

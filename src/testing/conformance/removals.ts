@@ -36,7 +36,7 @@ const stored =
     (await read(ctx.store, tenantId, id)) !== null
 
 /** For each collection: how to see a record, and the fixture id to remove. */
-const COLLECTIONS: Record<SyncCollection, { probe: Probe; id: (ids: FixtureIds) => string }> = {
+const REMOVAL_PROBES: Record<SyncCollection, { probe: Probe; id: (ids: FixtureIds) => string }> = {
   tickets: { probe: found('/tickets'), id: (ids) => ids.tickets[0]! },
   // Budgets, rules and reports have no GET: the store's own reads see them.
   budgets: { probe: stored((s, t, id) => s.get(budgets, t, id)), id: (ids) => ids.budget },
@@ -64,9 +64,9 @@ const COLLECTIONS: Record<SyncCollection, { probe: Probe; id: (ids: FixtureIds) 
  */
 export function removals(ctx: ConformanceContext): void {
   describe('host removals (store.remove)', () => {
-    for (const [key, { probe, id }] of Object.entries(COLLECTIONS) as [
+    for (const [key, { probe, id }] of Object.entries(REMOVAL_PROBES) as [
       SyncCollection,
-      (typeof COLLECTIONS)[SyncCollection],
+      (typeof REMOVAL_PROBES)[SyncCollection],
     ][]) {
       it(`removes ${key} by id and leaves the others and the other tenant’s`, async () => {
         const x = await ctx.fresh(fixtureSeed('a'))

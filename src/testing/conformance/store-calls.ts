@@ -16,7 +16,8 @@ import {
 } from '../../model/index.js'
 import type { Keyset } from '../../model/keyset.js'
 import { type ListRequest, listRequest } from '../../model/list-request.js'
-import type { ListResult, Store, StoreCollection } from '../../ports/store.js'
+import type { SeededCollection } from '../../model/index.js'
+import type { ListResult, Store } from '../../ports/store.js'
 import type { ListMethod } from './list-sorts.js'
 import type { Row } from './reference.js'
 
@@ -53,7 +54,7 @@ export type ListCall = (tenantId: string, query: Record<string, unknown>) => Pro
  * @example
  * LIST_COLLECTIONS.listUsers // users
  */
-export const LIST_COLLECTIONS: Readonly<Record<ListMethod, StoreCollection>> = {
+export const LIST_COLLECTIONS: Readonly<Record<ListMethod, SeededCollection>> = {
   listTickets: tickets,
   listUsers: users,
   listComplianceTemplates: complianceTemplates,

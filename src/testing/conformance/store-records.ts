@@ -32,7 +32,7 @@ import { ReportTemplateDetailSchema } from '../../model/report-templates.js'
 import { ReportTypeSchema } from '../../model/reports.js'
 import { TicketWithNotesSchema } from '../../model/tickets.js'
 import { TrainingCourseSchema } from '../../model/training.js'
-import type { StoreCollection } from '../../ports/store.js'
+import type { SeededCollection } from '../../model/index.js'
 import type { ConformanceContext } from './context.js'
 import { at, FIXTURE_BUDGET_TOTALS, fixtureSeed, FULL_SURVEY_STATISTICS } from './fixtures.js'
 import { callLabel, shapeProblems } from './store-calls.js'
@@ -108,7 +108,7 @@ function everyGet(ctx: ConformanceContext): void {
   it('every other get returns the record of its id, and null for an unknown one', async () => {
     const ids = ctx.a.ids
     const unknown = '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f'
-    const gets: Array<[StoreCollection, string]> = [
+    const gets: Array<[SeededCollection, string]> = [
       [automationRules, ids.rule],
       [reports, ids.report],
       [reportTypes, ids.reportTypes[0]!],
