@@ -1,8 +1,8 @@
 /**
  * What a stored collection is, stated once for every store: its table, the columns kept beside
  * each record's JSON document, and how lists sort, filter and search it. The memory store derives
- * its comparators and predicates from a collection, the SQL store its rows, WHERE and ORDER BY clauses;
- * the migrations test checks every collection against the migrated database. This file depends on no
+ * its comparators and predicates from a definition, the SQL store its rows, WHERE and ORDER BY clauses;
+ * the migrations test checks every definition against the migrated database. This file depends on no
  * store and no HTTP code, so both may depend on it.
  */
 import type { GenericSchema } from 'valibot'
@@ -182,7 +182,7 @@ export interface CollectionDefinition<
   readonly view: W
 }
 
-/** What {@link defineCollection} takes: the collection, with defaults, and sorts naming fields. */
+/** What {@link defineCollection} takes: the definition, with defaults, and sorts naming fields. */
 export interface CollectionInput<
   D,
   S = D,
@@ -241,7 +241,7 @@ export function column<D>(
 }
 
 /**
- * Completes and checks a collection: sorts name record fields and become columns, each with an ascending
+ * Completes and checks a definition: sorts name record fields and become columns, each with an ascending
  * and a descending index (ties by id); every column a sort, filter, search or order names must
  * exist (folded where compared folded). Curried so that `D` and `S` are given while the name and
  * events stay literal.

@@ -1,7 +1,7 @@
 /**
  * The SQL schema against the model, and old databases against new code, on SQLite and Postgres:
  *
- * - a new database has every column the collection collections (`src/model/`) name, with their types and
+ * - a new database has every column the collection definitions (`src/model/`) name, with their types and
  *   nullability, and an index for every collection index, sort, indexed filter, fixed order and trigram
  *   search;
  * - a database of release 0.1.0 (the dumps in `fixtures/v0.1.0/`, made by that release's code)

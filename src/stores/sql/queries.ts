@@ -1,5 +1,5 @@
 /**
- * Lists on SQL, derived from the collection collections and a `ListRequest`: WHERE from the request's
+ * Lists on SQL, derived from the collection definitions and a `ListRequest`: WHERE from the request's
  * filters and search as the collection compares them, ORDER BY from the request's order, and pages with
  * their exact count (cached per tenant generation where the schema keeps one, `CURRENT.generations`:
  * a steady-state page of tickets is then one statement).

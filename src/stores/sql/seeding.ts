@@ -1,5 +1,5 @@
 /**
- * Writing records as rows, derived from the collection collections: each row is `tenant_id`, the key,
+ * Writing records as rows, derived from the collection definitions: each row is `tenant_id`, the key,
  * the collection's columns, their folded copies, the document and its parts. A seed upserts every
  * collection in one write transaction; a big ticket load on SQLite drops the tickets' indexes and
  * rebuilds them afterwards (one sort per index instead of a million random inserts into each).

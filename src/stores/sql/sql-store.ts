@@ -1,7 +1,7 @@
 /**
  * The one SQL store, shared by SQLite and Postgres: the same statements on both, with the few
  * differences asked of its {@link Engine} (see `engine.ts`). Records are kept as their JSON text,
- * beside copies of the fields that lists filter and sort on (the collection collections of `src/model/`
+ * beside copies of the fields that lists filter and sort on (the collection definitions of `src/model/`
  * say which); writes that read first run in a write transaction; versioned replaces are one
  * `UPDATE ... WHERE version = expected`. This file composes the parts: `context.ts` (database and
  * parsed records), `queries.ts` (lists and pages), `seeding.ts` (rows and seeds), `collections.ts`
