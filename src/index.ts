@@ -104,7 +104,7 @@ export {
   type SeedRecord,
   type TrainingCourseRecord,
 } from './model/seed.js'
-export { normalizeRemoval, type RemoveIds, type SyncCollection } from './model/removal.js'
+export { normalizeRemoval, type RemoveIds, type SeedKey } from './model/removal.js'
 
 // The events feed, and the helpers docs/stores.md has a store record its events with
 export {

@@ -6,7 +6,7 @@ import * as v from 'valibot'
 import { SEEDED_COLLECTIONS, type SeededCollection } from './index.js'
 
 /** The collections a host can seed and remove, by their seed key (each one's `name`). */
-export type SyncCollection = SeededCollection['name']
+export type SeedKey = SeededCollection['name']
 
 /**
  * What `store.remove(tenantId, ids)` accepts: for each seed key, the ids of the records to remove.
@@ -15,19 +15,19 @@ export type SyncCollection = SeededCollection['name']
  * @example
  * const ids: RemoveIds = { tickets: ['0b0c…'], companies: ['8d1e…'] }
  */
-export type RemoveIds = { [K in SyncCollection]?: readonly string[] }
+export type RemoveIds = { [K in SeedKey]?: readonly string[] }
 
 /**
  * Every seed key, in the order stores apply them (that of `COLLECTIONS`).
  *
  * @example
- * for (const key of SYNC_COLLECTIONS) console.log(key)
+ * for (const key of SEED_KEYS) console.log(key)
  */
-export const SYNC_COLLECTIONS: readonly SyncCollection[] = SEEDED_COLLECTIONS.map((c) => c.name)
+export const SEED_KEYS: readonly SeedKey[] = SEEDED_COLLECTIONS.map((c) => c.name)
 
 const IdsSchema = v.optional(v.array(v.string()), [])
 const RemoveIdsSchema = v.strictObject(
-  Object.fromEntries(SYNC_COLLECTIONS.map((key) => [key, IdsSchema])) as Record<SyncCollection, typeof IdsSchema>,
+  Object.fromEntries(SEED_KEYS.map((key) => [key, IdsSchema])) as Record<SeedKey, typeof IdsSchema>,
 )
 
 /**
@@ -37,14 +37,14 @@ const RemoveIdsSchema = v.strictObject(
  * @example
  * normalizeRemoval({ users: ['u1', 'u1'] }).users // ['u1']
  */
-export function normalizeRemoval(ids: RemoveIds): Record<SyncCollection, string[]> {
+export function normalizeRemoval(ids: RemoveIds): Record<SeedKey, string[]> {
   const result = v.safeParse(RemoveIdsSchema, ids)
   if (!result.success) {
     const issue = result.issues[0]
     const path = v.getDotPath(issue) ?? ''
     throw new TypeError(`Invalid removal${path ? ` ${path}` : ''}: ${issue.message}`)
   }
-  const out = {} as Record<SyncCollection, string[]>
-  for (const key of SYNC_COLLECTIONS) out[key] = [...new Set(result.output[key])]
+  const out = {} as Record<SeedKey, string[]>
+  for (const key of SEED_KEYS) out[key] = [...new Set(result.output[key])]
   return out
 }

@@ -7,7 +7,7 @@ import * as v from 'valibot'
 import type { BudgetRecord } from './budgets.js'
 import type { CollectionDefinition } from './collection.js'
 import { type AnyCollection, COLLECTIONS, SEEDED_COLLECTIONS, type SeededCollection } from './index.js'
-import type { SyncCollection } from './removal.js'
+import type { SeedKey } from './removal.js'
 import { seedComputedOf } from './seed-schema.js'
 import type { TrainingCourseRecord } from './training.js'
 
@@ -35,7 +35,7 @@ export type SeedRecord<K extends CollectionName> = v.InferInput<(typeof seedSche
 type ChildOf<K extends string> = Extract<AnyCollection, { readonly parent: { readonly collection: K } }>
 
 /** A record of seed key `K` as `store.seed` accepts it: with its children's records in their fields. */
-type SeededInput<K extends SyncCollection> = [ChildOf<K>] extends [never]
+type SeededInput<K extends SeedKey> = [ChildOf<K>] extends [never]
   ? SeedRecord<K>
   : SeedRecord<K> & { [C in ChildOf<K> as C['parent']['field']]?: SeedRecord<C['name']>[] }
 
@@ -45,7 +45,7 @@ type SeededInput<K extends SyncCollection> = [ChildOf<K>] extends [never]
  * required; nullable fields may be left out; derived fields ({@link SEED_COMPUTED}) are ignored and
  * recomputed. An id given twice in one list (or in one record's {@link SEED_PARTS}) keeps its last copy.
  */
-export type SeedData = { [K in SyncCollection]?: SeededInput<K>[] }
+export type SeedData = { [K in SeedKey]?: SeededInput<K>[] }
 
 /** The record a collection is seeded with (its `S`: a ticket with its notes, a budget with its line items). */
 type SeededRecordOf<C> = C extends CollectionDefinition<infer _D, infer S> ? S : never
@@ -60,7 +60,7 @@ interface SeededChild {
 }
 
 /** Each seed key's children: the collections seeded inside its records (budgets: their line items). */
-const CHILDREN: Readonly<Partial<Record<SyncCollection, readonly SeededChild[]>>> = Object.fromEntries(
+const CHILDREN: Readonly<Partial<Record<SeedKey, readonly SeededChild[]>>> = Object.fromEntries(
   SEEDED_COLLECTIONS.flatMap((c) => {
     const children = COLLECTIONS.flatMap((child) =>
       child.parent?.collection === c.name ? [{ field: child.parent.field, seed: child.seed }] : [],
@@ -76,7 +76,7 @@ const CHILDREN: Readonly<Partial<Record<SyncCollection, readonly SeededChild[]>>
  * @example
  * SEED_PARTS.goals // ['tasks', 'updates']
  */
-export const SEED_PARTS: Readonly<Partial<Record<SyncCollection, readonly string[]>>> = Object.fromEntries(
+export const SEED_PARTS: Readonly<Partial<Record<SeedKey, readonly string[]>>> = Object.fromEntries(
   SEEDED_COLLECTIONS.flatMap((c) => {
     const parts = [...c.nested, ...(CHILDREN[c.name] ?? []).map((child) => child.field)]
     return parts.length === 0 ? [] : [[c.name, parts]]
@@ -141,7 +141,7 @@ const SEED_KEYS: ReadonlySet<string> = new Set(SEEDED_COLLECTIONS.map((c) => c.n
  * The seed's outer shape: an object whose keys are seed keys (parseAll checks each is a list). A misspelt key
  * (`tikets`) would otherwise be dropped silently, a sync that loses data unnoticed; `remove` refuses it too.
  */
-function checkSeedShape(data: unknown): Partial<Record<SyncCollection, readonly Record<string, unknown>[]>> {
+function checkSeedShape(data: unknown): Partial<Record<SeedKey, readonly Record<string, unknown>[]>> {
   if (typeof data !== 'object' || data === null || Array.isArray(data))
     throw new TypeError('Invalid seed: must be an object of lists keyed by collection, such as { tickets: [...] }')
   for (const key of Object.keys(data)) {
@@ -151,7 +151,7 @@ function checkSeedShape(data: unknown): Partial<Record<SyncCollection, readonly 
           `the seed keys are ${[...SEED_KEYS].join(', ')}`,
       )
   }
-  return data as Partial<Record<SyncCollection, readonly Record<string, unknown>[]>>
+  return data as Partial<Record<SeedKey, readonly Record<string, unknown>[]>>
 }
 
 function describe(value: unknown): string {
@@ -168,7 +168,7 @@ function describe(value: unknown): string {
  */
 export function normalizeSeed(data: SeedData): NormalizedSeed {
   const given = checkSeedShape(data)
-  const lists = {} as Record<SyncCollection, unknown[]>
+  const lists = {} as Record<SeedKey, unknown[]>
   for (const collection of SEEDED_COLLECTIONS) {
     const key = collection.name
     const records = parseAll<Record<string, unknown>>(key, collection.seed, given[key])
@@ -188,7 +188,7 @@ export function normalizeSeed(data: SeedData): NormalizedSeed {
   keepLastCopies(seed)
   // Ordered after copies are dropped: "last" is the order the host sent. The parsed lists are ours to sort.
   // A child collection's records are added oldest first (their key counts them in that order).
-  for (const [key, children] of Object.entries(CHILDREN) as [SyncCollection, readonly SeededChild[]][])
+  for (const [key, children] of Object.entries(CHILDREN) as [SeedKey, readonly SeededChild[]][])
     for (const record of lists[key] as Record<string, Dated[]>[])
       for (const { field } of children) record[field] = [...record[field]!].sort(byCreatedAt)
   for (const goal of seed.goals) {
@@ -203,7 +203,7 @@ function keepLastCopies(seed: NormalizedSeed): void {
   const lists = seed as unknown as Record<string, Array<Record<string, unknown> & { id: string }>>
   for (const [key, records] of Object.entries(lists)) {
     const kept = (lists[key] = lastCopies(records))
-    const parts = SEED_PARTS[key as SyncCollection] ?? []
+    const parts = SEED_PARTS[key as SeedKey] ?? []
     if (parts.length > 0)
       for (const record of kept)
         for (const part of parts) record[part] = lastCopies(record[part] as Array<{ id: string }>)

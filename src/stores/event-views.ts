@@ -13,12 +13,12 @@ import {
 } from '../model/collection.js'
 import { changeOf, type EventDraft, type EventResourceType } from '../model/events.js'
 import { COLLECTIONS, SEEDED_COLLECTIONS } from '../model/index.js'
-import type { SyncCollection } from '../model/removal.js'
+import type { SeedKey } from '../model/removal.js'
 
 /** The resource type of each seed key's events (its collection's `event.resource`); report types have none. */
 export const EVENT_RESOURCE_OF = Object.fromEntries(
   SEEDED_COLLECTIONS.map((c) => [c.name, c.event === null ? null : c.event.resource]),
-) as Readonly<Record<SyncCollection, EventResourceType | null>>
+) as Readonly<Record<SeedKey, EventResourceType | null>>
 
 /** What a view reads of a tenant's other records: a {@link CountNeed}'s count and a {@link NamesNeed}'s names. */
 export interface ViewLookups {
@@ -37,7 +37,7 @@ interface EventShape {
   readonly view: AnyCollectionView | null
 }
 
-const SHAPES = new Map<SyncCollection, EventShape>(
+const SHAPES = new Map<SeedKey, EventShape>(
   SEEDED_COLLECTIONS.map((collection) => [
     collection.name,
     {
@@ -60,7 +60,7 @@ const SHAPES = new Map<SyncCollection, EventShape>(
  * @example
  * eventView('companies', company, lookups) // the company as GET /companies lists it
  */
-export function eventView(key: SyncCollection, record: Doc, lookups: ViewLookups): Doc {
+export function eventView(key: SeedKey, record: Doc, lookups: ViewLookups): Doc {
   const { hidden, view } = SHAPES.get(key)!
   let doc = record
   if (hidden.length > 0) {

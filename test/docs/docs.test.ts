@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { operations, SCOPES } from 'tenant-public-api'
 import { REFERENCE_PATH, renderReference, withReference } from '../../scripts/generate-reference.js'
 import { SEED_REFERENCE_PATH, withSeedReference } from '../../scripts/generate-seed-reference.js'
-import { SYNC_COLLECTIONS } from '../../src/model/removal.js'
+import { SEED_KEYS } from '../../src/model/removal.js'
 
 const root = resolve(import.meta.dirname, '../..')
 const readme = readFileSync(join(root, 'README.md'), 'utf8')
@@ -29,7 +29,7 @@ describe('docs', () => {
   it('docs/seed.md carries the seed reference generated from the seed schemas (`npm run reference`)', () => {
     const seed = readFileSync(SEED_REFERENCE_PATH, 'utf8')
     expect(seed).toBe(withSeedReference(seed))
-    for (const key of SYNC_COLLECTIONS) expect(seed).toContain(`\n### ${key}\n`)
+    for (const key of SEED_KEYS) expect(seed).toContain(`\n### ${key}\n`)
     expect(seed).toContain('\n#### budgets[].lineItems[]\n')
   })
 

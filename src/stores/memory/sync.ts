@@ -5,7 +5,7 @@
  */
 import type { EventDraft, WriteContext } from '../../model/events.js'
 import { SEEDED_COLLECTIONS } from '../../model/index.js'
-import { normalizeRemoval, type RemoveIds, type SyncCollection, SYNC_COLLECTIONS } from '../../model/removal.js'
+import { normalizeRemoval, type RemoveIds, type SeedKey, SEED_KEYS } from '../../model/removal.js'
 import { normalizeSeed, type SeedData } from '../../model/seed.js'
 import { authorOf } from '../event-feed.js'
 import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange, type ViewLookups } from '../event-views.js'
@@ -14,11 +14,11 @@ import { type TenantData, tenantDefinition } from './tenant.js'
 
 /** The definitions by seed key. */
 const DEFINITION_OF = new Map(
-  SEEDED_COLLECTIONS.map((definition) => [definition.name as SyncCollection, tenantDefinition(definition)]),
+  SEEDED_COLLECTIONS.map((definition) => [definition.name as SeedKey, tenantDefinition(definition)]),
 )
 
 /** The states of some records of each seed key, before a change. */
-export type States = Map<SyncCollection, Map<string, StoredState | null>>
+export type States = Map<SeedKey, Map<string, StoredState | null>>
 
 /** What an event's view reads of the tenant's other records. */
 function lookups(t: TenantData): ViewLookups {
@@ -26,7 +26,7 @@ function lookups(t: TenantData): ViewLookups {
 }
 
 /** The record `id` of `key` as change detection sees it, or null when absent. */
-function stateOf(t: TenantData, key: SyncCollection, id: string, look: ViewLookups): StoredState | null {
+function stateOf(t: TenantData, key: SeedKey, id: string, look: ViewLookups): StoredState | null {
   const definition = DEFINITION_OF.get(key)!
   const entry = t.collection(definition).byId.get(id)
   if (entry === undefined) return null
@@ -41,10 +41,10 @@ function stateOf(t: TenantData, key: SyncCollection, id: string, look: ViewLooku
  * @example
  * const before = statesOf(t, { budgets: [id] })
  */
-export function statesOf(t: TenantData, ids: Partial<Record<SyncCollection, readonly string[]>>): States {
+export function statesOf(t: TenantData, ids: Partial<Record<SeedKey, readonly string[]>>): States {
   const look = lookups(t)
   const out: States = new Map()
-  for (const key of SYNC_COLLECTIONS) {
+  for (const key of SEED_KEYS) {
     const some = ids[key]
     if (EVENT_RESOURCE_OF[key] === null || some === undefined || some.length === 0) continue
     out.set(key, new Map(some.map((id) => [id, stateOf(t, key, id, look)])))
@@ -87,9 +87,7 @@ export function record(t: TenantData, drafts: readonly EventDraft[], write: Writ
  */
 export function seedTenant(t: TenantData, data: SeedData, events: boolean, retentionMs: number): void {
   const records = normalizeSeed(data)
-  const before = events
-    ? statesOf(t, Object.fromEntries(SYNC_COLLECTIONS.map((k) => [k, records[k].map((r) => r.id)])))
-    : null
+  const before = events ? statesOf(t, Object.fromEntries(SEED_KEYS.map((k) => [k, records[k].map((r) => r.id)]))) : null
   for (const [key, definition] of DEFINITION_OF)
     for (const seeded of records[key]) t.store(definition, seeded as unknown as Record<string, unknown> & Doc)
   if (before !== null) recordChanges(t, before, undefined, retentionMs)

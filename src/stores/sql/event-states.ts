@@ -8,14 +8,14 @@ import { sql } from 'kysely'
 import { type CountNeed, namedIds, type Names, type NamesNeed, type ViewNeed } from '../../model/collection.js'
 import type { EventDraft } from '../../model/events.js'
 import { budgetLineItems, SEEDED_COLLECTIONS } from '../../model/index.js'
-import type { SyncCollection } from '../../model/removal.js'
+import type { SeedKey } from '../../model/removal.js'
 import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange, type ViewLookups } from '../event-views.js'
 import { type Exec, ofTenant, parse, type SqlContext } from './context.js'
 import { quote } from './migrations/index.js'
 
 /** The table of each seed key. */
 export const SYNC_TABLES = Object.fromEntries(SEEDED_COLLECTIONS.map((c) => [c.name, c.table])) as Readonly<
-  Record<SyncCollection, string>
+  Record<SeedKey, string>
 >
 
 /** Ids per statement: well under SQLite's 32,766 bound parameters. */
@@ -33,12 +33,12 @@ type Doc = Record<string, unknown>
 /** How the SQL store reads records' states and turns their changes into event drafts. */
 export interface SqlEventStates {
   /** The stored states of `ids` of `key` (absent ids are missing from the map). */
-  states(ex: Exec, tenantId: string, key: SyncCollection, ids: readonly string[]): Promise<Map<string, StoredState>>
+  states(ex: Exec, tenantId: string, key: SeedKey, ids: readonly string[]): Promise<Map<string, StoredState>>
   /** The drafts of the changes of `ids` of `key` from `before` to what `ex` sees now. */
   changes(
     ex: Exec,
     tenantId: string,
-    key: SyncCollection,
+    key: SeedKey,
     ids: readonly string[],
     before: Map<string, StoredState>,
   ): Promise<EventDraft[]>
@@ -46,7 +46,7 @@ export interface SqlEventStates {
    * The states of records in hand of `key` (in order; the same id may come twice, before and
    * after), reading only what their views name (companies, report types, enrollments).
    */
-  describe(ex: Exec, tenantId: string, key: SyncCollection, records: readonly StoredDoc[]): Promise<StoredState[]>
+  describe(ex: Exec, tenantId: string, key: SeedKey, records: readonly StoredDoc[]): Promise<StoredState[]>
 }
 
 /** Runs `query` on `ids` in batches and concatenates the rows. */
@@ -75,7 +75,7 @@ async function names(
 }
 
 /** The stored records of `ids` of `key`, a budget with its line items, by id. */
-async function records(ctx: SqlContext, ex: Exec, tenantId: string, key: SyncCollection, ids: readonly string[]) {
+async function records(ctx: SqlContext, ex: Exec, tenantId: string, key: SeedKey, ids: readonly string[]) {
   const { table: t, rows } = ctx
   const extra = key === 'tickets' ? sql`, notes` : sql``
   const found = await batched([...new Set(ids)], (batch) =>
@@ -111,7 +111,7 @@ async function describe(
   ctx: SqlContext,
   ex: Exec,
   tenantId: string,
-  key: SyncCollection,
+  key: SeedKey,
   records: readonly StoredDoc[],
 ): Promise<StoredState[]> {
   const collection = SEEDED_COLLECTIONS.find((c) => c.name === key)!
@@ -141,7 +141,7 @@ async function describe(
 }
 
 /** `SqlEventStates.states` on `ctx`. */
-async function states(ctx: SqlContext, ex: Exec, tenantId: string, key: SyncCollection, ids: readonly string[]) {
+async function states(ctx: SqlContext, ex: Exec, tenantId: string, key: SeedKey, ids: readonly string[]) {
   const out = new Map<string, StoredState>()
   if (ids.length === 0 || EVENT_RESOURCE_OF[key] === null) return out
   const found = await records(ctx, ex, tenantId, key, ids)

@@ -7,7 +7,7 @@ import { sql } from 'kysely'
 import { budgetLineItems } from '../../model/index.js'
 import type { EventDraft } from '../../model/events.js'
 import { EVENT_RESOURCE_OF } from '../event-views.js'
-import { normalizeRemoval, type RemoveIds, type SyncCollection } from '../../model/removal.js'
+import { normalizeRemoval, type RemoveIds, type SeedKey } from '../../model/removal.js'
 import { type Exec, ofTenant, type SqlContext } from './context.js'
 import { IDS_PER_STATEMENT, SYNC_TABLES } from './event-states.js'
 import type { SqlEvents } from './events.js'
@@ -46,7 +46,7 @@ export function createRemover(ctx: SqlContext, events: SqlEvents): (tenantId: st
     if (Object.values(removal).every((list) => list.length === 0)) return
     await ctx.engine.writeTransaction(ctx.bulk, async (ex) => {
       const drafts: EventDraft[] = []
-      for (const [key, table] of Object.entries(SYNC_TABLES) as [SyncCollection, string][]) {
+      for (const [key, table] of Object.entries(SYNC_TABLES) as [SeedKey, string][]) {
         const type = EVENT_RESOURCE_OF[key]
         if (type !== null)
           for (const id of (await events.states(ex, tenantId, key, removal[key])).keys())

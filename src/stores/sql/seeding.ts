@@ -8,7 +8,7 @@ import { sql } from 'kysely'
 import { budgetLineItems, budgets, SEEDED_COLLECTIONS, tickets } from '../../model/index.js'
 import { type CollectionDefinition, foldedName, foldedValue } from '../../model/collection.js'
 import type { EventDraft } from '../../model/events.js'
-import { SYNC_COLLECTIONS, type SyncCollection } from '../../model/removal.js'
+import { SEED_KEYS, type SeedKey } from '../../model/removal.js'
 import type { SeedOptions } from '../../ports/store.js'
 import { normalizeSeed, type SeedData } from '../../model/seed.js'
 import { SYNC_TABLES } from './event-states.js'
@@ -26,7 +26,7 @@ type RowBuilder<S> = (tenantId: string, key: readonly unknown[], record: S) => u
 type TableShape = Pick<CollectionDefinition<never, never>, 'table' | 'key' | 'columns' | 'parts'>
 
 /** A collection upserted as it is, keyed by id; the list is heterogeneous, so its record type is erased. */
-type PlainDefinition = RowDefinition<unknown, { id: string }> & TableShape & { readonly name: SyncCollection }
+type PlainDefinition = RowDefinition<unknown, { id: string }> & TableShape & { readonly name: SeedKey }
 
 /** The collections upserted as they are: all but tickets and budgets, loaded apart below. */
 const PLAIN_COLLECTIONS = SEEDED_COLLECTIONS.filter(
@@ -161,10 +161,9 @@ export function createSeeder(
     const recordEvents = options?.events ?? true
     await engine.writeTransaction(ctx.bulk, async (ex) => {
       // With events, what each seeded record was before (none of this with events: false, a bulk load's choice).
-      const before = new Map<SyncCollection, Map<string, StoredState>>()
-      const idsOf = (key: SyncCollection) => r[key].map((record) => record.id)
-      if (recordEvents)
-        for (const key of SYNC_COLLECTIONS) before.set(key, await events.states(ex, tenantId, key, idsOf(key)))
+      const before = new Map<SeedKey, Map<string, StoredState>>()
+      const idsOf = (key: SeedKey) => r[key].map((record) => record.id)
+      if (recordEvents) for (const key of SEED_KEYS) before.set(key, await events.states(ex, tenantId, key, idsOf(key)))
       /** Upserts records keyed by their id. */
       const all = <D, S extends { id: string }>(
         collection: RowDefinition<D, S> & TableShape,
@@ -215,7 +214,7 @@ export function createSeeder(
       for (const collection of PLAIN_COLLECTIONS) await all<unknown, { id: string }>(collection, r[collection.name])
       if (engine.bulkLoad.analyze) {
         // Before the read-back below and the pages after: a big load on stale statistics is planned as small.
-        for (const key of SYNC_COLLECTIONS)
+        for (const key of SEED_KEYS)
           if (r[key].length > BULK_LOAD_FROM) await sql`ANALYZE ${t(SYNC_TABLES[key])}`.execute(ex)
       }
       if (recordEvents) {

@@ -8,7 +8,7 @@
 import { type RawBuilder, sql } from 'kysely'
 import type { CollectionDefinition } from '../../model/collection.js'
 import type { WriteContext } from '../../model/events.js'
-import type { SyncCollection } from '../../model/removal.js'
+import type { SeedKey } from '../../model/removal.js'
 import type { Store } from '../../ports/store.js'
 import { EVENT_RESOURCE_OF, syncChange } from '../event-views.js'
 import { type CompiledStatement, type Exec, json, ofTenant, parse, type SqlContext } from './context.js'
@@ -26,7 +26,7 @@ const VERSION_COLUMN = 'version'
 type Versioned = { id: string; version: number }
 
 /** A versioned collection, its record type erased. */
-type VersionedDefinition = CollectionDefinition<Versioned, Versioned, SyncCollection>
+type VersionedDefinition = CollectionDefinition<Versioned, Versioned, SeedKey>
 
 /**
  * Whether `definition`'s records are replaced by compare-and-set: they keep their `version` in a column.

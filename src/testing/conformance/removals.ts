@@ -4,7 +4,7 @@
  * items go with it; the same ids in another tenant stay.
  */
 import { describe, expect, it } from 'vitest'
-import type { RemoveIds, SyncCollection } from '../../model/removal.js'
+import type { RemoveIds, SeedKey } from '../../model/removal.js'
 import type { SeedData } from '../../model/seed.js'
 import type { Store } from '../../ports/store.js'
 import type { Harness, Reply } from '../harness.js'
@@ -36,7 +36,7 @@ const stored =
     (await read(ctx.store, tenantId, id)) !== null
 
 /** For each collection: how to see a record, and the fixture id to remove. */
-const REMOVAL_PROBES: Record<SyncCollection, { probe: Probe; id: (ids: FixtureIds) => string }> = {
+const REMOVAL_PROBES: Record<SeedKey, { probe: Probe; id: (ids: FixtureIds) => string }> = {
   tickets: { probe: found('/tickets'), id: (ids) => ids.tickets[0]! },
   // Budgets, rules and reports have no GET: the store's own reads see them.
   budgets: { probe: stored((s, t, id) => s.get(budgets, t, id)), id: (ids) => ids.budget },
@@ -65,8 +65,8 @@ const REMOVAL_PROBES: Record<SyncCollection, { probe: Probe; id: (ids: FixtureId
 export function removals(ctx: ConformanceContext): void {
   describe('host removals (store.remove)', () => {
     for (const [key, { probe, id }] of Object.entries(REMOVAL_PROBES) as [
-      SyncCollection,
-      (typeof REMOVAL_PROBES)[SyncCollection],
+      SeedKey,
+      (typeof REMOVAL_PROBES)[SeedKey],
     ][]) {
       it(`removes ${key} by id and leaves the others and the other tenant’s`, async () => {
         const x = await ctx.fresh(fixtureSeed('a'))

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Event } from '../../model/events.js'
 import { EVENT_RESOURCE_OF } from '../../stores/event-views.js'
-import { type RemoveIds, SYNC_COLLECTIONS, type SyncCollection } from '../../model/removal.js'
+import { type RemoveIds, SEED_KEYS, type SeedKey } from '../../model/removal.js'
 import { SEED_PARTS, type SeedData } from '../../model/seed.js'
 import { type ConformanceContext, newTenantId } from './context.js'
 import { at, fixtureSeed } from './fixtures.js'
@@ -16,13 +16,13 @@ import { budgets, reportTypes } from '../../model/index.js'
 type Row = Record<string, unknown> & { id: string }
 
 /** The nested lists of `key` that a seed keys by id. */
-const partsOf = (key: SyncCollection): readonly string[] => SEED_PARTS[key] ?? []
+const partsOf = (key: SeedKey): readonly string[] => SEED_PARTS[key] ?? []
 
 /** Two versions of one record of every collection: the fixture's and a changed one under the same id. */
-function versions(): Record<SyncCollection, { original: Row; changed: Row }> {
-  const seed = fixtureSeed('a') as Record<SyncCollection, Row[]>
-  const out = {} as Record<SyncCollection, { original: Row; changed: Row }>
-  for (const key of SYNC_COLLECTIONS) {
+function versions(): Record<SeedKey, { original: Row; changed: Row }> {
+  const seed = fixtureSeed('a') as Record<SeedKey, Row[]>
+  const out = {} as Record<SeedKey, { original: Row; changed: Row }>
+  for (const key of SEED_KEYS) {
     const records = seed[key]
     const size = (record: Row) => partsOf(key).reduce((n, part) => n + ((record[part] as unknown[]) ?? []).length, 0)
     // The record with the most nested items, so that its nested lists can carry an id twice too.
@@ -40,7 +40,7 @@ function versions(): Record<SyncCollection, { original: Row; changed: Row }> {
 }
 
 /** `record` with the first item of each nested list given twice: first `loser`'s copy, then its own. */
-function withNestedTwice(key: SyncCollection, record: Row, loser: Row): Row {
+function withNestedTwice(key: SeedKey, record: Row, loser: Row): Row {
   const out = { ...record }
   for (const part of partsOf(key)) out[part] = [(loser[part] as Row[])[0]!, ...(record[part] as Row[])]
   return out
@@ -49,15 +49,15 @@ function withNestedTwice(key: SyncCollection, record: Row, loser: Row): Row {
 /** A seed of `pick(key, versions)` for every collection. */
 function seedOf(
   all: ReturnType<typeof versions>,
-  pick: (key: SyncCollection, v: { original: Row; changed: Row }) => Row[],
+  pick: (key: SeedKey, v: { original: Row; changed: Row }) => Row[],
 ): SeedData {
-  return Object.fromEntries(SYNC_COLLECTIONS.map((key) => [key, pick(key, all[key])])) as SeedData
+  return Object.fromEntries(SEED_KEYS.map((key) => [key, pick(key, all[key])])) as SeedData
 }
 
 /** Every collection's record twice, `first` then `last`, the first nested item of each twice in both copies. */
 const twice =
   (first: 'original' | 'changed', last: 'original' | 'changed') =>
-  (key: SyncCollection, v: { original: Row; changed: Row }) => [
+  (key: SeedKey, v: { original: Row; changed: Row }) => [
     withNestedTwice(key, v[first], v[last]),
     withNestedTwice(key, v[last], v[first]),
   ]
@@ -78,7 +78,7 @@ export function storeSeedBatches(ctx: ConformanceContext): void {
   }
   /** For each collection with events, `<resource>.<action>` of its record's id, once. */
   const expected = (all: ReturnType<typeof versions>, action: string) =>
-    SYNC_COLLECTIONS.flatMap((key) => {
+    SEED_KEYS.flatMap((key) => {
       const type = EVENT_RESOURCE_OF[key]
       return type === null ? [] : [`${type}.${action} ${all[key].original.id}`]
     }).sort()
@@ -135,7 +135,7 @@ export function storeSeedBatches(ctx: ConformanceContext): void {
       )
       let { events, last } = await eventsAfter(tenantId, 0)
       expect(described(events), 'seed(t, the originals) into a new tenant').toEqual(expected(all, 'created'))
-      const ids = Object.fromEntries(SYNC_COLLECTIONS.map((key) => [key, [all[key].original.id, all[key].original.id]]))
+      const ids = Object.fromEntries(SEED_KEYS.map((key) => [key, [all[key].original.id, all[key].original.id]]))
       const label = `remove(t, every collection with one id twice)`
       await ctx.store.remove(tenantId, ids as RemoveIds)
       ;({ events, last } = await eventsAfter(tenantId, last))
