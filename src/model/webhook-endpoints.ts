@@ -24,7 +24,7 @@ export function endpointWantsEvent(
 /** At most this many endpoints per tenant. */
 export const MAX_WEBHOOK_ENDPOINTS = 20
 /** An endpoint subscribes to at most this many event types (or `["*"]`). */
-export const MAX_WEBHOOK_EVENTS = 50
+const MAX_WEBHOOK_EVENTS = 50
 /** The old secret keeps signing this long after `rotate-secret`: 24 hours. */
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000
 
@@ -67,7 +67,6 @@ export const CreateWebhookEndpointSchema = v.strictObject({
   events: EventsSchema,
   description: v.optional(v.nullable(DescriptionSchema)),
 })
-export type CreateWebhookEndpoint = v.InferOutput<typeof CreateWebhookEndpointSchema>
 
 /**
  * The body of `PATCH /webhook-endpoints/{id}`: only the supplied fields change; `description:
@@ -86,7 +85,6 @@ export const UpdateWebhookEndpointSchema = v.pipe(
   // `minEntries` rather than a check: the OpenAPI document shows it as `minProperties: 1`.
   v.minEntries(1, 'Send at least one field'),
 )
-export type UpdateWebhookEndpoint = v.InferOutput<typeof UpdateWebhookEndpointSchema>
 
 /**
  * A webhook endpoint as the API returns it (never with a secret, except on create and rotate).
@@ -113,7 +111,6 @@ export type WebhookEndpoint = v.InferOutput<typeof WebhookEndpointSchema>
  * v.is(WebhookEndpointWithSecretSchema, value)
  */
 export const WebhookEndpointWithSecretSchema = v.strictObject({ ...WebhookEndpointSchema.entries, secret: v.string() })
-export type WebhookEndpointWithSecret = v.InferOutput<typeof WebhookEndpointWithSecretSchema>
 
 /**
  * A signing secret and when it stops signing (null: the current one).
@@ -208,7 +205,6 @@ export type WebhookDelivery = v.InferOutput<typeof WebhookDeliverySchema>
  * v.parse(WebhookEndpointListQuerySchema, { page: '1', limit: '25' })
  */
 export const WebhookEndpointListQuerySchema = v.strictObject({ ...paginationQuery })
-export type WebhookEndpointListQuery = v.InferOutput<typeof WebhookEndpointListQuerySchema>
 
 /**
  * The query of the deliveries list: the newest `limit` attempts (1..100, default 25).
@@ -219,4 +215,3 @@ export type WebhookEndpointListQuery = v.InferOutput<typeof WebhookEndpointListQ
 export const WebhookDeliveryListQuerySchema = v.strictObject({
   limit: v.optional(integerParam(1, 100, 'Attempts to return, newest first, 1..100.'), '25'),
 })
-export type WebhookDeliveryListQuery = v.InferOutput<typeof WebhookDeliveryListQuerySchema>
