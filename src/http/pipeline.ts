@@ -175,7 +175,9 @@ export async function runOperation(
       maxEventsPageBytes: config.maxEventsPageBytes,
     } as Parameters<AnyOperation['handle']>[0])
   const result: OperationResult = operation.idempotent
-    ? await withIdempotency(request, state.url, json, principal.tenantId, store, now, execute)
+    ? await withIdempotency(request, state.url, json, principal.tenantId, store, now, execute, (error) =>
+        config.onError(error, { request: receivedRequest(request, state), requestId: state.requestId }),
+      )
     : await execute()
   return jsonReply(result.status, result.body, result.headers)
 }
