@@ -6,13 +6,13 @@
  * against the protocol revision, and the messages are answered within one byte budget
  * (`maxAnswerBytes`, bounded-result.ts).
  *
- * The SDK (`Server` and `WebStandardStreamableHTTPServerTransport`, one pair per request, since its
- * stateless transport cannot be reused) serves every message: initialize and version negotiation,
- * notifications, malformed messages, unknown methods. Written by hand is only the hot path, a lone
- * `tools/call`, `tools/list` or `ping` request: a Server and transport per request measured about
- * 2 ms on this machine against about 0.2 ms for a `GET /tickets` (bench/README.md), so a tool call
- * through the SDK could never be within 1.3x of its REST request. Both paths answer with the same
- * functions (catalog.ts, call.ts, results.ts), so they cannot disagree.
+ * The SDK (`Server` and `WebStandardStreamableHTTPServerTransport`, one pair per request, since its stateless
+ * transport cannot be reused) serves every message: initialize and version negotiation, notifications,
+ * malformed messages, unknown methods. Written by hand is only the hot path, a lone `tools/call`,
+ * `tools/list` or `ping` request: a Server and transport per request cost several times a whole `GET
+ * /tickets` (bench/README.md#mcp-a-tool-call-beside-its-rest-request), so a tool call through the SDK could
+ * never come near its REST request's cost. Both paths answer with the same functions (catalog.ts, call.ts,
+ * results.ts), so they cannot disagree.
  */
 import { authenticate } from '../http/auth.js'
 import { assertSafeJson, parseJson, readBodyText, requireJsonContentType } from '../http/body.js'
