@@ -90,7 +90,9 @@ export const UpdateWebhookEndpointSchema = v.pipe(
  * A webhook endpoint as the API returns it (never with a secret, except on create and rotate).
  *
  * @example
- * v.is(WebhookEndpointSchema, value)
+ * // GET /webhook-endpoints/{id}
+ * const { data } = v.parse(v.object({ data: WebhookEndpointSchema }), await response.json())
+ * if (data.disabledReason === 'failing') alertOwner(data.url)
  */
 export const WebhookEndpointSchema = v.strictObject({
   id: v.string(),
@@ -108,7 +110,9 @@ export type WebhookEndpoint = v.InferOutput<typeof WebhookEndpointSchema>
  * The endpoint with its signing secret: the answer of create and rotate-secret only.
  *
  * @example
- * v.is(WebhookEndpointWithSecretSchema, value)
+ * // POST /webhook-endpoints: the only answer (with rotate-secret) that carries the secret
+ * const { data } = v.parse(v.object({ data: WebhookEndpointWithSecretSchema }), await response.json())
+ * await secrets.put(data.id, data.secret)
  */
 export const WebhookEndpointWithSecretSchema = v.strictObject({ ...WebhookEndpointSchema.entries, secret: v.string() })
 
@@ -175,7 +179,9 @@ export function newWebhookSecret(): string {
  * One delivery attempt of an event to an endpoint.
  *
  * @example
- * v.is(WebhookDeliverySchema, value)
+ * // GET /webhook-endpoints/{id}/deliveries
+ * const { data } = v.parse(v.object({ data: v.array(WebhookDeliverySchema) }), await response.json())
+ * const failed = data.filter((delivery) => delivery.status === 'failed')
  */
 export const WebhookDeliverySchema = v.strictObject({
   id: v.string(),
