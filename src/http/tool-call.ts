@@ -36,6 +36,7 @@ export interface ToolCall {
  * gives the MCP endpoint (src/http/router.ts, `answerToolCall`).
  *
  * @example
- * const response = await dispatch(request, { tool: 'listTickets', principal, received, span, rateLimit })
+ * const call = { tool: 'listTickets', principal, received, span, rateLimit, tenantRateLimit }
+ * const response = await dispatch(request, call)
  */
 export type ToolCallDispatch = (request: Request, call: ToolCall) => Promise<Response>
