@@ -3,7 +3,9 @@
  * but case and hold code points above U+FFFF; one template has a structure, the others none.
  */
 import { ReportTemplateDetailSchema } from '../../model/report-templates.js'
+import * as v from 'valibot'
 import { ReportSchema, ReportTypeSchema } from '../../model/reports.js'
+import { JsonObjectSchema } from '../../model/shared.js'
 import { defineFixture } from './fixture.js'
 import {
   at,
@@ -142,5 +144,9 @@ export const reportFixture = defineFixture<'reports'>()({
   ids: (tenant) => ({ report: fixtureId(tenant, REPORT, 1) }),
   seed: reportSeeds,
   writable: true,
-  record: ReportSchema,
+  // As stored: with its content, without the names its view adds.
+  record: v.strictObject({
+    ...v.omit(ReportSchema, ['companyName', 'reportTypeName']).entries,
+    content: v.nullable(JsonObjectSchema),
+  }),
 })

@@ -20,7 +20,11 @@ export interface Fixture<K extends SeedKey, I extends object = object> {
   readonly seed: (tenant: FixtureTenant, ids: FixtureIds) => SeedList<K>
   /** Whether the small seed of the tests that write (`writableSeed`) holds these records too. */
   readonly writable: boolean
-  /** The shape of a record as `store.get` returns it, every part included (its model's response schema). */
+  /**
+   * The shape of a record as `store.get` returns it, every part included: its model's response schema, less
+   * the fields of a view that needs names and with what that view leaves out (a view that needs names is
+   * shown by the writes and the events, not by `get`: `viewOfGet`, src/model/collection-view.ts).
+   */
   readonly record: v.GenericSchema
 }
 
