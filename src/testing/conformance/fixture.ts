@@ -15,7 +15,9 @@ export interface Fixture<K extends SeedKey, I extends object = object> {
   readonly ids: (tenant: FixtureTenant) => I
   /**
    * The records of a fixture tenant in the order they are seeded (shuffled where the order must be
-   * neither id nor sort order); `ids` holds every collection's, for records that name others.
+   * neither id nor sort order); `ids` holds every collection's, for records that name others. A function
+   * that reads `ids` states its return type (`SeedList<K>`): {@link FixtureIds} derives from the fixtures,
+   * so a return type inferred from `ids` would be circular.
    */
   readonly seed: (tenant: FixtureTenant, ids: FixtureIds) => SeedList<K>
   /** Whether the small seed of the tests that write (`writableSeed`) holds these records too. */
