@@ -85,13 +85,13 @@ export async function createSqlStore(
   engine: Engine,
   options: SqlStoreOptions = {},
 ): Promise<SqlStore> {
-  const schema = engine.schemas ? options.schema : undefined
+  const schema = engine.capabilities.schemas ? options.schema : undefined
   const ctx = createSqlContext(db, engine, schema, options.bulkDb)
   const migrate = () => migrateToLatest(ctx.bulk, { engine, table: ctx.tableName, schema })
   const unavailable = (error: unknown) =>
     error instanceof StoreUnavailableError
       ? error
-      : engine.isUnavailable(error)
+      : engine.driver.isUnavailable(error)
         ? new StoreUnavailableError(error)
         : error
 
