@@ -4,7 +4,7 @@
  * `ApiKeyChanges` (so concurrent writers from several processes cannot move a key backwards).
  */
 import { sql } from 'kysely'
-import type { ApiKey, ApiKeyRecord } from '../../model/api-keys.js'
+import { type ApiKey, type ApiKeyRecord, DuplicateApiKeyError } from '../../model/api-keys.js'
 import type { ApiKeyMethods } from '../../ports/store.js'
 import { insertOfTenant, json, ofTenant, parse, type SqlContext, tenantColumn } from './context.js'
 
@@ -62,13 +62,15 @@ export function sqlApiKeyMethods(ctx: SqlContext): ApiKeyMethods {
         rateLimit: key.rateLimit,
         createdBy: key.createdBy,
       }
+      // A key whose id or hash is taken (the primary key, the unique hash) inserts nothing: the
+      // same answer on both engines, with no driver error code to read.
       const columns = ['id', 'hash', 'created_at', 'expires_at', 'revoked_at', 'last_used_at', 'doc']
-      await insertOfTenant(
-        t('api_keys'),
-        columns,
-        sql`VALUES (${key.tenantId}, ${key.id}, ${key.hash}, ${key.createdAt}, ${key.expiresAt},
-                    ${key.revokedAt}, ${key.lastUsedAt}, ${json(fixed)})`,
-      ).execute(ctx.db)
+      const values = sql`VALUES (${key.tenantId}, ${key.id}, ${key.hash}, ${key.createdAt}, ${key.expiresAt},
+                                 ${key.revokedAt}, ${key.lastUsedAt}, ${json(fixed)})`
+      const inserted = await one<{ id: string }>(
+        sql`${insertOfTenant(t('api_keys'), columns, values)} ON CONFLICT DO NOTHING RETURNING id`,
+      )
+      if (inserted === undefined) throw new DuplicateApiKeyError(key.id)
     },
 
     async findApiKeyByHash(hash) {

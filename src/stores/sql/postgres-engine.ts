@@ -91,8 +91,8 @@ export const postgresEngine: Engine = {
     writeLockAtBegin: false,
     schemas: true,
     unionSeeks: true,
-    // A tenant's 500-id read-back after a load of 600,000 tickets chose an index by tenant and assignee
-    // on stale statistics and read all of them (bench/README.md).
+    // Analysed after a load: on statistics older than the load, a tenant's read-back of its ids chose an
+    // index by tenant and assignee and read every ticket of the tenant (bench/README.md#measurements-behind-the-code).
     plansFromStatistics: true,
     rebuildsIndexes: false,
   },
