@@ -47,7 +47,7 @@ for (const [rows, width, calls] of [
     'compile its one-node-per-value form': () => compiled.sql(values).compile(db),
     'run it compiled once': () => compiled.rows(values),
     // As `ctx.query` did: its values bound afresh (better-sqlite3 binds an array it was given before faster).
-    'run it as raw text': () => db.executeQuery(CompiledQuery.raw(text, values.map(sqliteEngine.text))),
+    'run it as raw text': () => db.executeQuery(CompiledQuery.raw(text, values.map(sqliteEngine.driver.text))),
     'run its sql template': () => template().execute(db),
   }
   const results = new Map<string, number[]>()

@@ -31,8 +31,10 @@ import {
   trainingCourses,
 } from '../../src/model/index.js'
 import { listRequest } from '../../src/model/list-request.js'
+import { quote } from '../../src/stores/sql/context.js'
 import type { Engine } from '../../src/stores/sql/engine.js'
 import { postgresEngine } from '../../src/stores/sql/postgres-engine.js'
+import { ftsOf, generationTable, indexRebuild } from '../../src/stores/sql/schema.js'
 import { sqliteEngine } from '../../src/stores/sql/sqlite-engine.js'
 import { assertMatchesContract } from '../support/contract.js'
 import { pgliteDialect } from '../support/pglite-dialect.js'
@@ -151,10 +153,11 @@ async function columnsOf(db: Db, table: string): Promise<Map<string, ColumnInfo>
 }
 
 /** The type `engine` gives a column of the model's `type`, as {@link columnsOf} reports it. */
-function expectedType(engine: Engine, type: string): string {
-  const declared = { text: engine.textType, real: engine.realType, integer: 'integer', boolean: engine.booleanType }
-  const name = declared[type as keyof typeof declared] ?? engine.bigintType
-  return engine.name === 'sqlite' ? name.toUpperCase() : name
+function expectedType(kind: Kind, engine: Engine, type: string): string {
+  const { ddl } = engine
+  const declared = { text: ddl.textType, real: ddl.realType, integer: 'integer', boolean: ddl.booleanType }
+  const name = declared[type as keyof typeof declared] ?? ddl.bigintType
+  return kind === 'sqlite' ? name.toUpperCase() : name
 }
 
 /** The primary key's columns of `table`, in order. */
@@ -231,7 +234,7 @@ describe.each(['sqlite', 'postgres'] as const)('the model against a new %s datab
       expected.set('doc', { type: 'text', nullable: false })
       for (const part of Object.keys(collection.parts)) expected.set(part, { type: 'text', nullable: false })
       const want = Object.fromEntries(
-        [...expected].map(([name, c]) => [name, { type: expectedType(engine, c.type), nullable: c.nullable }]),
+        [...expected].map(([name, c]) => [name, { type: expectedType(kind, engine, c.type), nullable: c.nullable }]),
       )
       expect(Object.fromEntries(await columnsOf(db, table))).toEqual(want)
       expect(await primaryKeyOf(db, table)).toEqual(['tenant_id', ...collection.key.map((k) => k.name)])
@@ -261,6 +264,51 @@ describe.each(['sqlite', 'postgres'] as const)('the model against a new %s datab
     },
   )
 
+  it("the generation counters schema.ts reads are the database's, a (tenant_id, generation) each", async () => {
+    const stated = COLLECTIONS.flatMap((collection) => generationTable(collection) ?? [])
+    expect(stated.length).toBeGreaterThan(0)
+    const tables =
+      kind === 'sqlite'
+        ? await db.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%_generations'`)
+        : await db.query(
+            `SELECT table_name AS name FROM information_schema.tables
+             WHERE table_schema = '${db.schema}' AND table_name LIKE '%_generations'`,
+          )
+    expect(tables.map((r) => String(r.name)).sort()).toEqual([...stated].sort())
+    for (const table of stated) {
+      const bigint = expectedType(kind, engine, 'bigint')
+      expect(Object.fromEntries(await columnsOf(db, table))).toEqual({
+        tenant_id: { type: expectedType(kind, engine, 'text'), nullable: false },
+        generation: { type: bigint, nullable: false },
+      })
+      expect(await primaryKeyOf(db, table)).toEqual(['tenant_id'])
+    }
+  })
+
+  it.each(COLLECTIONS.filter((c) => c.indexes.length > 0).map((collection) => [collection.table, collection] as const))(
+    "%s: the indexes a bulk load drops and rebuilds (schema.ts) are the database's, named and written as it made them",
+    async (table, collection) => {
+      const namer = (name: string) => (db.schema === null ? quote(name) : `${quote(db.schema)}.${quote(name)}`)
+      const { drop, create } = indexRebuild(collection, engine, namer)
+      const made =
+        kind === 'sqlite'
+          ? await db.query(`SELECT name, sql FROM sqlite_master WHERE tbl_name = '${table}' AND sql IS NOT NULL`)
+          : await db.query(
+              `SELECT indexname AS name FROM pg_indexes WHERE schemaname = '${db.schema}' AND tablename = '${table}'`,
+            )
+      const names = new Set(made.map((r) => String(r.name)))
+      for (const statement of drop) {
+        const [, name = ''] = /^DROP (?:INDEX|TRIGGER) IF EXISTS "?([^" ]+)"?$/.exec(statement) ?? []
+        expect(names, statement).toContain(name)
+      }
+      if (kind !== 'sqlite') return
+      // SQLite keeps each CREATE as written, less IF NOT EXISTS: the rebuild makes what the migration made.
+      const texts = new Set(made.map((r) => String(r.sql)))
+      for (const statement of create.filter((c) => c.startsWith('CREATE ')))
+        expect(texts, statement).toContain(statement.replace(' IF NOT EXISTS', ''))
+    },
+  )
+
   it('events are indexed by position and by type, not by time (0006: pruned by position)', async () => {
     const shown = (await indexesOf(db, 'events')).map((i) => i.columns.join(', '))
     expect(shown.sort()).toEqual(['tenant_id, position', 'tenant_id, type, position'])
@@ -270,24 +318,30 @@ describe.each(['sqlite', 'postgres'] as const)('the model against a new %s datab
     COLLECTIONS.filter((collection) => collection.search?.trigram).map(
       (collection) => [collection.table, collection] as const,
     ),
-  )("%s's trigram search has its trigram index", async (table, collection) => {
-    for (const column of collection.search?.columns ?? []) {
-      const folded = foldedName(column)
-      if (kind === 'sqlite') {
-        const fts = await db.query(`SELECT sql FROM sqlite_master WHERE type = 'table' AND sql LIKE '%USING fts5%'`)
-        const over = fts.filter((r) => {
-          const text = String(r.sql)
-          return text.includes(`fts5(${folded},`) && text.includes(`content='${table}'`) && text.includes('trigram')
-        })
-        expect(over, `FTS5 over ${table}.${folded}`).toHaveLength(1)
-      } else {
-        const gin = (await indexesOf(db, table)).filter(
-          (i) => i.method === 'gin' && i.definition.includes(`(${folded} `) && i.definition.includes('gin_trgm_ops'),
-        )
-        expect(gin, `pg_trgm index on ${table}.${folded}`).toHaveLength(1)
+  )(
+    "%s's trigram search has its trigram index (on SQLite, the FTS5 table schema.ts names)",
+    async (table, collection) => {
+      for (const column of collection.search?.columns ?? []) {
+        const folded = foldedName(column)
+        if (kind === 'sqlite') {
+          const fts = await db.query(
+            `SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql LIKE '%USING fts5%'`,
+          )
+          const over = fts.filter((r) => {
+            const text = String(r.sql)
+            return text.includes(`fts5(${folded},`) && text.includes(`content='${table}'`) && text.includes('trigram')
+          })
+          expect(over, `FTS5 over ${table}.${folded}`).toHaveLength(1)
+          if (folded === ftsOf(collection)?.column) expect(over[0]?.name).toBe(ftsOf(collection)?.table)
+        } else {
+          const gin = (await indexesOf(db, table)).filter(
+            (i) => i.method === 'gin' && i.definition.includes(`(${folded} `) && i.definition.includes('gin_trgm_ops'),
+          )
+          expect(gin, `pg_trgm index on ${table}.${folded}`).toHaveLength(1)
+        }
       }
-    }
-  })
+    },
+  )
 })
 
 /** The schema of a database, as text to compare: tables, columns, keys, indexes, triggers. */

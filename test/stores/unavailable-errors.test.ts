@@ -9,7 +9,7 @@ import { sqliteEngine } from '../../src/stores/sql/sqlite-engine.js'
 
 const coded = (message: string, code: string) => Object.assign(new Error(message), { code })
 
-describe('postgresEngine.isUnavailable', () => {
+describe('postgresEngine.driver.isUnavailable', () => {
   it.each([
     ['the store’s query timeout', coded('No answer to a statement within 1000 ms', 'ETIMEDOUT')],
     ['a statement on an abandoned connection', coded('Connection abandoned after an earlier failure', 'ECONNABORTED')],
@@ -26,7 +26,7 @@ describe('postgresEngine.isUnavailable', () => {
     ['the server shutting down', coded('terminating connection due to administrator command', '57P01')],
     ['a wrapped socket error', new Error('lookup failed', { cause: coded('getaddrinfo EAI_AGAIN db', 'EAI_AGAIN') })],
   ])('%s → 503', (_, error) => {
-    expect(postgresEngine.isUnavailable(error)).toBe(true)
+    expect(postgresEngine.driver.isUnavailable(error)).toBe(true)
   })
 
   it.each([
@@ -37,11 +37,11 @@ describe('postgresEngine.isUnavailable', () => {
     ['not an error', 'timeout expired soon'],
     ['nothing', null],
   ])('%s → not 503', (_, error) => {
-    expect(postgresEngine.isUnavailable(error)).toBe(false)
+    expect(postgresEngine.driver.isUnavailable(error)).toBe(false)
   })
 })
 
-describe('sqliteEngine.isUnavailable', () => {
+describe('sqliteEngine.driver.isUnavailable', () => {
   it.each([
     'SQLITE_BUSY',
     'SQLITE_BUSY_TIMEOUT',
@@ -49,10 +49,10 @@ describe('sqliteEngine.isUnavailable', () => {
     'SQLITE_LOCKED_SHAREDCACHE',
     'SQLITE_PROTOCOL',
   ])('%s → 503', (code) => {
-    expect(sqliteEngine.isUnavailable(coded('database is locked', code))).toBe(true)
+    expect(sqliteEngine.driver.isUnavailable(coded('database is locked', code))).toBe(true)
   })
 
   it.each(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_ERROR', 'SQLITE_MISMATCH'])('%s → not 503', (code) => {
-    expect(sqliteEngine.isUnavailable(coded('no', code))).toBe(false)
+    expect(sqliteEngine.driver.isUnavailable(coded('no', code))).toBe(false)
   })
 })

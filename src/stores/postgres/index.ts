@@ -353,7 +353,7 @@ export async function createPostgresStore(
   checkSource(source)
   checkOptions(options, CHECKS, { name: 'createPostgresStore' })
   const onError = options.onConnectionError ?? (() => undefined)
-  const kysely = (dialect: Dialect) => new Kysely<unknown>({ dialect, plugins: [...postgresEngine.plugins] })
+  const kysely = (dialect: Dialect) => new Kysely<unknown>({ dialect, plugins: [...postgresEngine.driver.plugins] })
   const storeOptions = {
     migrate: options.migrate ?? true,
     ...(options.eventRetentionMs !== undefined ? { eventRetentionMs: options.eventRetentionMs } : {}),

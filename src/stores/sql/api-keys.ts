@@ -6,12 +6,12 @@
 import { sql } from 'kysely'
 import { type ApiKey, type ApiKeyRecord, DuplicateApiKeyError } from '../../model/api-keys.js'
 import type { ApiKeyMethods } from '../../ports/store.js'
-import { json, ofTenant, parse, type SqlContext } from './context.js'
+import { insertOfTenant, json, ofTenant, parse, type SqlContext, tenantColumn } from './context.js'
 
-/** A row of `api_keys`. */
+/** A row of `api_keys`, its tenant read as `tenant` (a key is found by hash or id across tenants). */
 interface ApiKeyRow {
   id: string
-  tenant_id: string
+  tenant: string
   hash: string
   created_at: string
   expires_at: string | null
@@ -27,7 +27,7 @@ function keyOf(row: ApiKeyRow): ApiKey {
   const fixed = parse<FixedFields>(row.doc)
   return {
     id: row.id,
-    tenantId: row.tenant_id,
+    tenantId: row.tenant,
     name: fixed.name,
     scopes: fixed.scopes,
     start: fixed.start,
@@ -50,6 +50,8 @@ const recordOf = (row: ApiKeyRow): ApiKeyRecord => ({ ...keyOf(row), hash: row.h
  */
 export function sqlApiKeyMethods(ctx: SqlContext): ApiKeyMethods {
   const { table: t, rows, one } = ctx
+  /** Every column of a row, the tenant's as `tenant`. */
+  const all = sql`*, ${tenantColumn()} AS tenant`
   const text = (value: string | undefined) => sql`CAST(${value ?? null} AS TEXT)`
   return {
     async insertApiKey(key) {
@@ -62,30 +64,28 @@ export function sqlApiKeyMethods(ctx: SqlContext): ApiKeyMethods {
       }
       // A key whose id or hash is taken (the primary key, the unique hash) inserts nothing: the
       // same answer on both engines, with no driver error code to read.
+      const columns = ['id', 'hash', 'created_at', 'expires_at', 'revoked_at', 'last_used_at', 'doc']
+      const values = sql`VALUES (${key.tenantId}, ${key.id}, ${key.hash}, ${key.createdAt}, ${key.expiresAt},
+                                 ${key.revokedAt}, ${key.lastUsedAt}, ${json(fixed)})`
       const inserted = await one<{ id: string }>(
-        sql`INSERT INTO ${t('api_keys')}
-              (id, tenant_id, hash, created_at, expires_at, revoked_at, last_used_at, doc)
-            VALUES (${key.id}, ${key.tenantId}, ${key.hash}, ${key.createdAt}, ${key.expiresAt},
-                    ${key.revokedAt}, ${key.lastUsedAt}, ${json(fixed)})
-            ON CONFLICT DO NOTHING
-            RETURNING id`,
+        sql`${insertOfTenant(t('api_keys'), columns, values)} ON CONFLICT DO NOTHING RETURNING id`,
       )
       if (inserted === undefined) throw new DuplicateApiKeyError(key.id)
     },
 
     async findApiKeyByHash(hash) {
-      const row = await one<ApiKeyRow>(sql`SELECT * FROM ${t('api_keys')} WHERE hash = ${hash}`)
+      const row = await one<ApiKeyRow>(sql`SELECT ${all} FROM ${t('api_keys')} WHERE hash = ${hash}`)
       return row === undefined ? null : recordOf(row)
     },
 
     async getApiKey(id) {
-      const row = await one<ApiKeyRow>(sql`SELECT * FROM ${t('api_keys')} WHERE id = ${id}`)
+      const row = await one<ApiKeyRow>(sql`SELECT ${all} FROM ${t('api_keys')} WHERE id = ${id}`)
       return row === undefined ? null : recordOf(row)
     },
 
     async listApiKeys(tenantId) {
       const found = await rows<ApiKeyRow>(
-        sql`SELECT * FROM ${t('api_keys')} WHERE ${ofTenant(tenantId)} ORDER BY created_at DESC, id`,
+        sql`SELECT ${all} FROM ${t('api_keys')} WHERE ${ofTenant(tenantId)} ORDER BY created_at DESC, id`,
       )
       return found.map(keyOf)
     },
@@ -102,7 +102,7 @@ export function sqlApiKeyMethods(ctx: SqlContext): ApiKeyMethods {
               last_used_at = CASE WHEN ${used} IS NOT NULL AND (last_used_at IS NULL OR last_used_at < ${used})
                              THEN ${used} ELSE last_used_at END
             WHERE id = ${id}
-            RETURNING *`,
+            RETURNING ${all}`,
       )
       return row === undefined ? null : keyOf(row)
     },

@@ -1,13 +1,34 @@
 /**
- * What every part of the SQL store shares: the database, its engine, table names, the tenant
- * condition (`ofTenant`), statements compiled once (`compiled`), and reading rows and the records
- * they hold (parsed once, frozen, and shared while their text is unchanged). How the store writes
- * SQL, and why: ARCHITECTURE.md, "One way to write SQL".
+ * What every part of the SQL store shares: the database, its engine and write strategies, table names,
+ * the tenant's statements (`ofTenant`, `insertOfTenant`, `counterOfTenant`: the only place `tenant_id`
+ * is written, but for the queries across tenants, which name it through `tenantColumn`), statements
+ * compiled once (`compiled`), and reading rows and the records they hold (parsed once, frozen, and
+ * shared while their text is unchanged). How the store writes SQL, and why: ARCHITECTURE.md, "One way
+ * to write SQL".
  */
 import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely'
 import { frozenFromJson } from '../../model/frozen-records.js'
 import type { Engine } from './engine.js'
-import { quote, type TableNamer } from './migrations/index.js'
+import { type WriteStrategies, writeStrategies } from './write-strategies.js'
+
+/** Names a table (or index) of the store, schema-qualified on Postgres when a schema is set. */
+export type TableNamer = (name: string) => string
+
+/**
+ * Quotes an identifier.
+ *
+ * @example
+ * quote('order') // '"order"'
+ */
+export function quote(identifier: string): string {
+  return `"${identifier.replaceAll('"', '""')}"`
+}
+
+/**
+ * The column every table of tenant data is keyed by first (docs/contract.md, "tenancy"). Statements name
+ * it through this file's helpers; `schema.ts` lists it among a table's columns.
+ */
+export const TENANT_COLUMN = 'tenant_id'
 
 /** The parameters of a statement compiled once: `N` of them (a tuple when `N` is a literal). */
 export type Params<N extends number, P extends RawBuilder<unknown>[] = []> = number extends N
@@ -28,6 +49,8 @@ export interface SqlContext {
    */
   readonly bulk: Exec
   readonly engine: Engine
+  /** How writes run on this engine (write-strategies.ts), chosen by its capabilities. */
+  readonly writes: WriteStrategies
   /** A table's name in SQL text, schema-qualified on Postgres when a schema is set. */
   readonly tableName: TableNamer
   /** A table's name as a SQL fragment. */
@@ -84,6 +107,7 @@ export function createSqlContext(db: Exec, engine: Engine, schema: string | unde
     db,
     bulk,
     engine,
+    writes: writeStrategies(engine),
     tableName,
     table: (name) => sql.raw(tableName(name)),
     rows,
@@ -124,9 +148,75 @@ export function createSqlContext(db: Exec, engine: Engine, schema: string | unde
  * sql`... JOIN ${ctx.table('enrollments')} e ON ${ofTenant(tenantId, 'e')} AND e.course_id = ${id}`
  */
 export function ofTenant(tenant: string | RawBuilder<unknown>, alias?: string): RawBuilder<boolean> {
-  return alias === undefined
-    ? sql<boolean>`tenant_id = ${tenant}`
-    : sql<boolean>`${sql.raw(alias)}.tenant_id = ${tenant}`
+  return sql<boolean>`${tenantColumn(alias)} = ${tenant}`
+}
+
+/** What an insert of a tenant's rows does with a row whose key exists (see {@link insertOfTenant}). */
+export interface TenantConflict {
+  /** The key after the tenant (empty for a row per tenant). */
+  readonly key: readonly string[]
+  /** The SET of the stored row (`cur`; the new one is `excluded`), or null to keep it (DO NOTHING). */
+  readonly set: RawBuilder<unknown> | null
+  /** When given, the stored row changes only where this holds. */
+  readonly where?: RawBuilder<unknown>
+}
+
+const refs = (names: readonly string[]) => sql.join(names.map((name) => sql.ref(name)))
+
+/**
+ * An insert of a tenant's rows into `table`: `columns` after the tenant's, the rows from `source` (a
+ * VALUES list or a SELECT, each row the tenant's id first), and with `conflict` an upsert on the tenant
+ * and its key (the stored row named `cur`). The tenant-aware counterpart of {@link ofTenant}.
+ *
+ * @example
+ * insertOfTenant(ctx.table('events'), ['position', 'doc'], sql`VALUES (${tenantId}, ${3}, ${doc})`)
+ * insertOfTenant(ctx.table('idempotency_keys'), ['key', 'response'], values, { key: ['key'], set: null })
+ */
+export function insertOfTenant(
+  table: RawBuilder<unknown>,
+  columns: readonly string[],
+  source: RawBuilder<unknown>,
+  conflict?: TenantConflict,
+): RawBuilder<unknown> {
+  const into = sql`${table}${conflict === undefined ? sql`` : sql` AS cur`} (${refs([TENANT_COLUMN, ...columns])})`
+  if (conflict === undefined) return sql`INSERT INTO ${into} ${source}`
+  const action =
+    conflict.set === null
+      ? sql`DO NOTHING`
+      : sql`DO UPDATE SET ${conflict.set}${conflict.where === undefined ? sql`` : sql` WHERE ${conflict.where}`}`
+  return sql`INSERT INTO ${into} ${source} ON CONFLICT (${refs([TENANT_COLUMN, ...conflict.key])}) ${action}`
+}
+
+/**
+ * Adds to a tenant's counter (a row per tenant in `table`, its `column`), starting it when the tenant has
+ * none, and returns the counter after: the rows of `source` give the tenant's id and the amount (`VALUES
+ * (tenant, n)`, or a SELECT of them). The tenant's row lock serialises its writers until commit.
+ *
+ * @example
+ * counterOfTenant(ctx.table('event_positions'), 'position', sql`VALUES (${tenantId}, ${3})`)
+ */
+export function counterOfTenant(
+  table: RawBuilder<unknown>,
+  column: string,
+  source: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  const ref = sql.ref(column)
+  const set = sql`${ref} = cur.${ref} + excluded.${ref}`
+  return sql`${insertOfTenant(table, [column], source, { key: [], set })} RETURNING ${ref}`
+}
+
+/**
+ * The tenant column of `alias`'s rows (or of the statement's one table) as a value: where a statement
+ * correlates a table with another on their tenant (a count in a record's statement, records.ts; the
+ * count cache's seek, queries.ts), and in the few queries that span tenants on purpose: webhook
+ * dispatch claims work of every tenant, and an API key is found by its hash before its tenant is known.
+ * A statement on one tenant's rows says so by {@link ofTenant}.
+ *
+ * @example
+ * sql`SELECT ${tenantColumn('d')} AS tenant FROM ${t('webhook_dispatch')} d`
+ */
+export function tenantColumn(alias?: string): RawBuilder<string> {
+  return sql.raw(alias === undefined ? TENANT_COLUMN : `${alias}.${TENANT_COLUMN}`)
 }
 
 /**
@@ -135,14 +225,14 @@ export function ofTenant(tenant: string | RawBuilder<unknown>, alias?: string): 
  * than running the statement (`npm run bench statements`,
  * bench/README.md#statements-what-compiling-a-statement-once-saves). A statement whose shape never changes is
  * therefore written as a `sql` template over parameters, compiled once into its text, and each run only binds
- * its values (strings as the engine binds them, `engine.text`: Postgres refuses U+0000 in text).
+ * its values (strings as the engine binds them, `engine.driver.text`: Postgres refuses U+0000 in text).
  */
 export interface CompiledStatement {
   /** The rows of the statement run with `values` (one per parameter, in order) on `ex` (default the store's db). */
   rows<R = Record<string, unknown>>(values: readonly unknown[], ex?: Exec): Promise<R[]>
   /**
    * The statement with `values`, as a `sql` template of one node per value, for a larger statement
-   * (a write chained with others, `Engine.chainWrites`): for a small statement it compiles in a part
+   * (a write chained with others, `WriteStrategies.chain`): for a small statement it compiles in a part
    * of the time its `build` would (a fifth to a quarter for 100 events); a large one runs alone,
    * through `rows`.
    */
@@ -167,7 +257,7 @@ function compileOnce<N extends number>(
   arity: N,
   build: (params: Params<N>) => RawBuilder<unknown>,
 ): CompiledStatement {
-  const bind = (value: unknown) => (typeof value === 'string' ? engine.text(value) : value)
+  const bind = (value: unknown) => (typeof value === 'string' ? engine.driver.text(value) : value)
   /** The template of one node per value: `build` compiled with each parameter marked, split at the marks. */
   const split = () => {
     const marks = Array.from({ length: arity }, (_, i) => sql.raw(`${MARK}${i}${MARK}`)) as unknown as Params<N>

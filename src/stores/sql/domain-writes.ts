@@ -10,7 +10,7 @@ import { companies } from '../../model/companies.js'
 import { trainingEnrollments } from '../../model/training.js'
 import type { Store } from '../../ports/store.js'
 import { syncChange } from '../event-views.js'
-import { type Exec, json, ofTenant, parse, type SqlContext } from './context.js'
+import { type Exec, insertOfTenant, json, ofTenant, parse, type SqlContext } from './context.js'
 import type { SqlEvents } from './events.js'
 
 /** The named writes and reads of this file. */
@@ -29,10 +29,10 @@ export type DomainMethods = Pick<
  */
 function domainStatements(ctx: SqlContext) {
   const { engine, table: t } = ctx
+  const forUpdate = sql.raw(engine.fragments.forUpdate)
   const budget = ctx.compiled(
     2,
-    ([tenant, id]) =>
-      sql`SELECT doc FROM ${t(budgets.table)} WHERE ${ofTenant(tenant)} AND id = ${id}${sql.raw(engine.forUpdate)}`,
+    ([tenant, id]) => sql`SELECT doc FROM ${t(budgets.table)} WHERE ${ofTenant(tenant)} AND id = ${id}${forUpdate}`,
   )
   const budgetItems = ctx.compiled(
     2,
@@ -46,9 +46,12 @@ function domainStatements(ctx: SqlContext) {
   // The budget is locked: no other item of it commits between this insert's MAX(seq) and its commit.
   const itemInsert = ctx.compiled(3, ([tenant, id, doc]) => {
     const items = t(budgetLineItems.table)
-    return sql`INSERT INTO ${items} (tenant_id, budget_id, seq, doc)
-               SELECT ${tenant}, ${id}, COALESCE(MAX(seq), 0) + 1, ${doc} FROM ${items}
-               WHERE ${ofTenant(tenant)} AND budget_id = ${id}`
+    const next = sql`SELECT ${tenant}, ${id}, COALESCE(MAX(seq), 0) + 1, ${doc} FROM ${items}`
+    return insertOfTenant(
+      items,
+      ['budget_id', 'seq', 'doc'],
+      sql`${next} WHERE ${ofTenant(tenant)} AND budget_id = ${id}`,
+    )
   })
   const enrollmentDelete = ctx.compiled(
     2,
@@ -65,7 +68,7 @@ function domainStatements(ctx: SqlContext) {
  * const store = { ...domainWrites(ctx, sqlEvents(ctx, EVENT_RETENTION_MS)), ... }
  */
 export function domainWrites(ctx: SqlContext, events: SqlEvents): DomainMethods {
-  const { db, engine, table: t, rows } = ctx
+  const { db, writes, table: t, rows } = ctx
   const { budget, budgetItems, budgetUpdate, itemInsert, enrollmentDelete } = domainStatements(ctx)
 
   /** The budget's document, locked until the transaction `ex` ends. */
@@ -76,7 +79,7 @@ export function domainWrites(ctx: SqlContext, events: SqlEvents): DomainMethods 
 
   return {
     async updateBudget(tenantId, id, patch, updatedAt, write) {
-      return engine.writeTransaction(db, async (ex) => {
+      return writes.transaction(db, async (ex) => {
         const row = await budgetForUpdate(ex, tenantId, id)
         if (row === undefined) return null
         // Its items, read under the budget's lock, are the same before and after: the states for the
@@ -97,7 +100,7 @@ export function domainWrites(ctx: SqlContext, events: SqlEvents): DomainMethods 
     },
 
     async addBudgetLineItem(tenantId, budgetId, item, write) {
-      return engine.writeTransaction(db, async (ex) => {
+      return writes.transaction(db, async (ex) => {
         const row = await budgetForUpdate(ex, tenantId, budgetId)
         if (row === undefined) return false
         const next = { ...parse<BudgetRecord>(row.doc), updatedAt: item.createdAt }
@@ -116,7 +119,7 @@ export function domainWrites(ctx: SqlContext, events: SqlEvents): DomainMethods 
     },
 
     async deleteTrainingEnrollment(tenantId, id, write) {
-      return engine.writeTransaction(db, async (ex) => {
+      return writes.transaction(db, async (ex) => {
         const deleted = await enrollmentDelete.rows([tenantId, id], ex)
         if (deleted.length === 0) return false
         const resource = { type: trainingEnrollments.event.resource, id }

@@ -72,10 +72,10 @@ async function listEvents(ctx: SqlContext, tenantId: string, query: EventQuery):
   // The counter (every position up to it has committed) and the oldest event kept (pruning is the
   // writers' job, since it needs a write lock). On Postgres each row of the page carries them, computed
   // once per statement: one round trip, one snapshot (an empty page asks for them alone). On SQLite
-  // they are a statement of their own and the page's rows are documents alone (`Engine.inProcess`).
+  // they are a statement of their own and the page's rows are documents alone (`EngineCapabilities.inProcess`).
   type Row = { doc: string; last?: unknown; oldest?: unknown }
   const bounded = sql`${lastSql} AS last, ${oldestSql} AS oldest`
-  const together = !ctx.engine.inProcess
+  const together = !ctx.engine.capabilities.inProcess
   const columns = together ? sql`${column}, ${bounded}` : column
   const page = (range: RawBuilder<unknown>) =>
     rows<Row>(

@@ -1,22 +1,22 @@
 /**
  * Records as change detection sees them (docs/extensions.md, section 3): a write reads the stored
  * state of what it changes before and after, and the difference is its events. A state is the
- * record's stored text (equal text, no change) and its event view, with what the view names (a
- * company's or report type's name, a course's enrollment count) read in the same transaction.
+ * record's stored text (equal text, no change: its document, its parts and its children's documents,
+ * as the definitions say, like the memory store's) and its event view, with what the view names (a
+ * company's or report type's name, a course's enrollment count) read in the same transaction. No
+ * collection is named here: parts come from `parts`, children from `childTables` (schema.ts).
  */
 import { sql } from 'kysely'
 import { type CountNeed, namedIds, type Names, type NamesNeed, type ViewNeed } from '../../model/collection.js'
 import type { EventDraft } from '../../model/events.js'
-import { budgetLineItems, SEEDED_COLLECTIONS } from '../../model/index.js'
+import { SEEDED_COLLECTIONS, type SeededCollection } from '../../model/index.js'
 import type { SeedKey } from '../../model/removal.js'
 import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange, type ViewLookups } from '../event-views.js'
-import { type Exec, ofTenant, parse, type SqlContext } from './context.js'
-import { quote } from './migrations/index.js'
+import { type Exec, ofTenant, parse, quote, type SqlContext } from './context.js'
+import { childTables } from './schema.js'
 
-/** The table of each seed key. */
-export const SYNC_TABLES = Object.fromEntries(SEEDED_COLLECTIONS.map((c) => [c.name, c.table])) as Readonly<
-  Record<SeedKey, string>
->
+/** The seeded collection of each seed key. */
+const BY_KEY = new Map<SeedKey, SeededCollection>(SEEDED_COLLECTIONS.map((c) => [c.name, c]))
 
 /** Ids per statement: well under SQLite's 32,766 bound parameters. */
 export const IDS_PER_STATEMENT = 500
@@ -74,32 +74,43 @@ async function names(
   return new Map(found.map((row) => [row.id, parse<{ name: string | null }>(row.doc).name]))
 }
 
-/** The stored records of `ids` of `key`, a budget with its line items, by id. */
+/**
+ * The stored records of `ids` of `key`, by id: each its document, with its children's lists in the
+ * fields its child collections name (a budget's `lineItems`), and its stored text (the document, its
+ * parts, its children's documents).
+ */
 async function records(ctx: SqlContext, ex: Exec, tenantId: string, key: SeedKey, ids: readonly string[]) {
   const { table: t, rows } = ctx
-  const extra = key === 'tickets' ? sql`, notes` : sql``
+  const collection = BY_KEY.get(key)!
+  const parts = Object.keys(collection.parts).map((column, i) => sql`, ${sql.ref(column)} AS ${sql.raw(`p${i}`)}`)
   const found = await batched([...new Set(ids)], (batch) =>
-    rows<{ id: string; doc: string; notes?: string }>(
-      sql`SELECT id, doc${extra} FROM ${t(SYNC_TABLES[key])}
+    rows<Record<string, string>>(
+      sql`SELECT id, doc${sql.join(parts, sql``)} FROM ${t(collection.table)}
           WHERE ${ofTenant(tenantId)} AND id IN (${sql.join(batch)})`,
       ex,
     ),
   )
   const byId = new Map<string, StoredDoc>(
-    found.map((row) => [row.id, { doc: parse<Doc>(row.doc), text: `${row.doc}${row.notes ?? ''}` }]),
+    found.map((row) => [
+      row.id!,
+      { doc: parse<Doc>(row.doc), text: parts.reduce((text, _, i) => text + (row[`p${i}`] ?? ''), row.doc!) },
+    ]),
   )
-  if (key === 'budgets' && byId.size > 0) {
+  for (const child of childTables(collection)) {
+    if (byId.size === 0) break
+    const parent = sql.ref(child.parentColumn)
+    const order = sql.join([child.parentColumn, ...child.order].map((column) => sql.ref(column)))
     const items = await batched([...byId.keys()], (batch) =>
-      rows<{ budget_id: string; doc: string }>(
-        sql`SELECT budget_id, doc FROM ${t(budgetLineItems.table)}
-            WHERE ${ofTenant(tenantId)} AND budget_id IN (${sql.join(batch)}) ORDER BY budget_id, seq`,
+      rows<{ parent: string; doc: string }>(
+        sql`SELECT ${parent} AS parent, doc FROM ${t(child.collection.table)}
+            WHERE ${ofTenant(tenantId)} AND ${parent} IN (${sql.join(batch)}) ORDER BY ${order}`,
         ex,
       ),
     )
-    for (const record of byId.values()) record.doc = { ...record.doc, lineItems: [] }
+    for (const record of byId.values()) record.doc = { ...record.doc, [child.field]: [] }
     for (const item of items) {
-      const record = byId.get(item.budget_id)!
-      ;(record.doc.lineItems as Doc[]).push(parse<Doc>(item.doc))
+      const record = byId.get(item.parent)!
+      ;(record.doc[child.field] as Doc[]).push(parse<Doc>(item.doc))
       record.text += item.doc
     }
   }
@@ -114,7 +125,7 @@ async function describe(
   key: SeedKey,
   records: readonly StoredDoc[],
 ): Promise<StoredState[]> {
-  const collection = SEEDED_COLLECTIONS.find((c) => c.name === key)!
+  const collection = BY_KEY.get(key)!
   const named = new Map<NamesNeed, Names>()
   const counted = new Map<CountNeed, Map<string, number>>()
   for (const need of Object.values<ViewNeed>(collection.view?.needs ?? {})) {

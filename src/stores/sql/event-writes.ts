@@ -4,21 +4,31 @@
  * writers until commit, so positions commit in order and without gaps), then inserts its events, and
  * now and then prunes the tenant's events older than the retention (`event-pruning.ts`). On
  * Postgres the change's own statements, the counter, the events and a due prune travel as one
- * statement (`Engine.chainWrites`), SQL splicing each event's id into its text; on SQLite they run in
+ * statement (`WriteStrategies.chain`), SQL splicing each event's id into its text; on SQLite they run in
  * turn, and the events are written with the ids the counter's returned position gives.
  */
 import { type RawBuilder, sql } from 'kysely'
 import { type EventDraft, eventId, type WriteContext } from '../../model/events.js'
 import { authorOf, eventOf } from '../event-feed.js'
-import { type CompiledStatement, type Exec, json, ofTenant, type SqlContext } from './context.js'
-import type { NamedWrite } from './engine.js'
+import {
+  type CompiledStatement,
+  counterOfTenant,
+  type Exec,
+  insertOfTenant,
+  json,
+  ofTenant,
+  type SqlContext,
+} from './context.js'
 import { type WriteMoment, writeMoments } from './event-pruning.js'
+import type { NamedWrite } from './write-strategies.js'
 
 /** Events per insert statement. */
 const EVENTS_PER_INSERT = 100
 
-/** The columns of an event's row, in the order the inserts write them. */
-const EVENT_COLUMNS = 5
+/** The columns of an event's row after its tenant's, in the order the inserts write them. */
+const EVENT_ROW = ['position', 'type', 'created_at', 'doc']
+/** The values of an event's row: its tenant's, then {@link EVENT_ROW}. */
+const EVENT_COLUMNS = 1 + EVENT_ROW.length
 
 /** How the SQL store records events. */
 export interface SqlEventWrites {
@@ -36,9 +46,10 @@ export interface SqlEventWrites {
   /**
    * Runs `guard` (a data-modifying statement with RETURNING) and, only when it changed a row,
    * records `drafts` (at most 100) at the tenant's next positions: one autocommit statement
-   * (`Engine.guardedWrites`, Postgres only). Resolves to whether the guard changed a row; when it
-   * did not, nothing was counted or recorded. A due prune is part of the statement and runs either
-   * way (deleting expired events needs no change of its own), so it is never skipped.
+   * (`WriteStrategies.guarded`, where the engine has data-modifying CTEs). Resolves to whether the
+   * guard changed a row; when it did not, nothing was counted or recorded. A due prune is part of
+   * the statement and runs either way (deleting expired events needs no change of its own), so it is
+   * never skipped.
    */
   appendIf(
     tenantId: string,
@@ -61,8 +72,8 @@ const idSql = (p: RawBuilder<unknown>) =>
       ELSE CAST(${p} AS TEXT) END`
 
 /**
- * The statements that record `drafts` in one statement (`Engine.chainWrites`, Postgres): a due
- * prune, the counter upsert of the rows `source` gives (`(tenant_id, n)`, returning the position
+ * The statements that record `drafts` in one statement (`WriteStrategies.chain`, Postgres): a due
+ * prune, the counter upsert of the rows `source` gives (`(tenant, n)`, returning the position
  * after the write as `pos`), and the event inserts (100 drafts each) reading `pos`, which splice
  * each event's id into its stored text.
  */
@@ -77,9 +88,7 @@ function chained(
   const n = drafts.length
   const { createdAt, prune } = moment
   const author = authorOf(write)
-  const counter = (source: RawBuilder<unknown>) =>
-    sql`INSERT INTO ${t('event_positions')} AS cur (tenant_id, position) ${source}
-        ON CONFLICT (tenant_id) DO UPDATE SET position = cur.position + ${sql.lit(n)} RETURNING position`
+  const counter = (source: RawBuilder<unknown>) => counterOfTenant(t('event_positions'), 'position', source)
   const inserts: RawBuilder<unknown>[] = []
   for (let start = 0; start < n; start += EVENTS_PER_INSERT) {
     // Draft j takes position last - (n - 1 - j), `last` being the counter after this write.
@@ -92,7 +101,7 @@ function chained(
                         '{"id":"' || ${idSql(position)} || '"' || ${tail} FROM pos`
     })
     const union = sql.join(selects, sql` UNION ALL `)
-    inserts.push(sql`INSERT INTO ${t('events')} (tenant_id, position, type, created_at, doc) ${union}`)
+    inserts.push(insertOfTenant(t('events'), EVENT_ROW, union))
   }
   return { prune, counter, inserts }
 }
@@ -104,11 +113,8 @@ function chained(
  */
 function inTurnStatements(ctx: SqlContext) {
   const { table: t } = ctx
-  const counter = ctx.compiled(
-    2,
-    ([tenant, n]) =>
-      sql`INSERT INTO ${t('event_positions')} AS cur (tenant_id, position) VALUES (${tenant}, ${n})
-          ON CONFLICT (tenant_id) DO UPDATE SET position = cur.position + excluded.position RETURNING position`,
+  const counter = ctx.compiled(2, ([tenant, n]) =>
+    counterOfTenant(t('event_positions'), 'position', sql`VALUES (${tenant}, ${n})`),
   )
   const inserts = new Map<number, CompiledStatement>()
   /** The insert of `count` events, its values row after row. */
@@ -120,7 +126,7 @@ function inTurnStatements(ctx: SqlContext) {
           { length: count },
           (_, i) => sql`(${sql.join(values.slice(i * EVENT_COLUMNS, (i + 1) * EVENT_COLUMNS))})`,
         )
-        return sql`INSERT INTO ${t('events')} (tenant_id, position, type, created_at, doc) VALUES ${sql.join(tuples)}`
+        return insertOfTenant(t('events'), EVENT_ROW, sql`VALUES ${sql.join(tuples)}`)
       })
       inserts.set(count, statement)
     }
@@ -170,7 +176,7 @@ export function sqlEventWrites(ctx: SqlContext, retentionMs: number): SqlEventWr
         for (const statement of writes) await statement.execute(ex)
         return
       }
-      const chainWrites = ctx.engine.chainWrites
+      const chainWrites = ctx.writes.chain
       if (chainWrites === null) return appendInTurn(inTurn, momentOf(tenantId), ex, tenantId, drafts, write, writes)
       const parts = chained(ctx, momentOf(tenantId), tenantId, drafts, write)
       const counter = {
@@ -185,8 +191,8 @@ export function sqlEventWrites(ctx: SqlContext, retentionMs: number): SqlEventWr
     },
 
     async appendIf(tenantId, drafts, write, guard) {
-      const guarded = ctx.engine.guardedWrites
-      if (guarded === null) throw new Error(`appendIf needs one statement of data-modifying CTEs (${ctx.engine.name})`)
+      const guarded = ctx.writes.guarded
+      if (guarded === null) throw new Error('appendIf needs an engine with data-modifying CTEs')
       if (drafts.length === 0) return (await ctx.rows(guard.write)).length > 0
       const parts = chained(ctx, momentOf(tenantId), tenantId, drafts, write)
       if (parts.inserts.length !== 1) throw new Error('appendIf records at most 100 events')

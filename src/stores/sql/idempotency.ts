@@ -10,7 +10,7 @@ import {
   type Store,
   type StoredResponse,
 } from '../../ports/store.js'
-import { json, ofTenant, parse, type SqlContext } from './context.js'
+import { insertOfTenant, json, ofTenant, parse, type SqlContext } from './context.js'
 
 /** How many reservations pass between two deletions of expired keys. */
 const PURGE_EVERY = 1000
@@ -34,13 +34,17 @@ export function idempotencyMethods(
       for (;;) {
         // One statement takes the key when it is free or its holder is dead.
         const taken = await rows(
-          sql`INSERT INTO ${t('idempotency_keys')} AS cur (tenant_id, key, fingerprint, started_at, response)
-              VALUES (${tenantId}, ${key}, ${fingerprint}, ${at}, NULL)
-              ON CONFLICT (tenant_id, key) DO UPDATE
-              SET fingerprint = excluded.fingerprint, started_at = excluded.started_at, response = NULL
-              WHERE (cur.response IS NOT NULL AND ${at} - cur.started_at >= ${IDEMPOTENCY_TTL_MS})
-                 OR (cur.response IS NULL AND ${at} - cur.started_at >= ${IDEMPOTENCY_LOCK_MS})
-              RETURNING key`,
+          sql`${insertOfTenant(
+            t('idempotency_keys'),
+            ['key', 'fingerprint', 'started_at', 'response'],
+            sql`VALUES (${tenantId}, ${key}, ${fingerprint}, ${at}, NULL)`,
+            {
+              key: ['key'],
+              set: sql`fingerprint = excluded.fingerprint, started_at = excluded.started_at, response = NULL`,
+              where: sql`(cur.response IS NOT NULL AND ${at} - cur.started_at >= ${IDEMPOTENCY_TTL_MS})
+                 OR (cur.response IS NULL AND ${at} - cur.started_at >= ${IDEMPOTENCY_LOCK_MS})`,
+            },
+          )} RETURNING key`,
         )
         if (taken.length > 0) return { state: 'reserved' }
         const held = await one<{ fingerprint: string; response: string | null }>(

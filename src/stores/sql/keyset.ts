@@ -9,8 +9,8 @@
 import { sql, type RawBuilder } from 'kysely'
 import { type ColumnValue, columnOf, type CollectionDefinition, type OrderTerm } from '../../model/collection.js'
 import type { Keyset } from '../../model/keyset.js'
+import { quote } from './context.js'
 import type { Engine } from './engine.js'
-import { quote } from './migrations/index.js'
 
 /**
  * The conditions whose rows, read in order one after another, are the rows strictly after `after`.
@@ -27,7 +27,7 @@ export function keysetSegments(
 ): RawBuilder<unknown>[] {
   const bind = (term: OrderTerm, value: ColumnValue) =>
     typeof value === 'boolean'
-      ? engine.bool(value)
+      ? engine.fragments.bool(value)
       : columnOf(collection, term.column).type === 'text'
         ? String(value)
         : value

@@ -1,7 +1,8 @@
 /**
- * The Postgres engine (engine.ts says what an engine decides): a write's statements chained into one,
- * prepared where their text repeats, U+0000 dropped from bound text, `LIKE` search served by
- * pg_trgm, and the driver errors that mean the server cannot be reached.
+ * The Postgres engine (engine.ts says what an engine decides): data-modifying CTEs (a write's
+ * statements chained into one by the store), prepared where their text repeats, U+0000 dropped from
+ * bound text, `LIKE` search served by pg_trgm, and the driver errors that mean the server cannot be
+ * reached.
  */
 import {
   OperationNodeTransformer,
@@ -15,6 +16,7 @@ import {
   type ValueNode,
 } from 'kysely'
 import type { Engine } from './engine.js'
+import { quote } from './context.js'
 
 function dropNul(value: string): string {
   return value.includes('\u0000') ? value.replaceAll('\u0000', '') : value
@@ -83,42 +85,43 @@ export const PREPARE = '/* prepare */ '
  */
 export const postgresEngine: Engine = {
   name: 'postgres',
-  inProcess: false,
-  booleanType: 'boolean',
-  realType: 'double precision',
-  bigintType: 'bigint',
-  textType: 'text COLLATE "C"',
-  text: dropNul,
-  plugins: [new DropNulPlugin()],
-  bool: (value) => value,
-  nowMs: () => sql<number>`(extract(epoch from statement_timestamp()) * 1000)::bigint`,
-  writeTransaction: (db, fn) => db.transaction().execute(fn),
-  chainWrites: async (ex, writes, named, last) => {
-    const ctes = writes.map((write, i) => sql`${sql.raw(`w${i}`)} AS (${write})`)
-    ctes.push(sql`${sql.raw(named.name)} AS (${named.write})`)
-    await sql`${sql.raw(PREPARE)}WITH ${sql.join(ctes)} ${last}`.execute(ex)
+  capabilities: {
+    inProcess: false,
+    dataModifyingCtes: true,
+    writeLockAtBegin: false,
+    schemas: true,
+    unionSeeks: true,
+    // Analysed after a load: on statistics older than the load, a tenant's read-back of its ids chose an
+    // index by tenant and assignee and read every ticket of the tenant (bench/README.md#measurements-behind-the-code).
+    plansFromStatistics: true,
+    rebuildsIndexes: false,
   },
-  guardedWrites: async (db, guard, writes, named, last) => {
-    const ctes = [
-      sql`${sql.raw(guard.name)} AS (${guard.write})`,
-      ...writes.map((write, i) => sql`${sql.raw(`w${i}`)} AS (${write})`),
-      sql`${sql.raw(named.name)} AS (${named.write})`,
-      sql`done AS (${last})`,
-    ]
-    const { rows } = await sql<{ n: unknown }>`${sql.raw(PREPARE)}WITH ${sql.join(ctes)}
-      SELECT count(*) AS n FROM ${sql.raw(guard.name)}`.execute(db)
-    return Number(rows[0]?.n) > 0
+  fragments: {
+    bool: (value) => value,
+    nowMs: () => sql<number>`(extract(epoch from statement_timestamp()) * 1000)::bigint`,
+    beginWrite: 'BEGIN',
+    forUpdate: ' FOR UPDATE',
+    skipLocked: (alias) => ` FOR UPDATE OF ${alias} SKIP LOCKED`,
+    // LIKE's default escape character is the backslash; pg_trgm's GIN index serves it for 3+ characters.
+    contains: (column, term) => sql<boolean>`${sql.ref(column)} LIKE ${`%${escapeLike(term)}%`}`,
+    bulkLoad: { before: [], after: [] },
+    indexTerm: (column, key) => {
+      const [name = '', direction] = column.split(' ')
+      // Postgres puts nulls first in a descending index; the API wants them last both ways (a key has none).
+      if (key) return direction === undefined ? quote(name) : `${quote(name)} ${direction}`
+      return `${quote(name)} ${direction ?? 'ASC'} NULLS LAST`
+    },
+    // No FTS tables: the pg_trgm GIN index is an index like the others.
+    ftsRebuild: () => ({ drop: [], create: [] }),
+    prepare: PREPARE,
+    currentSchema: sql<{ schema: string | null }>`SELECT current_schema() AS schema`,
   },
-  forUpdate: ' FOR UPDATE',
-  skipLocked: (alias) => ` FOR UPDATE OF ${alias} SKIP LOCKED`,
-  // Analysed after a load: on statistics older than the load, a tenant's read-back of its ids chose an
-  // index by tenant and assignee and read every ticket of the tenant (bench/README.md#measurements-behind-the-code).
-  bulkLoad: { before: [], after: [], analyze: true, rebuildIndexes: false },
-  schemas: true,
-  unionSeeks: true,
-  // LIKE's default escape character is the backslash; pg_trgm's GIN index serves it for 3+ characters.
-  contains: (column, term) => sql<boolean>`${sql.ref(column)} LIKE ${`%${escapeLike(term)}%`}`,
-  isUnavailable: (error) => isUnavailablePostgres(error, 0),
+  ddl: { booleanType: 'boolean', realType: 'double precision', bigintType: 'bigint', textType: 'text COLLATE "C"' },
+  driver: {
+    text: dropNul,
+    plugins: [new DropNulPlugin()],
+    isUnavailable: (error) => isUnavailablePostgres(error, 0),
+  },
 }
 
 /**

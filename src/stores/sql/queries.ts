@@ -1,7 +1,7 @@
 /**
  * Lists on SQL, derived from the collection definitions and a `ListRequest`: WHERE from the request's
  * filters and search as the collection compares them, ORDER BY from the request's order, and pages with
- * their exact count (cached per tenant generation where the schema keeps one, `CURRENT.generations`:
+ * their exact count (cached per tenant generation where the schema keeps one, `generationTable` in schema.ts:
  * a steady-state page of tickets is then one statement).
  */
 import { sql, type RawBuilder } from 'kysely'
@@ -16,9 +16,9 @@ import {
 } from '../../model/collection.js'
 import type { ListRequest } from '../../model/list-request.js'
 import type { ListResult } from '../../ports/store.js'
-import { ofTenant, type SqlContext } from './context.js'
+import { ofTenant, quote, type SqlContext, tenantColumn } from './context.js'
 import { keysetSegments } from './keyset.js'
-import { CURRENT, quote } from './migrations/index.js'
+import { ftsOf, generationTable } from './schema.js'
 
 /** What lists read of a collection. */
 type SqlListDefinition = Pick<
@@ -65,10 +65,10 @@ export function listConditions(
   const where: RawBuilder<unknown>[] = []
   if (collection.search !== null && request.search !== undefined) {
     const term = foldCase(request.search)
-    const fts = collection.search.trigram ? CURRENT.fts[collection.table] : undefined
+    const fts = ftsOf(collection) ?? undefined
     const matches = collection.search.columns.map((c) => {
       const folded = foldedName(c)
-      return ctx.engine.contains(folded, term, fts?.column === folded ? fts : undefined)
+      return ctx.engine.fragments.contains(folded, term, fts?.column === folded ? fts : undefined)
     })
     where.push(matches.length === 1 ? matches[0]! : sql`(${sql.join(matches, sql` OR `)})`)
   }
@@ -76,7 +76,7 @@ export function listConditions(
     const value = request.filters[param]
     if (value === undefined) continue
     if (op === 'equals')
-      where.push(sql`${name} = ${column.type === 'boolean' ? ctx.engine.bool(Boolean(value)) : value}`)
+      where.push(sql`${name} = ${column.type === 'boolean' ? ctx.engine.fragments.bool(Boolean(value)) : value}`)
     else if (op === 'equalsFolded') where.push(sql`${name} = ${foldCase(String(value))}`)
     else if (op === 'atLeast') where.push(sql`${name} >= ${value}`)
     else where.push(sql`${name} <= ${value}`)
@@ -133,7 +133,7 @@ type PageQuery = Pick<ListRequest, 'page' | 'limit'>
 export interface Pages {
   /**
    * A page of the tenant's records of `collection` that match `request`, in its order (then by id), with
-   * its exact count: cached per tenant generation where the table has one (`CURRENT.generations`).
+   * its exact count: cached per tenant generation where the table has one (`generationTable`).
    */
   list<T>(collection: SqlListDefinition, tenantId: string, request: ListRequest): Promise<ListResult<T>>
 }
@@ -167,7 +167,7 @@ async function readPage(
     )
     return page.map((r) => parseDoc(r.doc))
   }
-  if (ctx.engine.unionSeeks && seek.length > 1) {
+  if (ctx.engine.capabilities.unionSeeks && seek.length > 1) {
     // One statement, one round trip (engine.ts): each segment is still its own seek of the sort's
     // index, limited like a page; the union, at most a few pages of rows, is put in order once more.
     const limit = limitOffset(query.limit, 0)
@@ -223,7 +223,7 @@ export function createPages(ctx: SqlContext): Pages {
    * A page of `table` of the tenant under `conditions`, its count cached under the tenant's
    * generation in `generations`. In the steady state one statement reads the page, and reads it
    * only while the stored generation is still the cached one: the tenant it seeks in its index is
-   * `(SELECT tenant_id ... AND generation = cached)`, evaluated once, so after a seed it finds
+   * `(SELECT <tenant> ... AND generation = cached)`, evaluated once, so after a seed it finds
    * nothing at once (a condition beside the seek would be tested row by row, scanning the tenant).
    */
   async function generationPage(
@@ -240,7 +240,7 @@ export function createPages(ctx: SqlContext): Pages {
     const cached = countCache.get(key)
     const where = (tenant: string | RawBuilder<unknown>) => and([ofTenant(tenant), ...conditions])
     if (cached !== undefined && offset < cached.count) {
-      const current = sql`(SELECT tenant_id FROM ${t(generations)}
+      const current = sql`(SELECT ${tenantColumn()} FROM ${t(generations)}
         WHERE ${ofTenant(tenantId)} AND generation = ${cached.generation})`
       const page = await readPage(ctx, table, where(current), order, request, offset, seek)
       // No rows: a seed changed the generation (or, after a cursor, nothing follows: checked below).
@@ -272,11 +272,11 @@ export function createPages(ctx: SqlContext): Pages {
       const order = orderSql(collection, request.order)
       const { after } = request
       const seek = after === undefined ? undefined : keysetSegments(ctx.engine, collection, request.order, after)
-      const generations = CURRENT.generations[collection.table]
+      const generations = generationTable(collection)
       // With a generation, the tenant's condition is generationPage's: it seeks the tenant only while
       // its counted generation is current.
       const page =
-        generations === undefined
+        generations === null
           ? countedPage(collection.table, [ofTenant(tenantId), ...conditions], order, request, seek)
           : generationPage(collection.table, generations, tenantId, conditions, order, request, seek)
       return page as Promise<ListResult<T>>

@@ -68,7 +68,7 @@ export function sqlRateLimiter(store: Store, options: SqlRateLimiterOptions = {}
     countsCost: true,
     async consume(key, rule = defaults, cost = 1): Promise<RateLimitResult> {
       const id = `${rule.limit}/${rule.windowMs}/${key}`
-      const now = engine.nowMs()
+      const now = engine.fragments.nowMs()
       try {
         if (++calls % 1000 === 0)
           await sql`DELETE FROM ${table('rate_limits')} WHERE reset_at < ${now} - 3600000`.execute(db)

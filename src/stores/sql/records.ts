@@ -9,8 +9,7 @@
 import { type RawBuilder, sql } from 'kysely'
 import { type CollectionDefinition, type ViewNeed, viewOfGet } from '../../model/collection.js'
 import type { GetRequest, Store } from '../../ports/store.js'
-import { type CompiledStatement, ofTenant, parse, type SqlContext } from './context.js'
-import { quote } from './migrations/index.js'
+import { type CompiledStatement, ofTenant, parse, quote, type SqlContext, tenantColumn } from './context.js'
 import { isVersioned, type KnownTexts } from './versioned.js'
 
 /** What `get` reads of a definition. */
@@ -58,10 +57,10 @@ function recordStatement(
       children.push(need)
       return { name: needName, kind: children.length }
     }
-    // Correlated: the counted rows are the record's tenant's (`c.tenant_id = r.tenant_id`).
+    // Correlated: the counted rows are the record's tenant's.
     columns.push(
       sql`(SELECT count(*) FROM ${ctx.table(need.count.table)} c
-           WHERE ${ofTenant(sql.raw('r.tenant_id'), 'c')} AND c.${name(need.by)} = r.id) AS ${sql.raw(`n${i}`)}`,
+           WHERE ${ofTenant(tenantColumn('r'), 'c')} AND c.${name(need.by)} = r.id) AS ${sql.raw(`n${i}`)}`,
     )
     return { name: needName, count: `n${i}` }
   })

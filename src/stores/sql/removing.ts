@@ -1,16 +1,19 @@
 /**
- * The SQL store's `remove`: deletes the given records of one tenant in one write transaction.
- * Removing a budget deletes its line items; removing tickets bumps the tenant's ticket generation
- * (as `seed` does), so that no instance serves a cached count that still includes them.
+ * The SQL store's `remove`: deletes the given records of one tenant in one write transaction, with
+ * their children (a budget's line items: `childTables`, schema.ts), and bumps the tenant's generation
+ * of each collection that keeps one (as `seed` does), so that no instance serves a cached count that
+ * still includes them.
  */
 import { sql } from 'kysely'
-import { budgetLineItems } from '../../model/index.js'
+import { SEEDED_COLLECTIONS } from '../../model/index.js'
 import type { EventDraft } from '../../model/events.js'
 import { EVENT_RESOURCE_OF } from '../event-views.js'
-import { normalizeRemoval, type RemoveIds, type SeedKey } from '../../model/removal.js'
-import { type Exec, ofTenant, type SqlContext } from './context.js'
-import { IDS_PER_STATEMENT, SYNC_TABLES } from './event-states.js'
+import { normalizeRemoval, type RemoveIds } from '../../model/removal.js'
+import type { CollectionDefinition } from '../../model/collection.js'
+import { counterOfTenant, type Exec, ofTenant, type SqlContext } from './context.js'
+import { IDS_PER_STATEMENT } from './event-states.js'
 import type { SqlEvents } from './events.js'
+import { childTables, generationTable } from './schema.js'
 
 /**
  * Deletes `ids` of `table` for the tenant, in batches; `column` names the key (`budget_id` for line items).
@@ -34,6 +37,23 @@ export async function deleteIds(
 }
 
 /**
+ * Bumps the tenant's generation of `collection`'s rows where the schema keeps one (schema.ts), so that no
+ * instance serves a cached count from before a seed or removal.
+ *
+ * @example
+ * await bumpGeneration(ctx, ex, tickets, tenantId)
+ */
+export async function bumpGeneration(
+  ctx: SqlContext,
+  ex: Exec,
+  collection: Pick<CollectionDefinition<never, never>, 'table'>,
+  tenantId: string,
+): Promise<void> {
+  const table = generationTable(collection)
+  if (table !== null) await counterOfTenant(ctx.table(table), 'generation', sql`VALUES (${tenantId}, 1)`).execute(ex)
+}
+
+/**
  * The store's `remove`.
  *
  * @example
@@ -44,20 +64,24 @@ export function createRemover(ctx: SqlContext, events: SqlEvents): (tenantId: st
   return async (tenantId, ids) => {
     const removal = normalizeRemoval(ids)
     if (Object.values(removal).every((list) => list.length === 0)) return
-    await ctx.engine.writeTransaction(ctx.bulk, async (ex) => {
+    await ctx.writes.transaction(ctx.bulk, async (ex) => {
       const drafts: EventDraft[] = []
-      for (const [key, table] of Object.entries(SYNC_TABLES) as [SeedKey, string][]) {
-        const type = EVENT_RESOURCE_OF[key]
+      for (const collection of SEEDED_COLLECTIONS) {
+        const ids = removal[collection.name]
+        const type = EVENT_RESOURCE_OF[collection.name]
         if (type !== null)
-          for (const id of (await events.states(ex, tenantId, key, removal[key])).keys())
+          for (const id of (await events.states(ex, tenantId, collection.name, ids)).keys())
             drafts.push({ type: `${type}.deleted`, resource: { type, id }, object: null, previous: null })
-        await deleteIds(ctx, ex, table, 'id', tenantId, removal[key])
+        await deleteIds(ctx, ex, collection.table, 'id', tenantId, ids)
       }
       await events.append(ex, tenantId, drafts)
-      await deleteIds(ctx, ex, budgetLineItems.table, 'budget_id', tenantId, removal.budgets)
-      if (removal.tickets.length > 0)
-        await sql`INSERT INTO ${ctx.table('ticket_generations')} AS cur (tenant_id, generation) VALUES (${tenantId}, 1)
-                  ON CONFLICT (tenant_id) DO UPDATE SET generation = cur.generation + 1`.execute(ex)
+      for (const collection of SEEDED_COLLECTIONS) {
+        const ids = removal[collection.name]
+        if (ids.length === 0) continue
+        for (const child of childTables(collection))
+          await deleteIds(ctx, ex, child.collection.table, child.parentColumn, tenantId, ids)
+        await bumpGeneration(ctx, ex, collection, tenantId)
+      }
     })
   }
 }

@@ -1,22 +1,24 @@
 /**
- * Writing records as rows, derived from the collection definitions: each row is `tenant_id`, the key,
- * the collection's columns, their folded copies, the document and its parts. A seed upserts every
- * collection in one write transaction; a big ticket load on SQLite drops the tickets' indexes and
- * rebuilds them afterwards (one sort per index instead of a million random inserts into each).
+ * Writing records as rows, derived from the collection definitions: each row is the tenant, the key,
+ * the collection's columns, their folded copies, the document and its parts (`rowColumns`, schema.ts).
+ * A seed upserts every collection in one write transaction, each with the children its records carry
+ * (a budget's line items: `childTables`), and bumps the tenant's generation of every collection that
+ * keeps one; a load at least as big as its table, on an engine that rebuilds indexes, drops the table's
+ * indexes and rebuilds them afterwards (one sort per index instead of a million random inserts into each).
  */
 import { sql } from 'kysely'
-import { budgetLineItems, budgets, SEEDED_COLLECTIONS, tickets } from '../../model/index.js'
-import { type CollectionDefinition, foldedName, foldedValue } from '../../model/collection.js'
+import { SEEDED_COLLECTIONS } from '../../model/index.js'
+import { type CollectionDefinition, foldedValue } from '../../model/collection.js'
 import type { EventDraft } from '../../model/events.js'
 import { SEED_KEYS, type SeedKey } from '../../model/removal.js'
 import type { SeedOptions } from '../../ports/store.js'
 import { normalizeSeed, type SeedData } from '../../model/seed.js'
-import { SYNC_TABLES } from './event-states.js'
 import type { SqlEvents } from './events.js'
 import type { StoredState } from '../event-views.js'
 import type { Engine } from './engine.js'
-import { type CompiledStatement, type Exec, ofTenant, type SqlContext } from './context.js'
-import { CURRENT } from './migrations/index.js'
+import { type CompiledStatement, type Exec, insertOfTenant, type SqlContext } from './context.js'
+import { bumpGeneration, deleteIds } from './removing.js'
+import { childTables, indexRebuild, rowColumns } from './schema.js'
 
 /** What rows are built from. */
 type RowDefinition<D, S> = Pick<CollectionDefinition<D, S>, 'key' | 'columns' | 'document' | 'parts'>
@@ -25,30 +27,13 @@ type RowBuilder<S> = (tenantId: string, key: readonly unknown[], record: S) => u
 /** What the shape of rows is read from. */
 type TableShape = Pick<CollectionDefinition<never, never>, 'table' | 'key' | 'columns' | 'parts'>
 
-/** A collection upserted as it is, keyed by id; the list is heterogeneous, so its record type is erased. */
-type PlainDefinition = RowDefinition<unknown, { id: string }> & TableShape & { readonly name: SeedKey }
+/** A seeded collection, keyed by id; the list is heterogeneous, so its record type is erased. */
+type SeededDefinition = RowDefinition<unknown, { id: string }> &
+  TableShape &
+  Pick<CollectionDefinition<never, never>, 'indexes' | 'search'> & { readonly name: SeedKey }
 
-/** The collections upserted as they are: all but tickets and budgets, loaded apart below. */
-const PLAIN_COLLECTIONS = SEEDED_COLLECTIONS.filter(
-  (collection) => collection !== tickets && collection !== budgets,
-) as unknown as readonly PlainDefinition[]
-
-/**
- * The columns of `collection`'s rows, in row order.
- *
- * @example
- * rowColumns(companies) // ['tenant_id', 'id', 'name', 'created_at', 'updated_at', 'doc']
- */
-export function rowColumns(collection: Omit<TableShape, 'table'>): string[] {
-  return [
-    'tenant_id',
-    ...collection.key.map((k) => k.name),
-    ...collection.columns.map((c) => c.name),
-    ...collection.columns.filter((c) => c.folded).map((c) => foldedName(c.name)),
-    'doc',
-    ...Object.keys(collection.parts),
-  ]
-}
+/** Every seeded collection, in the order seeds write them (`COLLECTIONS`'). */
+const SEEDED = SEEDED_COLLECTIONS as unknown as readonly SeededDefinition[]
 
 /**
  * The row builder of `collection` on `engine`.
@@ -66,7 +51,7 @@ export function rowBuilder<D, S>(collection: RowDefinition<D, S>, engine: Engine
     const row: unknown[] = [tenantId, ...key]
     for (let i = 0; i < columns.length; i++) {
       const value = columns[i]!.read(document)
-      row.push(booleans[i] ? engine.bool(value as boolean) : value)
+      row.push(booleans[i] ? engine.fragments.bool(value as boolean) : value)
     }
     for (const column of folded) row.push(foldedValue(column.read(document)))
     row.push(JSON.stringify(document))
@@ -116,29 +101,92 @@ function upsertOf(
   columns: readonly string[],
   count: number,
 ): CompiledStatement {
-  const keys = ['tenant_id', ...collection.key.map((k) => k.name)]
-  const refs = (names: readonly string[]) => sql.join(names.map((name) => sql.ref(name)))
-  const update = columns.filter((c) => !keys.includes(c)).map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`)
-  const onConflict = update.length > 0 ? sql`DO UPDATE SET ${sql.join(update)}` : sql`DO NOTHING`
+  const key = collection.key.map((k) => k.name)
+  // The row's columns after its tenant's (`rowColumns` puts the tenant first), and those after its key.
+  const own = columns.slice(1)
+  const update = own.filter((c) => !key.includes(c)).map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`)
+  const set = update.length > 0 ? sql.join(update) : null
   const width = columns.length
   return ctx.compiled(count * width, (values) => {
     const tuples = Array.from({ length: count }, (_, i) => sql`(${sql.join(values.slice(i * width, (i + 1) * width))})`)
-    return sql`INSERT INTO ${ctx.table(collection.table)} (${refs(columns)}) VALUES ${sql.join(tuples)}
-               ON CONFLICT (${refs(keys)}) ${onConflict}`
+    return insertOfTenant(ctx.table(collection.table), own, sql`VALUES ${sql.join(tuples)}`, { key, set })
   })
 }
 
-/** Ticket loads at least this big on SQLite drop the ticket indexes first (when not smaller than the table). */
+/** Loads at least this big, where the engine rebuilds indexes, drop the table's first (when not smaller than it). */
 const REBUILD_INDEXES_FROM = 50_000
 /**
- * Ticket loads bigger than this run with the engine's bulk-load settings, and a table a seed writes
- * more rows to is analysed where the engine plans from statistics (`Engine.bulkLoad.analyze`).
+ * Loads bigger than this run with the engine's bulk-load settings, and a table a seed writes more rows to
+ * is analysed where the engine plans from statistics (`EngineCapabilities.plansFromStatistics`).
  */
 const BULK_LOAD_FROM = 10_000
 
+/** A seeded record, as far as the seed reads it: its id, and its children's lists by field. */
+type SeededRecord = { id: string } & Readonly<Record<string, unknown>>
+
 /**
- * The store's `seed`: validates and normalises `data`, then upserts every collection in one write
- * transaction and bumps the tenant's ticket generation when tickets were given.
+ * Whether a load of `count` rows into `collection` drops and rebuilds its indexes: where the engine says
+ * so (engine.ts), for a load at least as big as the table.
+ */
+async function rebuilds(ctx: SqlContext, ex: Exec, collection: SeededDefinition, count: number): Promise<boolean> {
+  if (!ctx.engine.capabilities.rebuildsIndexes || count < REBUILD_INDEXES_FROM || collection.indexes.length === 0)
+    return false
+  const existing = await ctx.one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${ctx.table(collection.table)}`, ex)
+  return count >= Number(existing?.n ?? 0)
+}
+
+/** Upserts `records` of `collection` for the tenant, rebuilding its indexes around a load that calls for it. */
+async function load(
+  ctx: SqlContext,
+  ex: Exec,
+  collection: SeededDefinition,
+  row: RowBuilder<SeededRecord>,
+  tenantId: string,
+  records: readonly SeededRecord[],
+): Promise<void> {
+  const rebuild = (await rebuilds(ctx, ex, collection, records.length))
+    ? indexRebuild(collection, ctx.engine, ctx.tableName)
+    : null
+  if (rebuild !== null) for (const statement of rebuild.drop) await sql.raw(statement).execute(ex)
+  await upsert(ctx, ex, collection, { length: records.length, at: (i) => row(tenantId, [records[i]!.id], records[i]!) })
+  if (rebuild !== null) for (const statement of rebuild.create) await sql.raw(statement).execute(ex)
+}
+
+/**
+ * Replaces the children of the seeded `parents` (a budget's line items): each child collection's rows
+ * of those parents are deleted, then its records, from the parents' field, inserted in order.
+ */
+async function loadChildren(
+  ctx: SqlContext,
+  ex: Exec,
+  collection: SeededDefinition,
+  rowOf: (definition: object) => RowBuilder<SeededRecord>,
+  tenantId: string,
+  parents: readonly SeededRecord[],
+): Promise<void> {
+  for (const child of childTables(collection)) {
+    const table = child.collection.table
+    await deleteIds(
+      ctx,
+      ex,
+      table,
+      child.parentColumn,
+      tenantId,
+      parents.map((parent) => parent.id),
+    )
+    const row = rowOf(child.collection)
+    const rows = parents.flatMap((parent) =>
+      ((parent[child.field] ?? []) as readonly SeededRecord[]).map((item, i) =>
+        row(tenantId, [parent.id, i + 1], item),
+      ),
+    )
+    await upsert(ctx, ex, child.collection, rows)
+  }
+}
+
+/**
+ * The store's `seed`: validates and normalises `data`, then upserts every collection and its children in
+ * one write transaction and bumps the tenant's generation of each that keeps one.
  *
  * @example
  * const seed = createSeeder(ctx, sqlEvents(ctx, EVENT_RETENTION_MS))
@@ -149,73 +197,36 @@ export function createSeeder(
   events: SqlEvents,
 ): (tenantId: string, data: SeedData, options?: SeedOptions) => Promise<void> {
   const { engine, table: t } = ctx
-  const build = {
-    tickets: rowBuilder(tickets, engine),
-    budgets: rowBuilder(budgets, engine),
-    budgetLineItems: rowBuilder(budgetLineItems, engine),
+  const builders = new Map<object, RowBuilder<SeededRecord>>()
+  const rowOf = (definition: object) => {
+    let row = builders.get(definition)
+    if (row === undefined)
+      builders.set(definition, (row = rowBuilder(definition as RowDefinition<unknown, SeededRecord>, engine)))
+    return row
   }
-  const builders = new Map<object, RowBuilder<never>>()
 
   return async (tenantId, data, options) => {
-    const r = normalizeSeed(data)
+    const r = normalizeSeed(data) as unknown as Readonly<Record<SeedKey, readonly SeededRecord[]>>
     const recordEvents = options?.events ?? true
-    await engine.writeTransaction(ctx.bulk, async (ex) => {
+    await ctx.writes.transaction(ctx.bulk, async (ex) => {
       // With events, what each seeded record was before (none of this with events: false, a bulk load's choice).
       const before = new Map<SeedKey, Map<string, StoredState>>()
       const idsOf = (key: SeedKey) => r[key].map((record) => record.id)
       if (recordEvents) for (const key of SEED_KEYS) before.set(key, await events.states(ex, tenantId, key, idsOf(key)))
-      /** Upserts records keyed by their id. */
-      const all = <D, S extends { id: string }>(
-        collection: RowDefinition<D, S> & TableShape,
-        records: readonly S[],
-      ) => {
-        let row = builders.get(collection) as RowBuilder<S> | undefined
-        if (row === undefined) builders.set(collection, (row = rowBuilder<D, S>(collection, engine)))
-        return upsert(
-          ctx,
-          ex,
-          collection,
-          records.map((record) => row(tenantId, [record.id], record)),
-        )
+      const bulk = SEEDED.some((collection) => r[collection.name].length > BULK_LOAD_FROM)
+      if (bulk) for (const statement of engine.fragments.bulkLoad.before) await sql.raw(statement).execute(ex)
+      for (const collection of SEEDED) {
+        const records = r[collection.name]
+        if (records.length === 0) continue
+        await load(ctx, ex, collection, rowOf(collection), tenantId, records)
+        await loadChildren(ctx, ex, collection, rowOf, tenantId, records)
+        await bumpGeneration(ctx, ex, collection, tenantId)
       }
-      const bulk = r.tickets.length > BULK_LOAD_FROM
-      if (bulk) for (const statement of engine.bulkLoad.before) await sql.raw(statement).execute(ex)
-      // A load at least as big as the table, where the engine says so (engine.ts), rebuilds the indexes after.
-      let rebuild = false
-      if (engine.bulkLoad.rebuildIndexes && r.tickets.length >= REBUILD_INDEXES_FROM) {
-        const existing = Number(
-          (await ctx.one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t('tickets')}`, ex))?.n ?? 0,
-        )
-        rebuild = r.tickets.length >= existing
-      }
-      const indexes = CURRENT.ticketIndexStatements(engine.name, ctx.tableName)
-      if (rebuild) for (const statement of indexes.drop) await sql.raw(statement).execute(ex)
-      if (r.tickets.length > 0) {
-        await upsert(ctx, ex, tickets, {
-          length: r.tickets.length,
-          at: (i) => build.tickets(tenantId, [r.tickets[i]!.id], r.tickets[i]!),
-        })
-        if (rebuild) for (const statement of indexes.create) await sql.raw(statement).execute(ex)
-        await sql`INSERT INTO ${t('ticket_generations')} AS cur (tenant_id, generation) VALUES (${tenantId}, 1)
-                  ON CONFLICT (tenant_id) DO UPDATE SET generation = cur.generation + 1`.execute(ex)
-      }
-      if (bulk) for (const statement of engine.bulkLoad.after) await sql.raw(statement).execute(ex)
-      for (const budget of r.budgets) {
-        await upsert(ctx, ex, budgets, [build.budgets(tenantId, [budget.id], budget)])
-        await sql`DELETE FROM ${t(budgetLineItems.table)}
-                  WHERE ${ofTenant(tenantId)} AND budget_id = ${budget.id}`.execute(ex)
-        await upsert(
-          ctx,
-          ex,
-          budgetLineItems,
-          budget.lineItems.map((item, i) => build.budgetLineItems(tenantId, [budget.id, i + 1], item)),
-        )
-      }
-      for (const collection of PLAIN_COLLECTIONS) await all<unknown, { id: string }>(collection, r[collection.name])
-      if (engine.bulkLoad.analyze) {
+      if (bulk) for (const statement of engine.fragments.bulkLoad.after) await sql.raw(statement).execute(ex)
+      if (engine.capabilities.plansFromStatistics) {
         // Before the read-back below and the pages after: a big load on stale statistics is planned as small.
-        for (const key of SEED_KEYS)
-          if (r[key].length > BULK_LOAD_FROM) await sql`ANALYZE ${t(SYNC_TABLES[key])}`.execute(ex)
+        for (const collection of SEEDED)
+          if (r[collection.name].length > BULK_LOAD_FROM) await sql`ANALYZE ${t(collection.table)}`.execute(ex)
       }
       if (recordEvents) {
         const drafts: EventDraft[] = []

@@ -1,12 +1,15 @@
 /**
  * The one SQL store, shared by SQLite and Postgres: the same statements on both, with the few
- * differences asked of its {@link Engine} (see `engine.ts`). Records are kept as their JSON text,
- * beside copies of the fields that lists filter and sort on (the collection definitions of `src/model/`
- * say which); writes that read first run in a write transaction; versioned replaces are one
- * `UPDATE ... WHERE version = expected`. This file composes the parts: `context.ts` (database and
- * parsed records), `queries.ts` (lists and pages), `seeding.ts` (rows and seeds), `collections.ts`
- * (the collection methods: `records.ts` reads a record, `versioned.ts` replaces one by
- * compare-and-set, `domain-writes.ts` the named writes), `idempotency.ts` and `migrations/`.
+ * differences asked of its {@link Engine}'s parts (see `engine.ts`; its write strategies chosen by
+ * the engine's capabilities, `write-strategies.ts`) and what it reads of the schema derived from
+ * the definitions (`schema.ts`; `migrations/` is read by the migrator alone). Records are kept as
+ * their JSON text, beside copies of the fields that lists filter and sort on (the collection
+ * definitions of `src/model/` say which); writes that read first run in a write transaction;
+ * versioned replaces are one `UPDATE ... WHERE version = expected`. This file composes the parts:
+ * `context.ts` (database and parsed records), `queries.ts` (lists and pages), `seeding.ts` (rows and
+ * seeds), `collections.ts` (the collection methods: `records.ts` reads a record, `versioned.ts`
+ * replaces one by compare-and-set, `domain-writes.ts` the named writes), `idempotency.ts` and the
+ * migrator (`migrations/index.ts`).
  */
 import type { Kysely, RawBuilder } from 'kysely'
 import { StoreUnavailableError } from '../../ports/store.js'
@@ -85,13 +88,13 @@ export async function createSqlStore(
   engine: Engine,
   options: SqlStoreOptions = {},
 ): Promise<SqlStore> {
-  const schema = engine.schemas ? options.schema : undefined
+  const schema = engine.capabilities.schemas ? options.schema : undefined
   const ctx = createSqlContext(db, engine, schema, options.bulkDb)
   const migrate = () => migrateToLatest(ctx.bulk, { engine, table: ctx.tableName, schema })
   const unavailable = (error: unknown) =>
     error instanceof StoreUnavailableError
       ? error
-      : engine.isUnavailable(error)
+      : engine.driver.isUnavailable(error)
         ? new StoreUnavailableError(error)
         : error
 

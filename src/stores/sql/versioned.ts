@@ -11,10 +11,10 @@ import type { WriteContext } from '../../model/events.js'
 import type { SeedKey } from '../../model/removal.js'
 import type { Store } from '../../ports/store.js'
 import { EVENT_RESOURCE_OF, syncChange } from '../event-views.js'
-import { type CompiledStatement, type Exec, json, ofTenant, parse, type SqlContext } from './context.js'
+import { type CompiledStatement, type Exec, json, ofTenant, parse, quote, type SqlContext } from './context.js'
 import type { SqlEvents, StoredDoc } from './events.js'
-import { quote } from './migrations/index.js'
-import { rowBuilder, rowColumns, upsert } from './seeding.js'
+import { rowColumns } from './schema.js'
+import { rowBuilder, upsert } from './seeding.js'
 
 /** How many versioned records' texts a store remembers for its compare-and-set (see {@link KnownTexts}). */
 const MAX_KNOWN_TEXTS = 2_000
@@ -116,7 +116,7 @@ function versionedStatements(ctx: SqlContext, definition: VersionedDefinition): 
       2,
       ([tenant, id]) =>
         sql`SELECT ${version}, doc FROM ${table}
-            WHERE ${ofTenant(tenant)} AND id = ${id}${sql.raw(ctx.engine.forUpdate)}`,
+            WHERE ${ofTenant(tenant)} AND id = ${id}${sql.raw(ctx.engine.fragments.forUpdate)}`,
     ),
     update: ctx.compiled(columns.length + 2, update),
     guarded: ctx.compiled(columns.length + 4, (values) => {
@@ -143,7 +143,7 @@ async function insertVersioned(
   write: WriteContext | undefined,
 ): Promise<true> {
   const row = statements.row(tenantId, [record.id], record)
-  await ctx.engine.writeTransaction(ctx.db, async (ex) => {
+  await ctx.writes.transaction(ctx.db, async (ex) => {
     const before = await events.states(ex, tenantId, definition.name, [record.id])
     await upsert(ctx, ex, definition, [row])
     // The state after is the record in hand (the row's `doc` is its document's JSON).
@@ -164,7 +164,7 @@ async function insertVersioned(
  * await replaceVersioned(reports, tenantId, next, current.version)
  */
 export function versionedReplace(ctx: SqlContext, events: SqlEvents, known: KnownTexts): Store['replaceVersioned'] {
-  const { db, engine } = ctx
+  const { db, writes } = ctx
   const made = new Map<string, VersionedStatements>()
   const statementsOf = (definition: VersionedDefinition) => {
     let found = made.get(definition.table)
@@ -206,7 +206,7 @@ export function versionedReplace(ctx: SqlContext, events: SqlEvents, known: Know
     }
     const held = known.get(definition.table, tenantId, record.id)
     const guard = held?.version === expected ? [...values, tenantId, record.id, expected, held.text] : undefined
-    if (guard !== undefined && engine.guardedWrites !== null) {
+    if (guard !== undefined && writes.guarded !== null) {
       // Company and report type names are read first, outside any transaction, as the locked path
       // reads them (unlocked, under READ COMMITTED): an event names what they were at the write.
       const drafts = await draftFrom(db, held!.text)
@@ -216,12 +216,8 @@ export function versionedReplace(ctx: SqlContext, events: SqlEvents, known: Know
       }
       known.forget(definition.table, tenantId, record.id)
     }
-    const done = await engine.writeTransaction(db, async (ex) => {
-      if (
-        guard !== undefined &&
-        engine.guardedWrites === null &&
-        (await statements.guarded.rows(guard, ex)).length > 0
-      ) {
+    const done = await writes.transaction(db, async (ex) => {
+      if (guard !== undefined && writes.guarded === null && (await statements.guarded.rows(guard, ex)).length > 0) {
         // SQLite holds the write lock from BEGIN: the guarded update changed the row, so the state it
         // replaced is the remembered text.
         await events.append(ex, tenantId, await draftFrom(ex, held!.text), write)

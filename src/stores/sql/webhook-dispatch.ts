@@ -4,14 +4,18 @@
  * picks and skips what another claim has locked (`FOR UPDATE ... SKIP LOCKED`), so concurrent
  * dispatchers split the work without waiting on each other; on SQLite `BEGIN IMMEDIATE` runs one
  * claim at a time. Every write under a claim names its owner (and the position or attempt it
- * claimed) in its WHERE, so a claim that was taken over writes nothing.
+ * claimed) in its WHERE, so a claim that was taken over writes nothing. Claims span tenants, so they
+ * read the tenant as a column (`tenantColumn`, context.ts); every other statement is one tenant's.
  */
 import { sql } from 'kysely'
 import type { FinishedWebhookJob, WebhookDispatchStore, WebhookJob } from '../../ports/webhook-dispatch.js'
-import { json, ofTenant, type Exec, type SqlContext } from './context.js'
+import { type Exec, insertOfTenant, json, ofTenant, type SqlContext, tenantColumn } from './context.js'
+
+/** The tenant column as the claims' rows name it. */
+const TENANT = sql`${tenantColumn()} AS tenant`
 
 interface JobRow {
-  tenant_id: string
+  tenant: string
   id: string
   endpoint_id: string
   event_id: string
@@ -22,7 +26,7 @@ interface JobRow {
 }
 
 const jobOf = (row: JobRow): WebhookJob => ({
-  tenantId: row.tenant_id,
+  tenantId: row.tenant,
   id: row.id,
   endpointId: row.endpoint_id,
   eventId: row.event_id,
@@ -42,31 +46,31 @@ const JOBS_PER_STATEMENT = 100
  * const store = { ...webhookDispatchMethods(ctx), ... }
  */
 export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
-  const { db, engine, table: t, rows } = ctx
+  const { db, engine, writes, table: t, rows } = ctx
   return {
     async claimWebhookFanOuts(owner, now, leaseMs, limit) {
       const at = now.getTime()
-      const found = await engine.writeTransaction(db, (trx) =>
-        rows<{ tenant_id: string; endpoint_id: string; position: unknown }>(
+      const found = await writes.transaction(db, (trx) =>
+        rows<{ tenant: string; endpoint_id: string; position: unknown }>(
           sql`UPDATE ${t('webhook_dispatch')} SET lease_owner = ${owner}, lease_until = ${at + leaseMs}
-              WHERE (tenant_id, endpoint_id) IN (
-                SELECT d.tenant_id, d.endpoint_id FROM ${t('webhook_dispatch')} d
-                JOIN ${t('event_positions')} p ON p.tenant_id = d.tenant_id
+              WHERE (${tenantColumn()}, endpoint_id) IN (
+                SELECT ${tenantColumn('d')}, d.endpoint_id FROM ${t('webhook_dispatch')} d
+                JOIN ${t('event_positions')} p ON ${ofTenant(tenantColumn('d'), 'p')}
                 WHERE d.position < p.position AND (d.lease_until IS NULL OR d.lease_until <= ${at})
-                LIMIT ${limit}${sql.raw(engine.skipLocked('d'))})
-              RETURNING tenant_id, endpoint_id, position`,
+                LIMIT ${limit}${sql.raw(engine.fragments.skipLocked('d'))})
+              RETURNING ${TENANT}, endpoint_id, position`,
           trx,
         ),
       )
       return found.map((row) => ({
-        tenantId: row.tenant_id,
+        tenantId: row.tenant,
         endpointId: row.endpoint_id,
         position: Number(row.position),
       }))
     },
 
     async enqueueWebhookJobs(claim, owner, jobs, position) {
-      return engine.writeTransaction(db, async (trx) => {
+      return writes.transaction(db, async (trx) => {
         const moved = await rows(
           sql`UPDATE ${t('webhook_dispatch')} SET position = ${position}, lease_owner = NULL, lease_until = NULL
               WHERE ${ofTenant(claim.tenantId)} AND endpoint_id = ${claim.endpointId}
@@ -81,9 +85,16 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
               sql`(${claim.tenantId}, ${job.id}, ${claim.endpointId}, ${job.eventId}, ${job.eventPosition},
                      ${job.eventType}, 1, ${job.nextAttemptAt})`,
           )
-          await sql`INSERT INTO ${t('webhook_jobs')}
-                      (tenant_id, id, endpoint_id, event_id, event_position, event_type, attempt, next_attempt_at)
-                    VALUES ${sql.join(values)}`.execute(trx)
+          const columns = [
+            'id',
+            'endpoint_id',
+            'event_id',
+            'event_position',
+            'event_type',
+            'attempt',
+            'next_attempt_at',
+          ]
+          await insertOfTenant(t('webhook_jobs'), columns, sql`VALUES ${sql.join(values)}`).execute(trx)
         }
         return true
       })
@@ -91,14 +102,14 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
 
     async claimWebhookJobs(owner, now, leaseMs, limit) {
       const at = now.getTime()
-      const found = await engine.writeTransaction(db, (trx) =>
+      const found = await writes.transaction(db, (trx) =>
         rows<JobRow>(
           sql`UPDATE ${t('webhook_jobs')} SET lease_owner = ${owner}, lease_until = ${at + leaseMs}
-              WHERE (tenant_id, id) IN (
-                SELECT j.tenant_id, j.id FROM ${t('webhook_jobs')} j
+              WHERE (${tenantColumn()}, id) IN (
+                SELECT ${tenantColumn('j')}, j.id FROM ${t('webhook_jobs')} j
                 WHERE j.next_attempt_at <= ${at} AND (j.lease_until IS NULL OR j.lease_until <= ${at})
-                ORDER BY j.next_attempt_at LIMIT ${limit}${sql.raw(engine.skipLocked('j'))})
-              RETURNING tenant_id, id, endpoint_id, event_id, event_position, event_type, attempt, next_attempt_at`,
+                ORDER BY j.next_attempt_at LIMIT ${limit}${sql.raw(engine.fragments.skipLocked('j'))})
+              RETURNING ${TENANT}, id, endpoint_id, event_id, event_position, event_type, attempt, next_attempt_at`,
           trx,
         ),
       )
@@ -107,7 +118,7 @@ export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
 
     async finishWebhookJobs(owner, finished) {
       if (finished.length === 0) return []
-      return engine.writeTransaction(db, async (trx) => {
+      return writes.transaction(db, async (trx) => {
         const held = await endJobs(ctx, trx, owner, finished)
         const kept = finished.filter(({ job }) => held.has(keyOf(job.tenantId, job.id)))
         await recordAttempts(ctx, trx, kept)
@@ -144,11 +155,11 @@ async function endJobs(
       chunk.map(({ job }) => sql`(${ofTenant(job.tenantId)} AND id = ${job.id} AND attempt = ${job.attempt})`),
       sql` OR `,
     )
-    const gone = await rows<{ tenant_id: string; id: string }>(
-      sql`DELETE FROM ${t('webhook_jobs')} WHERE lease_owner = ${owner} AND (${which}) RETURNING tenant_id, id`,
+    const gone = await rows<{ tenant: string; id: string }>(
+      sql`DELETE FROM ${t('webhook_jobs')} WHERE lease_owner = ${owner} AND (${which}) RETURNING ${TENANT}, id`,
       trx,
     )
-    for (const row of gone) held.add(keyOf(row.tenant_id, row.id))
+    for (const row of gone) held.add(keyOf(row.tenant, row.id))
   }
   for (const { job, outcome } of finished) {
     if (outcome.kind !== 'attempted' || outcome.nextAttemptAt === null) continue
@@ -176,11 +187,15 @@ async function recordAttempts(ctx: SqlContext, trx: Exec, kept: readonly Finishe
       ({ tenantId, delivery }) =>
         sql`(${tenantId}, ${delivery.id}, ${delivery.endpointId}, ${delivery.createdAt}, ${json(delivery)})`,
     )
-    await sql`INSERT INTO ${ctx.table('webhook_deliveries')} (tenant_id, id, endpoint_id, created_at, doc)
-              VALUES ${sql.join(values)}
-              ON CONFLICT (tenant_id, id) DO UPDATE
-              SET endpoint_id = excluded.endpoint_id, created_at = excluded.created_at,
-                  doc = excluded.doc`.execute(trx)
+    await insertOfTenant(
+      ctx.table('webhook_deliveries'),
+      ['id', 'endpoint_id', 'created_at', 'doc'],
+      sql`VALUES ${sql.join(values)}`,
+      {
+        key: ['id'],
+        set: sql`endpoint_id = excluded.endpoint_id, created_at = excluded.created_at, doc = excluded.doc`,
+      },
+    ).execute(trx)
   }
 }
 
@@ -225,6 +240,7 @@ async function settleFailingSince(
 ): Promise<Map<string, string | null>> {
   const { engine, table: t, rows } = ctx
   const endpoints = endpointAttempts(kept)
+  const tenant = tenantColumn()
   const sorted = [...endpoints].sort(([a], [b]) => compareBytes(a, b)).map(([, state]) => state)
   const endpointIs = (state: { tenantId: string; endpointId: string }) =>
     sql`(${ofTenant(state.tenantId)} AND endpoint_id = ${state.endpointId})`
@@ -239,13 +255,13 @@ async function settleFailingSince(
   const after = new Map<string, string | null>()
   const changing = sorted.filter((state) => state.success || state.failure !== undefined)
   for (const chunk of chunks(changing)) {
-    const locked = await rows<{ tenant_id: string; endpoint_id: string }>(
-      sql`SELECT tenant_id, endpoint_id FROM ${t('webhook_dispatch')}
+    const locked = await rows<{ tenant: string; endpoint_id: string }>(
+      sql`SELECT ${TENANT}, endpoint_id FROM ${t('webhook_dispatch')}
           WHERE ${sql.join(chunk.map(changes), sql` OR `)}
-          ORDER BY tenant_id, endpoint_id${sql.raw(engine.forUpdate)}`,
+          ORDER BY ${tenant}, endpoint_id${sql.raw(engine.fragments.forUpdate)}`,
       trx,
     )
-    const states = locked.map((row) => endpoints.get(keyOf(row.tenant_id, row.endpoint_id))!)
+    const states = locked.map((row) => endpoints.get(keyOf(row.tenant, row.endpoint_id))!)
     const clearing = states.filter((state) => state.failure === undefined)
     if (clearing.length > 0)
       await sql`UPDATE ${t('webhook_dispatch')} SET failing_since = NULL
@@ -261,12 +277,12 @@ async function settleFailingSince(
   }
   const unknown = sorted.filter((state) => !after.has(keyOf(state.tenantId, state.endpointId)))
   for (const chunk of chunks(unknown)) {
-    const found = await rows<{ tenant_id: string; endpoint_id: string; failing_since: string | null }>(
-      sql`SELECT tenant_id, endpoint_id, failing_since FROM ${t('webhook_dispatch')}
+    const found = await rows<{ tenant: string; endpoint_id: string; failing_since: string | null }>(
+      sql`SELECT ${TENANT}, endpoint_id, failing_since FROM ${t('webhook_dispatch')}
           WHERE ${sql.join(chunk.map(endpointIs), sql` OR `)}`,
       trx,
     )
-    for (const row of found) after.set(keyOf(row.tenant_id, row.endpoint_id), row.failing_since)
+    for (const row of found) after.set(keyOf(row.tenant, row.endpoint_id), row.failing_since)
   }
   return after
 }

@@ -16,10 +16,10 @@ import { json, ofTenant, parse, type SqlContext } from './context.js'
  * const store = { ...webhookMethods(ctx), ... }
  */
 export function webhookMethods(ctx: SqlContext): WebhookStore {
-  const { db, engine, table: t, rows, one } = ctx
+  const { db, writes, table: t, rows, one } = ctx
   return {
     async insertWebhookEndpoint(tenantId, record, maxPerTenant) {
-      return engine.writeTransaction(db, async (trx) => {
+      return writes.transaction(db, async (trx) => {
         await sql`INSERT INTO ${t('webhook_tenants')} (tenant_id) VALUES (${tenantId})
                   ON CONFLICT (tenant_id) DO UPDATE SET tenant_id = excluded.tenant_id`.execute(trx)
         const counted = await one<{ n: number | string }>(
@@ -63,7 +63,7 @@ export function webhookMethods(ctx: SqlContext): WebhookStore {
     },
 
     async deleteWebhookEndpoint(tenantId, id) {
-      return engine.writeTransaction(db, async (trx) => {
+      return writes.transaction(db, async (trx) => {
         const gone = await rows(
           sql`DELETE FROM ${t('webhook_endpoints')} WHERE ${ofTenant(tenantId)} AND id = ${id} RETURNING id`,
           trx,

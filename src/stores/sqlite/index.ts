@@ -126,17 +126,21 @@ export async function createSqliteStore(
     } catch (error) {
       await checkpoints?.stop()
       owned?.close()
-      throw sqliteEngine.isUnavailable(error) ? new StoreUnavailableError(error) : error
+      throw sqliteEngine.driver.isUnavailable(error) ? new StoreUnavailableError(error) : error
     }
     dialect = new SqliteDialect({ database: withStatementCache(database, new BusyGate(database, busyTimeoutMs)) })
   }
   // Once the store exists, db.destroy() closes the handle (the dialect closes the one it was given).
   try {
-    return await createSqlStore(new Kysely<unknown>({ dialect, plugins: [...sqliteEngine.plugins] }), sqliteEngine, {
-      migrate: options.migrate ?? true,
-      ...(options.eventRetentionMs !== undefined ? { eventRetentionMs: options.eventRetentionMs } : {}),
-      onClose: () => checkpoints?.stop(),
-    })
+    return await createSqlStore(
+      new Kysely<unknown>({ dialect, plugins: [...sqliteEngine.driver.plugins] }),
+      sqliteEngine,
+      {
+        migrate: options.migrate ?? true,
+        ...(options.eventRetentionMs !== undefined ? { eventRetentionMs: options.eventRetentionMs } : {}),
+        onClose: () => checkpoints?.stop(),
+      },
+    )
   } catch (error) {
     await checkpoints?.stop()
     owned?.close() // the migrations failed (a locked file: 503): no store, so no one else would close it
@@ -181,7 +185,7 @@ class BusyGate {
   failed(error: unknown, start: number): unknown {
     // Half the timeout at least: the statement did wait (SQLite also says BUSY at once, e.g. for a stale snapshot).
     const waited = performance.now() - start >= this.busyTimeoutMs / 2
-    if (this.#failFastUntil === 0 && this.busyTimeoutMs > 0 && waited && sqliteEngine.isUnavailable(error)) {
+    if (this.#failFastUntil === 0 && this.busyTimeoutMs > 0 && waited && sqliteEngine.driver.isUnavailable(error)) {
       this.#failFastUntil = performance.now() + this.busyTimeoutMs
       this.database.pragma('busy_timeout = 0')
     }

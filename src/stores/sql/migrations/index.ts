@@ -1,25 +1,26 @@
 /**
  * The SQL stores' migrations, kept in code (no files to ship or find) and run by Kysely's
- * Migrator (./kysely-migrator.ts finds it in the installed release) in the order listed. A shipped
- * migration is never edited: a change to the schema is a new migration appended here, and
- * `CURRENT` points at what the latest one leaves.
+ * Migrator (./kysely-migrator.ts finds it in the installed release) in the order listed: the
+ * migrator, the one runtime module that reads `migrations/`. A shipped migration is never edited: a
+ * change to the schema is a new migration appended here, and what the store reads of the schema
+ * (`../schema.ts`) follows the model, checked against the migrated database by
+ * test/stores/migrations.test.ts.
  */
 import { sql, type Kysely } from 'kysely'
-import type { Engine } from '../engine.js'
+import { quote, type TableNamer } from '../context.js'
+import type { Engine, EngineName } from '../engine.js'
 import { kyselyMigrator, type Migration, type MigrationProvider } from './kysely-migrator.js'
-import { initial, TICKET_FTS, ticketIndexStatements, type TableNamer } from './0001-initial.js'
+import { initial } from './0001-initial.js'
 import { events } from './0002-events.js'
 import { apiKeysMigration } from './0003-api-keys.js'
 import { webhooks } from './0004-webhooks.js'
 import { webhookDispatch } from './0005-webhook-dispatch.js'
 import { eventsPrunedByPosition } from './0006-events-pruned-by-position.js'
 
-export type { TableNamer } from './0001-initial.js'
-
 /** A migration: its name (ordered by it) and what it does. */
 interface CodeMigration {
   name: string
-  up(db: Kysely<unknown>, context: { engine: Engine['name']; table: TableNamer }): Promise<void>
+  up(db: Kysely<unknown>, context: { engine: EngineName; table: TableNamer }): Promise<void>
 }
 
 /** Every migration, oldest first. */
@@ -31,22 +32,6 @@ const MIGRATIONS: readonly CodeMigration[] = [
   webhookDispatch,
   eventsPrunedByPosition,
 ]
-
-/**
- * What the stores need to know of the schema the latest migration leaves: the tickets' indexes
- * (dropped and rebuilt around a bulk load), SQLite's FTS5 tables by the table they index, and the
- * tables of per-tenant generations by the table they count: every seed or removal of its rows bumps
- * the tenant's generation, so a list's count is cached under it (src/stores/sql/queries.ts).
- *
- * @example
- * const { drop, create } = CURRENT.ticketIndexStatements('sqlite', quote)
- * CURRENT.generations.tickets // 'ticket_generations'
- */
-export const CURRENT: {
-  ticketIndexStatements: typeof ticketIndexStatements
-  fts: Readonly<Record<string, { table: string; column: string }>>
-  generations: Readonly<Record<string, string>>
-} = { ticketIndexStatements, fts: { tickets: TICKET_FTS }, generations: { tickets: 'ticket_generations' } }
 
 /** Where the tables live. */
 export interface MigrationContext {
@@ -85,12 +70,9 @@ export async function migrateToLatest(db: Kysely<unknown>, context: MigrationCon
   // Without a schema the migrations' tables go where unqualified names resolve, and the migrator must
   // be told so: it asks whether its tables exist in any schema, and finding another store's there it
   // would never create its own.
+  const current = context.engine.fragments.currentSchema
   const schema =
-    context.schema ??
-    (context.engine.name === 'postgres'
-      ? ((await sql<{ schema: string | null }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema ??
-        undefined)
-      : undefined)
+    context.schema ?? (current === null ? undefined : ((await current.execute(db)).rows[0]?.schema ?? undefined))
   const Migrator = await kyselyMigrator()
   const migrator = new Migrator({
     db,
@@ -103,14 +85,4 @@ export async function migrateToLatest(db: Kysely<unknown>, context: MigrationCon
   // On SQLite two processes may race to record the migration; the loser finds it done on a retry.
   if (error !== undefined) ({ error } = await migrator.migrateToLatest())
   if (error !== undefined) throw error
-}
-
-/**
- * Quotes an identifier.
- *
- * @example
- * quote('order') // '"order"'
- */
-export function quote(identifier: string): string {
-  return `"${identifier.replaceAll('"', '""')}"`
 }
