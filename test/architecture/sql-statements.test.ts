@@ -17,7 +17,7 @@ const files = readdirSync(dir).filter((name) => name.endsWith('.ts') && name !==
 describe('SQL written one way', () => {
   it('finds the files it checks', () => {
     expect(files).toEqual(
-      expect.arrayContaining(['records.ts', 'versioned.ts', 'domain-writes.ts', 'queries.ts', 'seeding.ts']),
+      expect.arrayContaining(['records.ts', 'versioned.ts', 'record-writes.ts', 'queries.ts', 'seeding.ts']),
     )
   })
 

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely'
 import type { ApiKey, ApiKeyRecord } from '../../model/api-keys.js'
-import type { ApiKeyMethods } from '../../ports/store.js'
+import type { ApiKeysPort } from '../../ports/api-keys.js'
 import { json, ofTenant, parse, type SqlContext } from './context.js'
 
 /** A row of `api_keys`. */
@@ -48,7 +48,7 @@ const recordOf = (row: ApiKeyRow): ApiKeyRecord => ({ ...keyOf(row), hash: row.h
  * @example
  * const store = { ...sqlApiKeyMethods(ctx), ... }
  */
-export function sqlApiKeyMethods(ctx: SqlContext): ApiKeyMethods {
+export function sqlApiKeyMethods(ctx: SqlContext): ApiKeysPort {
   const { table: t, rows, one } = ctx
   const text = (value: string | undefined) => sql`CAST(${value ?? null} AS TEXT)`
   return {

@@ -7,7 +7,7 @@
  * claimed) in its WHERE, so a claim that was taken over writes nothing.
  */
 import { sql } from 'kysely'
-import type { FinishedWebhookJob, WebhookDispatchStore, WebhookJob } from '../../ports/webhook-dispatch.js'
+import type { FinishedWebhookJob, WebhookDispatchPort, WebhookJob } from '../../ports/webhook-dispatch.js'
 import { json, ofTenant, type Exec, type SqlContext } from './context.js'
 
 interface JobRow {
@@ -41,7 +41,7 @@ const JOBS_PER_STATEMENT = 100
  * @example
  * const store = { ...webhookDispatchMethods(ctx), ... }
  */
-export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
+export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchPort {
   const { db, engine, table: t, rows } = ctx
   return {
     async claimWebhookFanOuts(owner, now, leaseMs, limit) {

@@ -13,7 +13,9 @@ import { at, fixtureIds, MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
 import { callLabel, LIST_METHODS, listLabel, lister, listQuery } from './store-calls.js'
 import {
   automationRules,
+  budgetLineItems,
   budgets,
+  companies,
   complianceChecks,
   complianceTemplates,
   goals,
@@ -24,6 +26,7 @@ import {
   reports,
   tickets,
   trainingCourses,
+  trainingEnrollments,
 } from '../../model/index.js'
 
 const T0 = new Date('2024-03-01T12:00:00.000Z')
@@ -127,12 +130,12 @@ function storeIsolatedWrites(ctx: ConformanceContext): void {
     const [budget, rule, report] = before
     const patch = v.parse(UpdateBudgetSchema, { title: 'Hijacked' })
     expect(
-      await ctx.store.updateBudget(a.tenantId, b.budget, patch, at(20)),
+      await ctx.store.patch(budgets, a.tenantId, b.budget, patch, at(20)),
       callLabel('updateBudget', 'A', b.budget, patch),
     ).toBeNull()
     const item = { ...budget!.lineItems[0]!, ...MINIMAL_LINE_ITEM, id: '0e0e0e0e-0e0e-4e0e-8e0e-0e0e0e0e0e0e' }
     expect(
-      await ctx.store.addBudgetLineItem(a.tenantId, b.budget, item),
+      await ctx.store.addChild(budgetLineItems, a.tenantId, b.budget, item),
       callLabel('addBudgetLineItem', 'A', b.budget),
     ).toBe(false)
     const ruleNext = { ...rule!, name: 'Hijacked', version: rule!.version + 1 }
@@ -146,7 +149,7 @@ function storeIsolatedWrites(ctx: ConformanceContext): void {
       callLabel('replaceVersioned(reports)', 'A', b.report),
     ).toBe(false)
     expect(
-      await ctx.store.deleteTrainingEnrollment(a.tenantId, b.enrollments[0]!),
+      await ctx.store.delete(trainingEnrollments, a.tenantId, b.enrollments[0]!),
       callLabel('deleteTrainingEnrollment', 'A', b.enrollments[0]),
     ).toBe(false)
     expect(await snapshot(), 'tenant B’s budget, rule, report and course after the refused writes').toEqual(before)
@@ -157,7 +160,7 @@ function storeIsolatedWrites(ctx: ConformanceContext): void {
     const two = await ctx.fresh(writableSeed('a'))
     const { budget } = ctx.a.ids
     const before = await ctx.store.get(budgets, two.tenantId, budget)
-    await ctx.store.updateBudget(one.tenantId, budget, { title: 'Only in one' }, at(20))
+    await ctx.store.patch(budgets, one.tenantId, budget, { title: 'Only in one' }, at(20))
     expect(
       await ctx.store.get(budgets, two.tenantId, budget),
       'get(budgets, two) after updateBudget(one, same id)',
@@ -213,7 +216,7 @@ function storeIsolatedReads(ctx: ConformanceContext): void {
       ['get(plannerItemTypes)', b.plannerTypes[0]!, () => ctx.store.get(plannerItemTypes, t, b.plannerTypes[0]!)],
     ]
     for (const [method, id, get] of gets) expect(await get(), callLabel(method, 'A', id)).toBeNull()
-    const found = await ctx.store.findCompanies(t, b.companies)
+    const found = await ctx.store.findNames(companies, t, b.companies)
     expect(found, callLabel('findCompanies', 'A', b.companies)).toEqual([])
   })
 }
