@@ -112,24 +112,20 @@ export {
 } from './model/seed.js'
 export { normalizeRemoval, type RemoveIds, type SeedKey } from './model/removal.js'
 
-// The events feed, and the helpers docs/stores.md has a store record its events with
+// The events feed (its records are written by the records part, which records their events)
 export {
-  changeOf,
   EVENT_TYPES,
   type Event,
   type EventAction,
   type EventActor,
-  type EventDraft,
   type EventList,
   type EventListQuery,
   type EventResourceType,
   EventSchema,
   type EventType,
-  eventId,
   type WriteContext,
 } from './model/events.js'
 export type { EventPage, EventQuery } from './ports/event-feed.js'
-export { eventView, type StoredState, syncChange, type ViewLookups } from './stores/event-views.js'
 
 // API keys for hosts (docs/api-keys.md)
 export {
@@ -195,9 +191,8 @@ export type {
 } from './http/operation.js'
 export { createOpenApiDocument, type OpenApiOptions } from './openapi/document.js'
 
-// The contract's rules docs/stores.md has a store of your own reuse
-export { budgetTotals, npsStatistics } from './model/computed.js'
-export { compareCodePoints, foldCase, orderBy } from './model/ordering.js'
+// The store author's helpers (docs/stores.md, "Your own store"): the contract's order and case rules
+export { compareCodePoints, foldCase } from './model/ordering.js'
 
 // The model: each resource's schema (valibot) and type, the write bodies, and the record and query
 // types the Store port takes

@@ -131,12 +131,12 @@ function storeIsolatedWrites(ctx: ConformanceContext): void {
     const patch = v.parse(UpdateBudgetSchema, { title: 'Hijacked' })
     expect(
       await ctx.store.patch(budgets, a.tenantId, b.budget, patch, at(20)),
-      callLabel('updateBudget', 'A', b.budget, patch),
+      callLabel('patch', 'A', 'budgets', b.budget, patch),
     ).toBeNull()
     const item = { ...budget!.lineItems[0]!, ...MINIMAL_LINE_ITEM, id: '0e0e0e0e-0e0e-4e0e-8e0e-0e0e0e0e0e0e' }
     expect(
       await ctx.store.addChild(budgetLineItems, a.tenantId, b.budget, item),
-      callLabel('addBudgetLineItem', 'A', b.budget),
+      callLabel('addChild', 'A', 'budgetLineItems', b.budget),
     ).toBe(false)
     const ruleNext = { ...rule!, name: 'Hijacked', version: rule!.version + 1 }
     expect(
@@ -150,7 +150,7 @@ function storeIsolatedWrites(ctx: ConformanceContext): void {
     ).toBe(false)
     expect(
       await ctx.store.delete(trainingEnrollments, a.tenantId, b.enrollments[0]!),
-      callLabel('deleteTrainingEnrollment', 'A', b.enrollments[0]),
+      callLabel('delete', 'A', 'trainingEnrollments', b.enrollments[0]),
     ).toBe(false)
     expect(await snapshot(), 'tenant B’s budget, rule, report and course after the refused writes').toEqual(before)
   })
@@ -163,7 +163,7 @@ function storeIsolatedWrites(ctx: ConformanceContext): void {
     await ctx.store.patch(budgets, one.tenantId, budget, { title: 'Only in one' }, at(20))
     expect(
       await ctx.store.get(budgets, two.tenantId, budget),
-      'get(budgets, two) after updateBudget(one, same id)',
+      'get(budgets, two) after patch(budgets, one, same id)',
     ).toEqual(before)
   })
 }
@@ -217,6 +217,6 @@ function storeIsolatedReads(ctx: ConformanceContext): void {
     ]
     for (const [method, id, get] of gets) expect(await get(), callLabel(method, 'A', id)).toBeNull()
     const found = await ctx.store.findNames(companies, t, b.companies)
-    expect(found, callLabel('findCompanies', 'A', b.companies)).toEqual([])
+    expect(found, callLabel('findNames', 'A', 'companies', b.companies)).toEqual([])
   })
 }
