@@ -35,6 +35,8 @@ interface Statements {
   locked: CompiledStatement
   /** The document's values of the row (its columns, their folded copies, `doc`) from a document. */
   values: (tenantId: string, record: Doc) => unknown[]
+  /** As a child: the values of its row after its key (columns, folded copies, `doc`, parts) from a record. */
+  childValues: (tenantId: string, record: Doc) => unknown[]
   /** The update of a record's document and columns: the values, then tenant and id. */
   update: CompiledStatement
   /** The delete of a record (tenant, id), returning its id. */
@@ -86,6 +88,8 @@ function statementsOf(ctx: SqlContext, definition: Definition): Statements {
         sql`SELECT doc FROM ${table} WHERE ${ofTenant(tenant)} AND id = ${id}${sql.raw(engine.forUpdate)}`,
     ),
     values: (tenantId, record) => row(tenantId, [record.id], record).slice(skip, skip + columns.length),
+    // The key's values are the append's own (the parent's id, the next sequence number): none here.
+    childValues: (tenantId, record) => row(tenantId, [], record).slice(1),
     update: ctx.compiled(columns.length + 2, (values) => {
       const set = columns.map((column, i) => sql`${sql.raw(quote(column))} = ${values[i]}`)
       const [tenant, id] = values.slice(columns.length)
@@ -152,9 +156,9 @@ export function recordWrites(ctx: SqlContext, events: SqlEvents): RecordWrites {
         if (row === undefined) return null
         // Its children, read under the lock, are the same before and after: the states for the event
         // and the answer are built from them and the record in hand, nothing is read back.
-        const children = await Promise.all(
-          s.children.map((child) => child.read.rows<{ doc: string }>([tenantId, id], ex)),
-        )
+        // One after another: a transaction is one connection, which runs one statement at a time.
+        const children: { doc: string }[][] = []
+        for (const child of s.children) children.push(await child.read.rows<{ doc: string }>([tenantId, id], ex))
         const kept: Record<string, unknown> = {}
         for (const [i, child] of s.children.entries()) kept[child.field] = children[i]!.map((r) => parse<Doc>(r.doc))
         const keptText = children.flatMap((rows) => rows.map((r) => r.doc)).join('')
@@ -187,8 +191,7 @@ export function recordWrites(ctx: SqlContext, events: SqlEvents): RecordWrites {
           const next = { ...parse<Doc>(row.doc), ...touched }
           writes.push(s.update.sql([...s.values(tenantId, next), tenantId, parentId]), ...bumped(s, tenantId))
         }
-        const values = rowBuilder(definition, engine)(tenantId, [parentId, 0], doc).slice(3)
-        writes.push(append.sql([...values, tenantId, parentId]))
+        writes.push(append.sql([...statements(definition).childValues(tenantId, doc), tenantId, parentId]))
         const type = resourceOf(definition)
         const draft = type === null ? null : changeOf(type, doc.id, null, doc)
         await events.append(ex, tenantId, draft === null ? [] : [draft], write, writes)
