@@ -11,6 +11,7 @@
  */
 import type { Kysely, RawBuilder } from 'kysely'
 import { StoreUnavailableError } from '../../ports/store.js'
+import type { EventFeedPort } from '../../ports/event-feed.js'
 import type { Store } from '../../ports/store.js'
 import { sqlApiKeyMethods } from './api-keys.js'
 import { sqlRecords } from './collections.js'
@@ -20,7 +21,7 @@ import { idempotencyMethods } from './idempotency.js'
 import { migrateToLatest } from './migrations/index.js'
 import { createPages } from './queries.js'
 import { EVENT_RETENTION_MS } from '../event-feed.js'
-import { sqlEvents } from './events.js'
+import { type SqlEvents, sqlEvents } from './events.js'
 import { webhookDispatchMethods } from './webhook-dispatch.js'
 import { webhookMethods } from './webhooks.js'
 
@@ -107,7 +108,7 @@ export async function createSqlStore(
     engine: engine.name,
     migrate,
     ...sqlRecords(ctx, createPages(ctx), events),
-    listEvents: events.listEvents,
+    ...sqlEventFeed(events),
     ...idempotencyMethods(ctx),
     ...sqlApiKeyMethods(ctx),
     ...webhookMethods(ctx),
@@ -132,4 +133,9 @@ export async function createSqlStore(
   }
   internals.set(store, { db, engine, table: ctx.table, unavailable })
   return store
+}
+
+/** The events feed part: the pages of `events`, whose writes the records part records in its transactions. */
+function sqlEventFeed(events: SqlEvents): EventFeedPort {
+  return { listEvents: events.listEvents }
 }
