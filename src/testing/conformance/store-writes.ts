@@ -12,6 +12,7 @@ import {
   budgets,
   companies,
   reports,
+  tickets,
   trainingCourses,
   trainingEnrollments,
 } from '../../model/index.js'
@@ -115,6 +116,21 @@ function enrollmentCompanyAndSeedWrites(ctx: ConformanceContext): void {
       list.items.map((item) => item.id),
       'list(trainingEnrollments) after the delete',
     ).not.toContain(id)
+  })
+
+  it('delete(tickets) removes a ticket from get, its list and the list’s count (a cached count too)', async () => {
+    const { tenantId } = await ctx.fresh({ tickets: fixtureSeed('a').tickets })
+    const id = ctx.a.ids.tickets[1]!
+    const list = () => lister(ctx.store, 'listTickets')(tenantId, listQuery('listTickets', 'limit=100'))
+    const before = await list()
+    expect(await ctx.store.delete(tickets, tenantId, id), callLabel('delete', 't', 'tickets', id)).toBe(true)
+    const after = await list()
+    const label = `list(tickets) after ${callLabel('delete', 't', 'tickets', id)}`
+    expect([after.totalCount, after.items.map((item) => item.id)], label).toEqual([
+      before.totalCount - 1,
+      before.items.map((item) => item.id).filter((other) => other !== id),
+    ])
+    expect(await ctx.store.get(tickets, tenantId, id), `get(tickets) after the delete`).toBeNull()
   })
 
   it('findNames(companies) returns the tenant’s companies among the ids, ignoring unknown, foreign ones', async () => {
