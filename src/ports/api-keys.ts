@@ -12,7 +12,7 @@ import type { ApiKey, ApiKeyChanges, ApiKeyRecord } from '../model/api-keys.js'
  * const store = { ...memoryApiKeyMethods(), ... }
  */
 export interface ApiKeysPort {
-  /** Stores a new key (its `id` and `hash` are new). */
+  /** Stores a new key; throws `DuplicateApiKeyError` (storing nothing) when its `id` or `hash` is stored. */
   insertApiKey(key: ApiKeyRecord): Promise<void>
   /** The key whose `hash` (lower-case hex SHA-256 of the token) this is, or null. */
   findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>
