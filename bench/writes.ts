@@ -5,7 +5,7 @@
  * Both are timed in alternating batches in one process; the ratio is the median of 7 rounds.
  */
 import { createMemoryStore } from '../src/index.js'
-import type { Budget, BudgetLineItem } from '../src/model/budgets.js'
+import { type Budget, type BudgetLineItem, budgetLineItems } from '../src/model/budgets.js'
 
 const TENANT = 'bench-writes'
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
@@ -52,12 +52,12 @@ const store = createMemoryStore()
 const full = uuid(10)
 const empty = uuid(11)
 await store.seed(TENANT, { budgets: [budget(full), budget(empty)] } as never)
-for (let n = 0; n < 20_000; n++) await store.addBudgetLineItem(TENANT, full, item(n))
+for (let n = 0; n < 20_000; n++) await store.addChild(budgetLineItems, TENANT, full, item(n))
 
 let next = 100_000
 async function perAdd(budgetId: string, count: number): Promise<number> {
   const started = performance.now()
-  for (let i = 0; i < count; i++) await store.addBudgetLineItem(TENANT, budgetId, item(next++))
+  for (let i = 0; i < count; i++) await store.addChild(budgetLineItems, TENANT, budgetId, item(next++))
   return (performance.now() - started) / count
 }
 

@@ -19,14 +19,20 @@ export { createMemoryStore, type MemoryStore, type MemoryStoreOptions } from './
 export {
   IDEMPOTENCY_LOCK_MS,
   IDEMPOTENCY_TTL_MS,
-  type ApiKeyMethods,
+  type ApiKeysPort,
+  type ChildCollection,
   type DocumentOf,
+  type EventFeedPort,
   type GetRequest,
+  type IdempotencyPort,
   type IdempotencyReservation,
   type Included,
   type ListResult,
+  type NamedCollection,
   type NamedRef,
   type PartField,
+  type RecordPatch,
+  type RecordsPort,
   type SeedOptions,
   type Shown,
   type Store,
@@ -84,7 +90,7 @@ export type { WebhookDeliveryRecord, WebhookStore } from './ports/webhook-store.
 export type {
   FinishedWebhookJob,
   NewWebhookJob,
-  WebhookDispatchStore,
+  WebhookDispatchPort,
   WebhookFanOutClaim,
   WebhookJob,
   WebhookJobFinish,
@@ -106,24 +112,20 @@ export {
 } from './model/seed.js'
 export { normalizeRemoval, type RemoveIds, type SeedKey } from './model/removal.js'
 
-// The events feed, and the helpers docs/stores.md has a store record its events with
+// The events feed (its records are written by the records part, which records their events)
 export {
-  changeOf,
   EVENT_TYPES,
   type Event,
   type EventAction,
   type EventActor,
-  type EventDraft,
   type EventList,
   type EventListQuery,
   type EventResourceType,
   EventSchema,
   type EventType,
-  eventId,
   type WriteContext,
 } from './model/events.js'
 export type { EventPage, EventQuery } from './ports/event-feed.js'
-export { eventView, type StoredState, syncChange, type ViewLookups } from './stores/event-views.js'
 
 // API keys for hosts (docs/api-keys.md)
 export {
@@ -190,9 +192,8 @@ export type {
 } from './http/operation.js'
 export { createOpenApiDocument, type OpenApiOptions } from './openapi/document.js'
 
-// The contract's rules docs/stores.md has a store of your own reuse
-export { budgetTotals, npsStatistics } from './model/computed.js'
-export { compareCodePoints, foldCase, orderBy } from './model/ordering.js'
+// The store author's helpers (docs/stores.md, "Your own store"): the contract's order and case rules
+export { compareCodePoints, foldCase } from './model/ordering.js'
 
 // The model: each resource's schema (valibot) and type, the write bodies, and the record and query
 // types the Store port takes

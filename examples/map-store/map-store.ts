@@ -1,19 +1,25 @@
 /**
  * A store of your own, written against the package's public names only (docs/stores.md, "Your own
- * store"): the records of every collection are kept here, in Maps, and read and written from the
- * collection definitions alone: `get` (lookup column, parts, view needs), `list` (filters, search,
- * order, pages and cursors), the named writes, `seed` and `remove`. Nothing below names a resource
- * except the named writes. The parts of the port that are not about records (the events feed,
- * idempotency, API keys, webhooks) come from `createMemoryStore()`, to which every write is applied
- * too, so that its feed records the write's events. `test/conformance/third-party.test.ts` runs the
- * exported conformance suite on it.
+ * store"). It implements the records part of the port (`RecordsPort`): the records of every
+ * collection are kept here, in Maps, and read and written from the collection definitions alone:
+ * `get` (lookup column, parts, view needs), `list` (filters, search, order, pages and cursors), the
+ * generic writes (`patch`, `addChild`, `delete`, `findNames`, `replaceVersioned`), `seed` and
+ * `remove`. Nothing below names a collection.
+ *
+ * Every other part (the events feed, idempotency, API keys, webhooks) is `createMemoryStore()`'s. Its
+ * feed records the events of the writes made to the memory store's own records, computed there from
+ * the record before and after (its view, the names and counts it shows), so each write here is made
+ * to the memory store too: first (it checks the call, refusing what the definition does not allow
+ * with the `TypeError` every store gives, and records the event), then to the Maps. The memory store
+ * thus holds a second copy of every record, and a write and its event are not one step with the
+ * Maps' copy: this store is an example of the records part, not of a database. A store on a database
+ * implements the feed too, recording each write's events in the write's transaction.
+ * `test/conformance/third-party.test.ts` runs the exported conformance suite on it.
  */
 import {
   type AnyCollectionView,
-  budgets,
   type ColumnValue,
   columnOf,
-  companies,
   compareCodePoints,
   compareKeysets,
   createMemoryStore,
@@ -27,8 +33,8 @@ import {
   normalizeSeed,
   SEEDED_COLLECTIONS,
   type Store,
+  type RecordsPort,
   type SeededCollection,
-  trainingEnrollments,
   type NamesNeed,
   type ViewNeed,
   viewOfGet,
@@ -140,8 +146,8 @@ function matches(definition: Definition, request: ListRequest, doc: Seeded): boo
 }
 
 /**
- * A store keeping its records in Maps, by tenant, collection and id. `eventRetentionMs` is the
- * memory store's, which keeps the events feed.
+ * A store keeping its records in Maps, by tenant, collection and id: its records part, and the
+ * memory store's other parts. `eventRetentionMs` is the memory store's, which keeps the events feed.
  *
  * @example
  * const api = createPublicApi({ store: createMapStore(), keyResolver })
@@ -149,10 +155,25 @@ function matches(definition: Definition, request: ListRequest, doc: Seeded): boo
 export function createMapStore(options: { eventRetentionMs?: number } = {}): Store {
   const rest = createMemoryStore(options)
   const held = new MapRecords()
-  const records = (tenantId: string, name: string) => held.of(tenantId, name)
   const store: Store = {
     ...rest,
+    ...mapRecords(held, rest),
+    async close() {
+      held.clear()
+      await rest.close()
+    },
+  }
+  return store
+}
 
+/**
+ * The records part over `held`. Each write is made to `rest` (the memory store, whose feed records
+ * its events) first, and then here, reading the record afresh: between the awaits another write may
+ * have changed it.
+ */
+function mapRecords(held: MapRecords, rest: Store): RecordsPort {
+  const records = (tenantId: string, name: string) => held.of(tenantId, name)
+  return {
     async get(collection, tenantId, id, request) {
       const definition = definitionOf(collection)
       const seeded = held.find(definition, tenantId, id)
@@ -163,32 +184,42 @@ export function createMapStore(options: { eventRetentionMs?: number } = {}): Sto
       return held.list(definitionOf(collection), tenantId, request) as never
     },
 
-    // Each write is applied here after the memory store's, reading the record afresh then: between
-    // the awaits another write may have changed it.
-    async updateBudget(tenantId, id, patch, updatedAt, write) {
-      const all = records(tenantId, budgets.name)
-      if (!all.has(id) || (await rest.updateBudget(tenantId, id, patch, updatedAt, write)) === null) return null
+    async patch(collection, tenantId, id, patch, updatedAt, write) {
+      if ((await rest.patch(collection, tenantId, id, patch, updatedAt, write)) === null) return null
+      const all = records(tenantId, collection.name)
       const current = all.get(id)
       if (current === undefined) return null // removed meanwhile
       const next = { ...current, ...patch, updatedAt }
       all.set(id, next)
-      return held.shown(definitionOf(budgets), tenantId, next) as never
+      return held.shown(definitionOf(collection), tenantId, next) as never
     },
 
-    async addBudgetLineItem(tenantId, budgetId, item, write) {
-      const all = records(tenantId, budgets.name)
-      if (!all.has(budgetId) || !(await rest.addBudgetLineItem(tenantId, budgetId, item, write))) return false
-      const current = all.get(budgetId)
+    async addChild(child, tenantId, parentId, item, write) {
+      if (!(await rest.addChild(child, tenantId, parentId, item, write))) return false
+      // The child's definition says where it lives: a field of its parent's records, and what it touches there.
+      const { collection, field, touches } = child.parent
+      const all = records(tenantId, collection)
+      const current = all.get(parentId)
       if (current === undefined) return false // removed meanwhile
-      const lineItems = [...(current.lineItems as unknown[]), structuredClone(item)]
-      all.set(budgetId, { ...current, updatedAt: item.createdAt, lineItems })
+      const next: Seeded = { ...current, [field]: [...((current[field] as unknown[]) ?? []), structuredClone(item)] }
+      for (const [touched, from] of Object.entries(touches ?? {}))
+        next[touched] = (item as Record<string, unknown>)[from]
+      all.set(parentId, next)
       return true
     },
 
-    async deleteTrainingEnrollment(tenantId, id, write) {
-      if (!records(tenantId, trainingEnrollments.name).has(id)) return false
-      records(tenantId, trainingEnrollments.name).delete(id)
-      return rest.deleteTrainingEnrollment(tenantId, id, write)
+    async delete(collection, tenantId, id, write) {
+      if (!(await rest.delete(collection, tenantId, id, write))) return false
+      records(tenantId, collection.name).delete(id)
+      return true
+    },
+
+    async findNames(collection, tenantId, ids) {
+      const all = records(tenantId, collection.name)
+      return ids.flatMap((id) => {
+        const found = all.get(id)
+        return found === undefined ? [] : [{ id, name: (found.name as string | null | undefined) ?? null }]
+      })
     },
 
     async replaceVersioned(collection, tenantId, record, expectedVersion, write) {
@@ -197,14 +228,6 @@ export function createMapStore(options: { eventRetentionMs?: number } = {}): Sto
       if (!(await rest.replaceVersioned(collection, tenantId, record, expectedVersion, write))) return false
       all.set(record.id, structuredClone(record) as Seeded)
       return true
-    },
-
-    async findCompanies(tenantId, ids) {
-      const all = records(tenantId, companies.name)
-      return ids.flatMap((id) => {
-        const company = all.get(id)
-        return company === undefined ? [] : [{ id, name: company.name as string }]
-      })
     },
 
     async seed(tenantId, data, options) {
@@ -221,11 +244,5 @@ export function createMapStore(options: { eventRetentionMs?: number } = {}): Sto
       for (const definition of SEEDED_COLLECTIONS)
         for (const id of removal[definition.name] ?? []) records(tenantId, definition.name).delete(id)
     },
-
-    async close() {
-      held.clear()
-      await rest.close()
-    },
   }
-  return store
 }

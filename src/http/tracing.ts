@@ -106,7 +106,7 @@ export function endRequestSpan(traced: RequestSpan, method: string, status: numb
 /**
  * The store as an operation sees it while traced: every method call is a child span
  * `store {method}`, with `store.collection` when its first argument is a collection (`get`,
- * `list`, `replaceVersioned`), ended when its promise settles (an error recorded by its name only).
+ * `list`, the generic writes), ended when its promise settles (an error recorded by its name only).
  */
 export function tracedStore(store: Store, traced: RequestSpan): Store {
   const { api: otel, context } = traced

@@ -3,6 +3,7 @@ import * as v from 'valibot'
 import { DateTimeSchema, FiniteNumberSchema, NamedRefSchema, UuidSchema } from './shared.js'
 import { defineCollection, defineView } from './collection.js'
 import { annualisedCost, budgetTotals } from './computed.js'
+import { fieldsOf } from './record-writes.js'
 import { omit, seedComputing, seedSchemaOf } from './seed-schema.js'
 
 /** The allowed budget period types. */
@@ -147,6 +148,7 @@ export type CreateLineItem = v.InferOutput<typeof CreateLineItemSchema>
  * const body = v.parse(UpdateBudgetSchema, await request.json())
  */
 export const UpdateBudgetSchema = v.pipe(
+  // Its entries are the fields `store.patch` may change (`budgets.patchable`).
   v.strictObject({
     title: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(255))),
     fiscalYear: v.optional(v.pipe(FiniteNumberSchema, v.integer(), v.minValue(1900), v.maxValue(2100))),
@@ -174,7 +176,8 @@ export const budgetLineItems = defineCollection<BudgetLineItem>()({
   name: 'budgetLineItems',
   table: 'budget_line_items',
   event: { resource: 'budget_line_item', readScope: 'budgets.write' },
-  parent: { collection: 'budgets', field: 'lineItems' },
+  // An added item moves its budget's `updatedAt` (`store.addChild`).
+  parent: { collection: 'budgets', field: 'lineItems', touches: { updatedAt: 'createdAt' } },
   seed: seedComputing(
     seedSchemaOf(v.object(omit(BudgetLineItemSchema.entries, 'annualisedCost'))),
     ['annualisedCost'],
@@ -217,4 +220,5 @@ export const budgets = defineCollection<BudgetRecord, BudgetRecord & { lineItems
   seed: seedSchemaOf(v.object(omit(BudgetSchema.entries, ...budgetView.fields, 'lineItems'))),
   document: ({ lineItems: _items, ...budget }) => budget,
   view: budgetView,
+  patchable: fieldsOf(UpdateBudgetSchema.pipe[0]),
 })

@@ -113,6 +113,8 @@ export interface CollectionEvents {
 export interface CollectionParent {
   readonly collection: string
   readonly field: string
+  /** The parent's fields `store.addChild` sets from the child's (a budget's `updatedAt` from `createdAt`). */
+  readonly touches?: Readonly<Record<string, string>>
 }
 
 /**
@@ -180,6 +182,8 @@ export interface CollectionDefinition<
   readonly indexes: readonly IndexColumns[]
   /** What reads show, when they show more or less than the stored record. */
   readonly view: W
+  /** The fields `store.patch` may change (a budget's, from its update body); none when empty. */
+  readonly patchable: readonly string[]
 }
 
 /** What {@link defineCollection} takes: the definition, with defaults, and sorts naming fields. */
@@ -217,6 +221,8 @@ export interface CollectionInput<
   indexes?: readonly IndexColumns[]
   /** Default: none (reads return the record as stored). */
   view?: W
+  /** Default: none (`store.patch` refuses the collection). */
+  patchable?: readonly (keyof D & string)[]
 }
 
 /** The key of most collections: the record's `id`. */
@@ -324,6 +330,7 @@ function completeDefinition<
       ...(input.indexes ?? []),
     ],
     view: input.view ?? (null as W),
+    patchable: input.patchable ?? [],
   }
 }
 

@@ -125,7 +125,7 @@ export type Event = v.InferOutput<typeof EventSchema>
  * store records the event with the change. Omitted, the write is recorded as the host's sync.
  *
  * @example
- * await store.updateBudget(tenantId, id, patch, now, { actor, requestId })
+ * await store.patch(budgets, tenantId, id, patch, now, { actor, requestId })
  */
 export interface WriteContext {
   actor: Extract<EventActor, { type: 'api_key' }>

@@ -14,6 +14,7 @@ import {
   type AutomationRuleRecord,
   automationRules,
 } from '../model/automation-rules.js'
+import { companies } from '../model/companies.js'
 import { writeContextOf } from './write-context.js'
 
 /**
@@ -30,15 +31,15 @@ async function withCompanies(
   const issues: ValidationIssue[] = []
   const problem = scopeProblem(rule.scopeType, rule.companyIds)
   if (problem !== null) throw validationError([{ in: 'body', path: 'companyIds', message: problem }])
-  const companies = rule.companyIds.length === 0 ? [] : await store.findCompanies(tenantId, rule.companyIds)
+  const named = rule.companyIds.length === 0 ? [] : await store.findNames(companies, tenantId, rule.companyIds)
   if (checkIds) {
-    const found = new Set(companies.map((company) => company.id))
+    const found = new Set(named.map((company) => company.id))
     rule.companyIds.forEach((id, index) => {
       if (!found.has(id)) issues.push({ in: 'body', path: `companyIds[${index}]`, message: 'No company with this id' })
     })
     if (issues.length > 0) throw validationError(issues)
   }
-  return automationRules.view.show(rule, { companies: new Map(companies.map((c) => [c.id, c.name])) })
+  return automationRules.view.show(rule, { companies: new Map(named.map((c) => [c.id, c.name])) })
 }
 
 function actor(context: OperationContext<unknown, unknown, unknown>) {

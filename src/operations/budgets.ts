@@ -8,6 +8,8 @@ import { found, notFound, ok, UuidIdParams } from './results.js'
 import {
   BudgetLineItemSchema,
   BudgetSchema,
+  budgetLineItems,
+  budgets,
   CreateLineItemSchema,
   UpdateBudgetSchema,
   type BudgetLineItem,
@@ -68,7 +70,8 @@ export const createBudgetLineItem = defineOperation({
       createdAt: timestamp,
       updatedAt: timestamp,
     }
-    if (!(await store.addBudgetLineItem(tenantId, params.id, item, writeContextOf(context)))) throw notFound('Budget')
+    if (!(await store.addChild(budgetLineItems, tenantId, params.id, item, writeContextOf(context))))
+      throw notFound('Budget')
     return {
       status: 201,
       body: { data: item },
@@ -94,7 +97,10 @@ export const updateBudget = defineOperation({
   handle: async (context) => {
     const { store, tenantId, params, body, now } = context
     return ok(
-      await found(store.updateBudget(tenantId, params.id, body, now.toISOString(), writeContextOf(context)), 'Budget'),
+      await found(
+        store.patch(budgets, tenantId, params.id, body, now.toISOString(), writeContextOf(context)),
+        'Budget',
+      ),
     )
   },
 })

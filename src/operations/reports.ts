@@ -11,6 +11,7 @@ import {
   type Report,
   type ReportRecord,
 } from '../model/reports.js'
+import { companies } from '../model/companies.js'
 import { writeContextOf } from './write-context.js'
 
 export const updateReport = defineOperation({
@@ -39,18 +40,18 @@ export const updateReport = defineOperation({
       load: () => store.get(reports, tenantId, params.id),
       change: async (current) => {
         const next: ReportRecord = { ...current, ...body, updatedAt: now.toISOString() }
-        const [companies, reportType] = await Promise.all([
-          next.companyId === null ? [] : store.findCompanies(tenantId, [next.companyId]),
+        const [company, reportType] = await Promise.all([
+          next.companyId === null ? [] : store.findNames(companies, tenantId, [next.companyId]),
           next.reportTypeId === null ? null : store.get(reportTypes, tenantId, next.reportTypeId),
         ])
         const issues: ValidationIssue[] = []
-        if (typeof body.companyId === 'string' && companies.length === 0)
+        if (typeof body.companyId === 'string' && company.length === 0)
           issues.push({ in: 'body', path: 'companyId', message: 'No company with this id' })
         if (typeof body.reportTypeId === 'string' && reportType === null)
           issues.push({ in: 'body', path: 'reportTypeId', message: 'No report type with this id' })
         if (issues.length > 0) throw validationError(issues)
         needs = {
-          company: new Map(companies.map((c) => [c.id, c.name])),
+          company: new Map(company.map((c) => [c.id, c.name])),
           reportType: new Map(reportType === null ? [] : [[reportType.id, reportType.name]]),
         }
         return next

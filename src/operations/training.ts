@@ -34,7 +34,7 @@ export const deleteTrainingEnrollment = defineOperation({
   errors: ['NOT_FOUND'],
   handle: async (context) => {
     const { store, tenantId, params } = context
-    if (!(await store.deleteTrainingEnrollment(tenantId, params.id, writeContextOf(context))))
+    if (!(await store.delete(trainingEnrollments, tenantId, params.id, writeContextOf(context))))
       throw notFound('Enrollment')
     return { status: 200, body: { message: 'Enrollment deleted' } }
   },

@@ -9,7 +9,7 @@ import type { WriteContext } from '../model/events.js'
  * The write context of a request.
  *
  * @example
- * await store.updateBudget(tenantId, id, body, now.toISOString(), writeContextOf(context))
+ * await store.patch(budgets, tenantId, id, body, now.toISOString(), writeContextOf(context))
  */
 export function writeContextOf(
   context: Pick<OperationContext<unknown, unknown, unknown>, 'principal' | 'requestId'>,

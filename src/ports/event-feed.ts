@@ -1,6 +1,6 @@
 /**
  * The events feed part of the store port (docs/extensions.md, section 3): the query a store
- * answers and the page it returns.
+ * answers, the page it returns, and the part itself ({@link EventFeedPort}).
  */
 import type { Event, EventType } from '../model/events.js'
 
@@ -40,3 +40,24 @@ export type EventPage =
   | { state: 'ok'; events: Event[]; hasNextPage: boolean; lastPosition: number }
   /** Events the walk from `after` needs were pruned (answered 410 `CURSOR_EXPIRED`). */
   | { state: 'expired' }
+
+/**
+ * The events feed part of the store port: the feed's pages. The records part records the events (every
+ * write, `seed` unless told not to, and `remove`, in the transaction of the change), so a store whose
+ * records are its own records its events too; this part only reads them.
+ *
+ * @example
+ * const page = await store.listEvents(tenantId, { after: null, order: 'asc', types: null, limit: 25 })
+ */
+export interface EventFeedPort {
+  /**
+   * A page of the tenant's events. Every write of the records part, `seed` (records it creates or
+   * changes, unless `events: false`) and `remove` record their events in the same transaction as the
+   * change, with the actor and request of its `WriteContext` (the host's sync when omitted), at the
+   * tenant's next positions in commit order. Events older than the store's `eventRetentionMs` are
+   * pruned by the store. A page holds at most `query.limit` events and stops before their JSON passes
+   * `query.maxBytes` (always at least one event), reading no further than that: events can be
+   * megabytes each.
+   */
+  listEvents(tenantId: string, query: EventQuery): Promise<EventPage>
+}

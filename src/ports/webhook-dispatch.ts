@@ -73,7 +73,7 @@ export type WebhookJobOutcome =
   | { kind: 'attempted'; delivery: WebhookDeliveryRecord; nextAttemptAt: number | null }
 
 /**
- * A claimed job and how it ended, as handed to {@link WebhookDispatchStore.finishWebhookJobs}.
+ * A claimed job and how it ended, as handed to {@link WebhookDispatchPort.finishWebhookJobs}.
  *
  * @example
  * const finished: FinishedWebhookJob = { job, outcome: { kind: 'dropped' } }
@@ -84,7 +84,7 @@ export interface FinishedWebhookJob {
 }
 
 /**
- * What {@link WebhookDispatchStore.finishWebhookJobs} did with one job: nothing when the claim was
+ * What {@link WebhookDispatchPort.finishWebhookJobs} did with one job: nothing when the claim was
  * lost (the job was taken over, or its endpoint deleted); otherwise the endpoint's `failingSince`
  * once the whole batch is applied.
  *
@@ -101,7 +101,7 @@ export type WebhookJobFinish = { held: false } | { held: true; failingSince: str
  * @example
  * const claims = await store.claimWebhookFanOuts(owner, new Date(), 40_000, 10)
  */
-export interface WebhookDispatchStore {
+export interface WebhookDispatchPort {
   /**
    * Claims, across tenants, up to `limit` endpoints whose position is behind their tenant's last
    * event position and whose fan-out claim is free or has expired at `now`; each is held by

@@ -1,7 +1,8 @@
 /**
  * What an event shows of a stored record (docs/extensions.md, section 3): the resource as the API
  * returns it (its GET, or its write or list where it has no GET), computed from the stored record
- * and the few other records it names. Shared by every store, so their events are the same.
+ * and the few other records it names. Shared by every store, so their events are the same; internal
+ * (not exported by the package), since each store's records part records the events of its writes.
  */
 import {
   type AnyCollectionView,

@@ -230,7 +230,7 @@ export function assetChanges(number: string): ScratchChange[] {
       path: 'src/stores/sql/migrations/index.ts',
       write: (text) =>
         insert(
-          insert(text, 'import { initial,', `import { assetsMigration } from './${number}-assets.js'\n`, 'before'),
+          insert(text, 'import { initial }', `import { assetsMigration } from './${number}-assets.js'\n`, 'before'),
           /const MIGRATIONS: readonly CodeMigration\[\] = \[[^\]]*/.exec(text)![0],
           '  assetsMigration,\n',
         ),

@@ -22,7 +22,7 @@ const files = readdirSync(dir).filter((name) => name.endsWith('.ts') && name !==
 describe('SQL written one way', () => {
   it('finds the files it checks', () => {
     expect(files).toEqual(
-      expect.arrayContaining(['records.ts', 'versioned.ts', 'domain-writes.ts', 'queries.ts', 'seeding.ts']),
+      expect.arrayContaining(['records.ts', 'versioned.ts', 'record-writes.ts', 'queries.ts', 'seeding.ts']),
     )
   })
 
@@ -48,8 +48,6 @@ const code = (name: string) =>
  * it joins the tenant check then.
  */
 const WEBHOOK_ENDPOINTS = 'webhooks.ts'
-/** The named domain writes, the one file that names collections (ARCHITECTURE.md, "The store port"). */
-const NAMED_WRITES = 'domain-writes.ts'
 
 /** The names the model exports its collections under. */
 const collectionNames = Object.entries(model)
@@ -65,7 +63,7 @@ describe('the SQL store names no collection and branches on no engine outside th
     expect(code(name).match(/\btenant_id\b/g) ?? []).toEqual([])
   })
 
-  it.each(files.filter((name) => name !== NAMED_WRITES))('%s imports no collection by name', (name) => {
+  it.each(files)('%s imports no collection by name', (name) => {
     const imports = [...code(name).matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'[./]*\/model\/[^']*'/g)]
     const imported = imports.flatMap((match) => match[1]!.split(',').map((part) => part.trim().replace(/^type /, '')))
     expect(imported.filter((part) => collectionNames.includes(part))).toEqual([])

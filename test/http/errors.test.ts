@@ -112,7 +112,7 @@ describe('500 INTERNAL_ERROR', () => {
   })
 
   it('a failed write stores nothing', async () => {
-    const { h, store } = await setup({ store: await storeFailingAt('findCompanies', sqlError), seed: false })
+    const { h, store } = await setup({ store: await storeFailingAt('findNames', sqlError), seed: false })
     const before = await snapshot(store)
     const result = await h.call<Reply<'createAutomationRule'>>('POST', '/automation', {
       body: {

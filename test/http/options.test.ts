@@ -148,10 +148,12 @@ describe('required options', () => {
   it("a store must have the Store port's methods: {} and a partial store are TypeErrors naming what is missing", () => {
     const options = base()
     expect(() => createPublicApi({ ...options, store: {} as never })).toThrow(TypeError)
-    expect(() => createPublicApi({ ...options, store: {} as never })).toThrow(/get, list, updateBudget, .* more/)
+    expect(() => createPublicApi({ ...options, store: {} as never })).toThrow(
+      /records part: get, list, patch, addChild and 5 more; events part: listEvents; .*; close part: close$/,
+    )
     const { listEvents: _dropped, ...partial } = createMemoryStore()
     expect(() => createPublicApi({ ...options, store: partial as never })).toThrow(
-      "createPublicApi's store lacks methods of the Store port (docs/stores.md): listEvents",
+      "createPublicApi's store lacks methods of the Store port (docs/stores.md): events part: listEvents",
     )
     // A store whose methods live on its prototype (a class) is a store.
     class ClassStore {}

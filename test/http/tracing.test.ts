@@ -72,8 +72,8 @@ describe('OpenTelemetry', () => {
       expect(child.spanContext().traceId).toBe(server.spanContext().traceId)
       expect(child.attributes['store.method']).toBe(child.name.slice('store '.length))
     }
-    expect(byName(children, 'store updateBudget')).toHaveLength(1)
-    expect(byName(children, 'store updateBudget')[0]!.attributes['store.collection']).toBeUndefined()
+    expect(byName(children, 'store patch')).toHaveLength(1)
+    expect(byName(children, 'store patch')[0]!.attributes['store.collection']).toBe('budgets')
   })
 
   it("joins the client's trace from traceparent", async () => {

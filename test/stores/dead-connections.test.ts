@@ -10,7 +10,7 @@
 import { sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createMemoryStore, createPublicApi, StoreUnavailableError, type Store } from 'tenant-public-api'
+import { companies, createMemoryStore, createPublicApi, StoreUnavailableError, type Store } from 'tenant-public-api'
 import { createPostgresStore, sqlRateLimiter, type SqlStore } from 'tenant-public-api/postgres'
 import { createHarness, testKey, testKeyResolver, type Harness, type Reply } from 'tenant-public-api/testing'
 import { sqlStoreInternals } from '../../src/stores/sql/sql-store.js'
@@ -305,8 +305,8 @@ describe.concurrent('Postgres bulk work under the default bounds (server)', () =
       const [seededAt, removedAt] = await Promise.all([seeded, removed])
       expect(seededAt - start).toBeGreaterThan(BULK_WAIT_MS - 100)
       expect(removedAt - start).toBeGreaterThan(BULK_WAIT_MS - 100)
-      expect(await store.findCompanies('tenant-d', [company.id])).toEqual([{ id: company.id, name: 'Renamed' }])
-      expect(await store.findCompanies('tenant-r', [company.id])).toEqual([])
+      expect(await store.findNames(companies, 'tenant-d', [company.id])).toEqual([{ id: company.id, name: 'Renamed' }])
+      expect(await store.findNames(companies, 'tenant-r', [company.id])).toEqual([])
       console.log(
         `table locked ${BULK_WAIT_MS} ms: a request answered 503 after ${Math.round(request.ms)} ms; the seed ` +
           `finished after ${Math.round(seededAt - start)} ms, the removal after ${Math.round(removedAt - start)} ms`,
@@ -342,7 +342,7 @@ describe.concurrent('Postgres bulk work under the default bounds (server)', () =
       await holder.query('SELECT pg_advisory_unlock(3853314791062309107)')
       expect((await migrated) - start).toBeGreaterThan(3400)
       await store.seed('tenant-d', { companies: [company] })
-      expect(await store.findCompanies('tenant-d', [company.id])).toEqual([{ id: company.id, name: 'Acme' }])
+      expect(await store.findNames(companies, 'tenant-d', [company.id])).toEqual([{ id: company.id, name: 'Acme' }])
     } finally {
       await store.close()
       await holder.end()

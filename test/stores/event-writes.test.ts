@@ -14,7 +14,7 @@ import type { Store } from 'tenant-public-api'
 import { createSqliteStore, type SqlStore } from 'tenant-public-api/sqlite'
 import { createDemoData } from 'tenant-public-api/testing'
 import { type AutomationRuleRecord, automationRules } from '../../src/model/automation-rules.js'
-import { budgets } from '../../src/model/budgets.js'
+import { budgetLineItems, budgets } from '../../src/model/budgets.js'
 import { type ReportRecord, reports } from '../../src/model/reports.js'
 import { eventId } from '../../src/model/events.js'
 import { createCountingPostgresStore, createTestPostgresStore } from '../support/postgres.js'
@@ -151,11 +151,11 @@ describe('a write with its event on Postgres', () => {
     const budget = demo.budgets[0]!
     const item = { ...budget.lineItems[0]!, id: crypto.randomUUID(), description: 'One more', annualisedCost: 0 }
     before = statements()
-    expect(await store.addBudgetLineItem(TENANT, budget.id, item)).toBe(true)
+    expect(await store.addChild(budgetLineItems, TENANT, budget.id, item)).toBe(true)
     expect(statements() - before).toBe(4)
     // A budget update also reads the budget's items (its event and answer show them): 5.
     before = statements()
-    const updated = await store.updateBudget(TENANT, budget.id, { title: 'Renamed' }, new Date().toISOString())
+    const updated = await store.patch(budgets, TENANT, budget.id, { title: 'Renamed' }, new Date().toISOString())
     expect(statements() - before).toBe(5)
     expect(updated).toEqual(await store.get(budgets, TENANT, budget.id))
     const page = await store.listEvents(TENANT, { after: null, order: 'desc', types: null, limit: 3 })

@@ -21,6 +21,7 @@ import { createSqliteStore, type SqlStore } from 'tenant-public-api/sqlite'
 import { createDemoData, testKey, testKeyResolver } from 'tenant-public-api/testing'
 import {
   automationRules,
+  budgetLineItems,
   budgets,
   COLLECTIONS,
   companies,
@@ -29,6 +30,7 @@ import {
   reportTypes,
   tickets as ticketsCollection,
   trainingCourses,
+  trainingEnrollments,
 } from '../../src/model/index.js'
 import { listRequest } from '../../src/model/list-request.js'
 import { quote } from '../../src/stores/sql/context.js'
@@ -371,13 +373,19 @@ async function schemaOf(db: Db): Promise<string[]> {
 }
 
 /**
- * The fixture's calls of the release's versioned writes, as the store takes them now: the collection
- * first, and a new record's expected version null.
+ * The fixture's calls of the release's named writes, as the store takes them now: the generic write
+ * of the collection (first), and a new versioned record's expected version null.
  */
-const VERSIONED_CALLS: Readonly<Record<string, (args: unknown[]) => unknown[]>> = {
-  insertAutomationRule: ([tenantId, rule, write]) => [automationRules, tenantId, rule, null, write],
-  replaceAutomationRule: ([tenantId, ...rest]) => [automationRules, tenantId, ...rest],
-  replaceReport: ([tenantId, ...rest]) => [reports, tenantId, ...rest],
+const RENAMED_CALLS: Readonly<Record<string, { method: keyof Store; args: (args: unknown[]) => unknown[] }>> = {
+  insertAutomationRule: {
+    method: 'replaceVersioned',
+    args: ([tenantId, rule, write]) => [automationRules, tenantId, rule, null, write],
+  },
+  replaceAutomationRule: { method: 'replaceVersioned', args: (args) => [automationRules, ...args] },
+  replaceReport: { method: 'replaceVersioned', args: (args) => [reports, ...args] },
+  updateBudget: { method: 'patch', args: (args) => [budgets, ...args] },
+  addBudgetLineItem: { method: 'addChild', args: (args) => [budgetLineItems, ...args] },
+  deleteTrainingEnrollment: { method: 'delete', args: (args) => [trainingEnrollments, ...args] },
 }
 
 /** Replays the release fixture's writes on `store`. */
@@ -385,9 +393,9 @@ async function replay(store: Store): Promise<void> {
   for (const { method, args } of release.writes) {
     let call = [...args]
     if (method === 'reserveIdempotencyKey') call[3] = new Date(String(call[3]))
-    const versioned = VERSIONED_CALLS[method]
-    if (versioned !== undefined) call = versioned(call)
-    const name = versioned === undefined ? method : 'replaceVersioned'
+    const renamed = RENAMED_CALLS[method]
+    if (renamed !== undefined) call = renamed.args(call)
+    const name = renamed === undefined ? method : renamed.method
     await (store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!(...call)
   }
 }
@@ -492,7 +500,7 @@ async function held(store: Store, tenantId: string): Promise<unknown[]> {
     await Promise.all(idsOf(tenantId, 'reports').map((id) => store.get(reports, tenantId, id))),
     await Promise.all(idsOf(tenantId, 'reportTypes').map((id) => store.get(reportTypes, tenantId, id))),
     await Promise.all(idsOf(tenantId, 'trainingCourses').map((id) => store.get(trainingCourses, tenantId, id))),
-    await store.findCompanies(tenantId, idsOf(tenantId, 'companies')),
+    await store.findNames(companies, tenantId, idsOf(tenantId, 'companies')),
     await store.reserveIdempotencyKey(tenantId, 'release-key-done', 'fingerprint-1', later),
     await store.reserveIdempotencyKey(tenantId, 'release-key-open', 'fingerprint-2', later),
   ]

@@ -11,7 +11,7 @@ import {
 } from '../../model/api-keys.js'
 import { deepFreeze } from '../../model/frozen-records.js'
 import { compareCodePoints } from '../../model/ordering.js'
-import type { ApiKeyMethods } from '../../ports/store.js'
+import type { ApiKeysPort } from '../../ports/api-keys.js'
 
 /**
  * The memory store's API key methods, over maps of their own.
@@ -19,7 +19,7 @@ import type { ApiKeyMethods } from '../../ports/store.js'
  * @example
  * const store = { ...memoryApiKeyMethods(), ... }
  */
-export function memoryApiKeyMethods(): ApiKeyMethods {
+export function memoryApiKeyMethods(): ApiKeysPort {
   const byId = new Map<string, ApiKeyRecord>()
   const idByHash = new Map<string, string>()
   const newestFirst = (a: ApiKey, b: ApiKey) =>

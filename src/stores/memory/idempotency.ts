@@ -7,7 +7,7 @@ import {
   IDEMPOTENCY_LOCK_MS,
   IDEMPOTENCY_TTL_MS,
   type IdempotencyReservation,
-  type Store,
+  type IdempotencyPort,
   type StoredResponse,
 } from '../../ports/store.js'
 
@@ -31,7 +31,7 @@ const SWEEP_ABOVE = 10_000
 export function memoryIdempotencyMethods(
   held: (tenantId: string) => Map<string, IdempotencyEntry>,
   found: (tenantId: string) => Map<string, IdempotencyEntry> | undefined,
-): Pick<Store, 'reserveIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey'> {
+): IdempotencyPort {
   return {
     async reserveIdempotencyKey(tenantId, key, fingerprint, now): Promise<IdempotencyReservation> {
       const entries = held(tenantId)

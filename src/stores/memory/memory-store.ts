@@ -4,17 +4,18 @@
  * copying; every write is synchronous between awaits, so each method is atomic. Every read is
  * derived from the collection definitions of `src/model/` (collection.ts: orders, filters, search,
  * lookups; tenant.ts: parts, children and views; sync.ts: seeding, removal and their events), so
- * only the named writes (records.ts) name a collection.
+ * nothing in it names a collection. The store is composed of one object per part of the port
+ * (src/ports/store.ts): records (records.ts), the events feed, idempotency, API keys and webhooks.
  */
 import { checkOptions, is, type OptionChecks } from '../../model/options.js'
-import { normalizeRemoval } from '../../model/removal.js'
 import type { SeedData } from '../../model/seed.js'
+import type { EventFeedPort } from '../../ports/event-feed.js'
 import type { Store } from '../../ports/store.js'
 import { EVENT_RETENTION_MS, EventLog } from '../event-feed.js'
 import { memoryApiKeyMethods } from './api-keys.js'
 import { memoryIdempotencyMethods } from './idempotency.js'
-import { memoryRecordMethods } from './records.js'
-import { removeFromTenant, seedTenant } from './sync.js'
+import { memoryRecords } from './records.js'
+import { seedTenant } from './sync.js'
 import { TenantData } from './tenant.js'
 import { memoryWebhookMethods } from './webhooks.js'
 
@@ -87,35 +88,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
   const webhooks = memoryWebhookMethods((tenantId) => tenants.get(tenantId)?.feed.lastPosition ?? 0)
   const store: MemoryStore = {
-    ...webhooks.methods,
-
-    ...memoryRecordMethods(tenants, tenant, retentionMs),
-
+    ...memoryRecords(tenants, tenant, retentionMs),
+    ...memoryEventFeed(tenants, retentionMs),
     ...memoryIdempotencyMethods(
       (tenantId) => tenant(tenantId).idempotency,
       (tenantId) => tenants.get(tenantId)?.idempotency,
     ),
-
     ...memoryApiKeyMethods(),
-
-    async seed(tenantId, data, seedOptions) {
-      seedTenant(tenant(tenantId), data, seedOptions?.events ?? true, retentionMs)
-    },
-
-    async remove(tenantId, ids) {
-      const t = tenants.get(tenantId)
-      // Validated even when the tenant has nothing: a wrong key is a mistake either way.
-      if (t === undefined) normalizeRemoval(ids)
-      else removeFromTenant(t, ids, retentionMs)
-    },
-
-    async listEvents(tenantId, query) {
-      const t = tenants.get(tenantId)
-      if (t === undefined) return new EventLog().page(query)
-      t.feed.prune(new Date(), retentionMs)
-      return t.feed.page(query)
-    },
-
+    ...webhooks.methods,
     async close() {
       tenants.clear()
       webhooks.clear()
@@ -123,4 +103,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   }
   TENANTS.set(store, tenants)
   return store
+}
+
+/** The events feed part: each tenant's feed, pruned as it is read (the records part appends to it). */
+function memoryEventFeed(tenants: ReadonlyMap<string, TenantData>, retentionMs: number): EventFeedPort {
+  return {
+    async listEvents(tenantId, query) {
+      const t = tenants.get(tenantId)
+      if (t === undefined) return new EventLog().page(query)
+      t.feed.prune(new Date(), retentionMs)
+      return t.feed.page(query)
+    },
+  }
 }

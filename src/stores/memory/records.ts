@@ -1,39 +1,31 @@
 /**
- * The memory store's record methods: `get` and `list` of any collection, from its definition, and
- * the named writes of the port, each recording its events in the same synchronous step.
+ * The memory store's records part (src/ports/records.ts): `get` and `list` of any collection, the
+ * generic writes, `seed` and `remove`, each derived from the collection's definition and recording
+ * its events in the same synchronous step. Nothing here names a collection.
  */
-import { budgetLineItems, budgets } from '../../model/budgets.js'
-import { companies } from '../../model/companies.js'
-import { trainingEnrollments } from '../../model/training.js'
-import type { Store } from '../../ports/store.js'
+import { type EventDraft, type EventResourceType, changeOf } from '../../model/events.js'
+import { checkPatch, checkSeeded, parentOf, touchedBy } from '../../model/record-writes.js'
+import { normalizeRemoval } from '../../model/removal.js'
+import type { RecordsPort } from '../../ports/records.js'
 import type { Doc } from './collection.js'
-import { record, recordChanges, statesOf } from './sync.js'
+import { record, recordChanges, removeFromTenant, seedTenant, statesOf } from './sync.js'
 import { type TenantData, tenantDefinition } from './tenant.js'
 
-/** The methods of the port that read and write records. */
-export type RecordMethods = Pick<
-  Store,
-  | 'get'
-  | 'list'
-  | 'updateBudget'
-  | 'addBudgetLineItem'
-  | 'deleteTrainingEnrollment'
-  | 'replaceVersioned'
-  | 'findCompanies'
->
+/** The resource type of a collection's events, or null when the feed has none. */
+const resourceOf = (collection: { readonly event: { readonly resource: string } | null }) =>
+  (collection.event?.resource ?? null) as EventResourceType | null
 
 /**
- * The record methods over `tenants` (`tenant` makes one when a write needs it).
+ * The records part over `tenants` (`tenant` makes one when a write needs it).
  *
  * @example
- * const store = { ...memoryRecordMethods(tenants, tenant, EVENT_RETENTION_MS), ... }
+ * const store = { ...memoryRecords(tenants, tenant, EVENT_RETENTION_MS), ... }
  */
-export function memoryRecordMethods(
+export function memoryRecords(
   tenants: ReadonlyMap<string, TenantData>,
   tenant: (tenantId: string) => TenantData,
   retentionMs: number,
-): RecordMethods {
-  const budgetsDefinition = tenantDefinition(budgets)
+): RecordsPort {
   return {
     async get(collection, tenantId, id, request) {
       const t = tenants.get(tenantId)
@@ -48,34 +40,50 @@ export function memoryRecordMethods(
       return t.collection(collection).list(request) as never
     },
 
-    async updateBudget(tenantId, id, patch, updatedAt, write) {
+    async patch(collection, tenantId, id, patch, updatedAt, write) {
+      checkPatch(collection, patch)
       const t = tenants.get(tenantId)
-      const current = t?.collection(budgets).get(id)
+      const current = t?.collection(collection).byId.get(id)
       if (t === undefined || current === undefined) return null
-      const before = statesOf(t, { budgets: [id] })
-      t.collection(budgets).set({ ...current, ...patch, updatedAt } as Doc)
+      const before = statesOf(t, { [collection.name]: [id] })
+      t.collection(collection).set({ ...current.record, ...patch, updatedAt } as Doc, current.parts)
       recordChanges(t, before, write, retentionMs)
-      return t.show(budgetsDefinition, t.collection(budgets).byId.get(id)!) as never
+      return t.show(tenantDefinition(collection), t.collection(collection).byId.get(id)!) as never
     },
 
-    async addBudgetLineItem(tenantId, budgetId, item, write) {
+    async addChild(child, tenantId, parentId, item, write) {
+      const parent = parentOf(child)
+      const parents = tenants.get(tenantId)?.collection({ name: parent.collection })
+      const entry = parents?.byId.get(parentId)
       const t = tenants.get(tenantId)
-      const current = t?.collection(budgets).get(budgetId)
-      if (t === undefined || current === undefined) return false
-      t.collection(budgets).set({ ...current, updatedAt: item.createdAt } as Doc)
-      t.addChild(budgetLineItems.name, budgetId, item)
-      const object = structuredClone(item) as unknown as Record<string, unknown>
-      const resource = { type: 'budget_line_item', id: item.id } as const
-      record(t, [{ type: 'budget_line_item.created', resource, object, previous: null }], write, retentionMs)
+      if (t === undefined || parents === undefined || entry === undefined) return false
+      const touched = touchedBy(parent, item)
+      if (Object.keys(touched).length > 0) parents.set({ ...entry.record, ...touched }, entry.parts)
+      t.addChild(child.name, parentId, item as Doc)
+      const type = resourceOf(child)
+      const object = structuredClone(item) as Record<string, unknown>
+      const draft = type === null ? null : changeOf(type, (item as Doc).id, null, object)
+      record(t, draft === null ? [] : [draft], write, retentionMs)
       return true
     },
 
-    async deleteTrainingEnrollment(tenantId, id, write) {
+    async delete(collection, tenantId, id, write) {
+      checkSeeded(collection, 'delete')
       const t = tenants.get(tenantId)
-      if (t === undefined || !t.collection(trainingEnrollments).delete(id)) return false
-      const resource = { type: 'training_enrollment', id } as const
-      record(t, [{ type: 'training_enrollment.deleted', resource, object: null, previous: null }], write, retentionMs)
+      if (t === undefined || !t.remove(collection, id)) return false
+      const type = resourceOf(collection)
+      const drafts: EventDraft[] =
+        type === null ? [] : [{ type: `${type}.deleted`, resource: { type, id }, object: null, previous: null }]
+      record(t, drafts, write, retentionMs)
       return true
+    },
+
+    async findNames(collection, tenantId, ids) {
+      checkSeeded(collection, 'findNames')
+      const t = tenants.get(tenantId)
+      if (t === undefined) return []
+      const names = t.names({ names: collection, field: 'id' }, ids)
+      return ids.flatMap((id) => (names.has(id) ? [{ id, name: names.get(id) ?? null }] : []))
     },
 
     async replaceVersioned(collection, tenantId, next, expectedVersion, write) {
@@ -88,13 +96,15 @@ export function memoryRecordMethods(
       return true
     },
 
-    async findCompanies(tenantId, ids) {
-      const found = tenants.get(tenantId)?.collection(companies)
-      if (found === undefined) return []
-      return ids.flatMap((id) => {
-        const company = found.get(id) as { id: string; name: string } | undefined
-        return company ? [{ id: company.id, name: company.name }] : []
-      })
+    async seed(tenantId, data, options) {
+      seedTenant(tenant(tenantId), data, options?.events ?? true, retentionMs)
+    },
+
+    async remove(tenantId, ids) {
+      const t = tenants.get(tenantId)
+      // Validated even when the tenant has nothing: a wrong key is a mistake either way.
+      if (t === undefined) normalizeRemoval(ids)
+      else removeFromTenant(t, ids, retentionMs)
     },
   }
 }

@@ -4,7 +4,7 @@
  * expire as on SQL, so a dispatcher that stops mid-way leaves work another one on the same store
  * takes over.
  */
-import type { WebhookDispatchStore, WebhookJob } from '../../ports/webhook-dispatch.js'
+import type { WebhookDispatchPort, WebhookJob } from '../../ports/webhook-dispatch.js'
 import type { WebhookDeliveryRecord } from '../../ports/webhook-store.js'
 
 interface DispatchRow {
@@ -38,7 +38,7 @@ function fanOutMethods({
   rows,
   jobs,
   lastEventPosition,
-}: DispatchTables): Pick<WebhookDispatchStore, 'claimWebhookFanOuts' | 'enqueueWebhookJobs'> {
+}: DispatchTables): Pick<WebhookDispatchPort, 'claimWebhookFanOuts' | 'enqueueWebhookJobs'> {
   return {
     async claimWebhookFanOuts(owner, now, leaseMs, limit) {
       const at = now.getTime()
@@ -82,7 +82,7 @@ function jobMethods({
   rows,
   jobs,
   saveDelivery,
-}: DispatchTables): Pick<WebhookDispatchStore, 'claimWebhookJobs' | 'finishWebhookJobs'> {
+}: DispatchTables): Pick<WebhookDispatchPort, 'claimWebhookJobs' | 'finishWebhookJobs'> {
   return {
     async claimWebhookJobs(owner, now, leaseMs, limit) {
       const at = now.getTime()
@@ -133,7 +133,7 @@ export function memoryWebhookDispatch(
   lastEventPosition: (tenantId: string) => number,
   saveDelivery: (tenantId: string, delivery: WebhookDeliveryRecord) => void,
 ): {
-  methods: WebhookDispatchStore
+  methods: WebhookDispatchPort
   /** Starts an endpoint's dispatch row at the tenant's last event position. */
   addEndpoint(tenantId: string, endpointId: string): void
   /** Removes an endpoint's dispatch row and jobs. */

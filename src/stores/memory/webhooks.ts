@@ -5,7 +5,7 @@
 import { deepFreeze } from '../../model/frozen-records.js'
 import { compareCodePoints } from '../../model/ordering.js'
 import type { WebhookEndpointRecord } from '../../model/webhook-endpoints.js'
-import type { WebhookDispatchStore } from '../../ports/webhook-dispatch.js'
+import type { WebhookDispatchPort } from '../../ports/webhook-dispatch.js'
 import type { WebhookDeliveryRecord, WebhookStore } from '../../ports/webhook-store.js'
 import { memoryWebhookDispatch } from './webhook-dispatch.js'
 
@@ -22,7 +22,7 @@ interface TenantWebhooks {
  * const store = { ...memoryWebhookMethods((tenantId) => 0).methods, ... }
  */
 export function memoryWebhookMethods(lastEventPosition: (tenantId: string) => number): {
-  methods: WebhookStore & WebhookDispatchStore
+  methods: WebhookStore & WebhookDispatchPort
   clear: () => void
 } {
   const tenants = new Map<string, TenantWebhooks>()
@@ -41,7 +41,7 @@ export function memoryWebhookMethods(lastEventPosition: (tenantId: string) => nu
   const newestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
     compareCodePoints(b.createdAt, a.createdAt) || compareCodePoints(a.id, b.id)
 
-  const methods: WebhookStore & WebhookDispatchStore = {
+  const methods: WebhookStore & WebhookDispatchPort = {
     ...dispatch.methods,
     async insertWebhookEndpoint(tenantId, record, maxPerTenant) {
       const { endpoints } = of(tenantId)

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely'
 import { type ApiKey, type ApiKeyRecord, DuplicateApiKeyError } from '../../model/api-keys.js'
-import type { ApiKeyMethods } from '../../ports/store.js'
+import type { ApiKeysPort } from '../../ports/api-keys.js'
 import { insertOfTenant, json, ofTenant, parse, type SqlContext, tenantColumn } from './context.js'
 
 /** A row of `api_keys`, its tenant read as `tenant` (a key is found by hash or id across tenants). */
@@ -48,7 +48,7 @@ const recordOf = (row: ApiKeyRow): ApiKeyRecord => ({ ...keyOf(row), hash: row.h
  * @example
  * const store = { ...sqlApiKeyMethods(ctx), ... }
  */
-export function sqlApiKeyMethods(ctx: SqlContext): ApiKeyMethods {
+export function sqlApiKeyMethods(ctx: SqlContext): ApiKeysPort {
   const { table: t, rows, one } = ctx
   /** Every column of a row, the tenant's as `tenant`. */
   const all = sql`*, ${tenantColumn()} AS tenant`

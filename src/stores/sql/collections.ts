@@ -1,41 +1,34 @@
 /**
- * The SQL store's reads and writes of the collections: `get` (records.ts) and `list` (queries.ts)
- * derived from the collection definitions, compare-and-set of versioned records (versioned.ts), and
- * the named domain writes (domain-writes.ts). Nothing here names a collection.
+ * The SQL store's records part (src/ports/records.ts): `get` (records.ts) and `list` (queries.ts)
+ * derived from the collection definitions, the generic writes (record-writes.ts), compare-and-set of
+ * versioned records (versioned.ts), `seed` (seeding.ts) and `remove` (removing.ts). Nothing here
+ * names a collection.
  */
-import type { Store } from '../../ports/store.js'
+import type { RecordsPort } from '../../ports/records.js'
 import type { SqlContext } from './context.js'
-import { domainWrites } from './domain-writes.js'
 import type { SqlEvents } from './events.js'
 import type { Pages } from './queries.js'
+import { recordWrites } from './record-writes.js'
 import { recordReader } from './records.js'
+import { createRemover } from './removing.js'
+import { createSeeder } from './seeding.js'
 import { knownTexts, versionedReplace } from './versioned.js'
 
-/** The store methods of this file. */
-export type CollectionMethods = Pick<
-  Store,
-  | 'get'
-  | 'list'
-  | 'replaceVersioned'
-  | 'updateBudget'
-  | 'addBudgetLineItem'
-  | 'deleteTrainingEnrollment'
-  | 'findCompanies'
->
-
 /**
- * The store's collection methods over `ctx`, listing through `pages`, recording events through `events`.
+ * The store's records part over `ctx`, listing through `pages`, recording events through `events`.
  *
  * @example
- * const store = { ...collectionMethods(ctx, createPages(ctx), sqlEvents(ctx, EVENT_RETENTION_MS)), ... }
+ * const store = { ...sqlRecords(ctx, createPages(ctx), sqlEvents(ctx, EVENT_RETENTION_MS)), ... }
  */
-export function collectionMethods(ctx: SqlContext, pages: Pages, events: SqlEvents): CollectionMethods {
+export function sqlRecords(ctx: SqlContext, pages: Pages, events: SqlEvents): RecordsPort {
   // Shared: `get` remembers the texts of the versioned records it hands out, `replaceVersioned` guards by them.
   const known = knownTexts()
   return {
     get: recordReader(ctx, known),
     list: (collection, tenantId, request) => pages.list(collection, tenantId, request),
+    ...recordWrites(ctx, events),
     replaceVersioned: versionedReplace(ctx, events, known),
-    ...domainWrites(ctx, events),
+    seed: createSeeder(ctx, events),
+    remove: createRemover(ctx, events),
   }
 }

@@ -6,25 +6,24 @@
  * their JSON text, beside copies of the fields that lists filter and sort on (the collection
  * definitions of `src/model/` say which); writes that read first run in a write transaction;
  * versioned replaces are one `UPDATE ... WHERE version = expected`. This file composes the parts:
- * `context.ts` (database and parsed records), `queries.ts` (lists and pages), `seeding.ts` (rows and
- * seeds), `collections.ts` (the collection methods: `records.ts` reads a record, `versioned.ts`
- * replaces one by compare-and-set, `domain-writes.ts` the named writes), `idempotency.ts` and the
- * migrator (`migrations/index.ts`).
+ * `context.ts` (database and parsed records) and one object per part of the port (src/ports/store.ts):
+ * records (`collections.ts`: `records.ts` reads a record, `queries.ts` lists, `record-writes.ts` the
+ * generic writes, `versioned.ts` compare-and-set, `seeding.ts` and `removing.ts`), the events feed
+ * (`events.ts`), `idempotency.ts`, `api-keys.ts`, `webhooks.ts` and `webhook-dispatch.ts`.
  */
 import type { Kysely, RawBuilder } from 'kysely'
 import { StoreUnavailableError } from '../../ports/store.js'
+import type { EventFeedPort } from '../../ports/event-feed.js'
 import type { Store } from '../../ports/store.js'
 import { sqlApiKeyMethods } from './api-keys.js'
-import { collectionMethods } from './collections.js'
+import { sqlRecords } from './collections.js'
 import { createSqlContext } from './context.js'
 import type { Engine, EngineName } from './engine.js'
 import { idempotencyMethods } from './idempotency.js'
 import { migrateToLatest } from './migrations/index.js'
 import { createPages } from './queries.js'
 import { EVENT_RETENTION_MS } from '../event-feed.js'
-import { sqlEvents } from './events.js'
-import { createRemover } from './removing.js'
-import { createSeeder } from './seeding.js'
+import { type SqlEvents, sqlEvents } from './events.js'
 import { webhookDispatchMethods } from './webhook-dispatch.js'
 import { webhookMethods } from './webhooks.js'
 
@@ -110,14 +109,12 @@ export async function createSqlStore(
   const store: SqlStore = {
     engine: engine.name,
     migrate,
-    ...collectionMethods(ctx, createPages(ctx), events),
+    ...sqlRecords(ctx, createPages(ctx), events),
+    ...sqlEventFeed(events),
     ...idempotencyMethods(ctx),
     ...sqlApiKeyMethods(ctx),
     ...webhookMethods(ctx),
     ...webhookDispatchMethods(ctx),
-    seed: createSeeder(ctx, events),
-    remove: createRemover(ctx, events),
-    listEvents: events.listEvents,
     async close() {
       if (ctx.bulk !== db) await ctx.bulk.destroy()
       await db.destroy()
@@ -138,4 +135,9 @@ export async function createSqlStore(
   }
   internals.set(store, { db, engine, table: ctx.table, unavailable })
   return store
+}
+
+/** The events feed part: the pages of `events`, whose writes the records part records in its transactions. */
+function sqlEventFeed(events: SqlEvents): EventFeedPort {
+  return { listEvents: events.listEvents }
 }

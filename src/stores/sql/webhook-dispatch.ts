@@ -8,7 +8,7 @@
  * read the tenant as a column (`tenantColumn`, context.ts); every other statement is one tenant's.
  */
 import { sql } from 'kysely'
-import type { FinishedWebhookJob, WebhookDispatchStore, WebhookJob } from '../../ports/webhook-dispatch.js'
+import type { FinishedWebhookJob, WebhookDispatchPort, WebhookJob } from '../../ports/webhook-dispatch.js'
 import { type Exec, insertOfTenant, json, ofTenant, type SqlContext, tenantColumn } from './context.js'
 
 /** The tenant column as the claims' rows name it. */
@@ -45,7 +45,7 @@ const JOBS_PER_STATEMENT = 100
  * @example
  * const store = { ...webhookDispatchMethods(ctx), ... }
  */
-export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchStore {
+export function webhookDispatchMethods(ctx: SqlContext): WebhookDispatchPort {
   const { db, engine, writes, table: t, rows } = ctx
   return {
     async claimWebhookFanOuts(owner, now, leaseMs, limit) {

@@ -156,7 +156,7 @@ function replaysAndConflicts(ctx: ConformanceContext): void {
 
   it('answers 409 IDEMPOTENCY_KEY_IN_USE while the first request is in flight, then replays it', async () => {
     const { tenantId } = await ctx.fresh(writableSeed('a'))
-    const gated = gatedStore(ctx.store, 'addBudgetLineItem')
+    const gated = gatedStore(ctx.store, 'addChild')
     const h = ctx.clientOver(gated.store, tenantId)
     const headers = { 'idempotency-key': 'in-flight' }
     const first = h.call<Reply<'createBudgetLineItem'>>('POST', itemsPath(), { body: MINIMAL_LINE_ITEM, headers })

@@ -11,7 +11,16 @@ import { UpdateBudgetSchema } from '../../model/budgets.js'
 import type { ConformanceContext } from './context.js'
 import { at, fixtureIds, MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
 import { callLabel, LIST_METHODS, listLabel, lister, listQuery } from './store-calls.js'
-import { automationRules, budgets, reports, SEEDED_COLLECTIONS, trainingCourses } from '../../model/index.js'
+import {
+  automationRules,
+  budgetLineItems,
+  budgets,
+  companies,
+  reports,
+  SEEDED_COLLECTIONS,
+  trainingCourses,
+  trainingEnrollments,
+} from '../../model/index.js'
 import { sortedFixtureIds } from './fixture-ids.js'
 import { getRecord, lookupValue, withEveryPart } from './store-gets.js'
 
@@ -116,13 +125,13 @@ function storeIsolatedWrites(ctx: ConformanceContext): void {
     const [budget, rule, report] = before
     const patch = v.parse(UpdateBudgetSchema, { title: 'Hijacked' })
     expect(
-      await ctx.store.updateBudget(a.tenantId, b.budget, patch, at(20)),
-      callLabel('updateBudget', 'A', b.budget, patch),
+      await ctx.store.patch(budgets, a.tenantId, b.budget, patch, at(20)),
+      callLabel('patch', 'A', 'budgets', b.budget, patch),
     ).toBeNull()
     const item = { ...budget!.lineItems[0]!, ...MINIMAL_LINE_ITEM, id: '0e0e0e0e-0e0e-4e0e-8e0e-0e0e0e0e0e0e' }
     expect(
-      await ctx.store.addBudgetLineItem(a.tenantId, b.budget, item),
-      callLabel('addBudgetLineItem', 'A', b.budget),
+      await ctx.store.addChild(budgetLineItems, a.tenantId, b.budget, item),
+      callLabel('addChild', 'A', 'budgetLineItems', b.budget),
     ).toBe(false)
     const ruleNext = { ...rule!, name: 'Hijacked', version: rule!.version + 1 }
     expect(
@@ -135,8 +144,8 @@ function storeIsolatedWrites(ctx: ConformanceContext): void {
       callLabel('replaceVersioned(reports)', 'A', b.report),
     ).toBe(false)
     expect(
-      await ctx.store.deleteTrainingEnrollment(a.tenantId, b.enrollments[0]!),
-      callLabel('deleteTrainingEnrollment', 'A', b.enrollments[0]),
+      await ctx.store.delete(trainingEnrollments, a.tenantId, b.enrollments[0]!),
+      callLabel('delete', 'A', 'trainingEnrollments', b.enrollments[0]),
     ).toBe(false)
     expect(await snapshot(), 'tenant B’s budget, rule, report and course after the refused writes').toEqual(before)
   })
@@ -146,10 +155,10 @@ function storeIsolatedWrites(ctx: ConformanceContext): void {
     const two = await ctx.fresh(writableSeed('a'))
     const { budget } = ctx.a.ids
     const before = await ctx.store.get(budgets, two.tenantId, budget)
-    await ctx.store.updateBudget(one.tenantId, budget, { title: 'Only in one' }, at(20))
+    await ctx.store.patch(budgets, one.tenantId, budget, { title: 'Only in one' }, at(20))
     expect(
       await ctx.store.get(budgets, two.tenantId, budget),
-      'get(budgets, two) after updateBudget(one, same id)',
+      'get(budgets, two) after patch(budgets, one, same id)',
     ).toEqual(before)
   })
 }
@@ -191,7 +200,7 @@ function storeIsolatedReads(ctx: ConformanceContext): void {
           ).toBeNull()
       }
     }
-    const found = await ctx.store.findCompanies(t, b.companies)
-    expect(found, callLabel('findCompanies', 'A', b.companies)).toEqual([])
+    const found = await ctx.store.findNames(companies, t, b.companies)
+    expect(found, callLabel('findNames', 'A', 'companies', b.companies)).toEqual([])
   })
 }
