@@ -90,7 +90,7 @@ function searchOf(collection: ListDefinition, q: Readonly<Record<string, unknown
   return typeof value === 'string' ? value : undefined
 }
 
-/** The order a query asks of `collection`: its sort as its surface spells it (its default when not given), or the fixed order. */
+/** The order a query asks of `collection`: its sort as its surface spells it (or its default), or the fixed order. */
 function orderOf(collection: ListDefinition, q: Readonly<Record<string, unknown>>): readonly OrderTerm[] {
   const sort = collection.list?.sort
   if (sort == null) return collection.order
