@@ -18,6 +18,14 @@ type Output<S> = S extends Schema ? v.InferOutput<S> : undefined
 /** What a read operation states besides its collection: its id, path, area, summary, description and scope. */
 export type ReadDeclaration = Pick<Operation, 'id' | 'path' | 'area' | 'summary' | 'description' | 'scope'>
 
+/** A list operation made by {@link readList}: its query schema's own type, and what it reads. */
+export type ReadListOperation<L extends ListSurface, IS extends Schema> = DefinedOperation<
+  undefined,
+  ListQuerySchema<L>,
+  undefined,
+  ReturnType<typeof listEnvelope<IS>>
+> & { readonly reads: { readonly collection: SeededCollection; readonly kind: 'list' } }
+
 /**
  * A list operation of `collection`: GET, its query schema derived from the collection's list surface
  * (`listQuerySchema`), `{ data, pagination }` of `item`s, answered by `listPage`.
@@ -31,7 +39,7 @@ export type ReadDeclaration = Pick<Operation, 'id' | 'path' | 'area' | 'summary'
 export function readList<L extends ListSurface, IS extends Schema>(
   collection: SeededCollection & { readonly list: L },
   declaration: ReadDeclaration & { readonly item: IS },
-): DefinedOperation<undefined, ListQuerySchema<L>, undefined, ReturnType<typeof listEnvelope<IS>>> {
+): ReadListOperation<L, IS> {
   const { item, ...rest } = declaration
   const operation = defineOperation({
     ...rest,
@@ -45,7 +53,7 @@ export function readList<L extends ListSurface, IS extends Schema>(
     handle: (context) => listPage(context, collection),
   })
   // The query schema's own type, which the typed client and the handlers read.
-  return operation as DefinedOperation<undefined, ListQuerySchema<L>, undefined, ReturnType<typeof listEnvelope<IS>>>
+  return operation as ReadListOperation<L, IS>
 }
 
 /**
