@@ -76,7 +76,12 @@ export interface ListSurface<S extends ListSort | null = ListSort | null, P exte
   readonly searchParam: string | null
 }
 
-/** The surface of a collection without a list: no sorts and no parameters. */
+/**
+ * The surface of a collection without a list: no sorts and no parameters.
+ *
+ * @example
+ * goals.list // NO_LIST: goals are read one at a time
+ */
 export const NO_LIST: ListSurface<null, Record<never, never>> = { sort: null, params: {}, searchParam: null }
 
 /** The completed surface of what a definition says of its list. */
@@ -140,6 +145,10 @@ export interface ListFacts {
 /**
  * What stores read of a list, from what its definition says: `columnOfField` finds the column that copies a
  * sort's field (the caller checks that filters and search name columns).
+ *
+ * @example
+ * completeList('companies', { sorts: { name: 'name' }, defaultSort: { by: 'name', descending: false },
+ *   direction: 'sortOrder' }, (field) => (field === 'name' ? 'name' : undefined)).sorts // { name: 'name' }
  */
 export function completeList(
   name: string,
