@@ -40,6 +40,8 @@ export function readList<L extends ListSurface, IS extends Schema>(
   collection: SeededCollection & { readonly list: L },
   declaration: ReadDeclaration & { readonly item: IS },
 ): ReadListOperation<L, IS> {
+  if (collection.list.sort === null && collection.order.length === 0)
+    throw new TypeError(`${collection.name}: a list needs sorts or a fixed order (its definition's list)`)
   const { item, ...rest } = declaration
   const operation = defineOperation({
     ...rest,
