@@ -142,6 +142,7 @@ export {
   ApiKeyCreatorSchema,
   type ApiKeyRecord,
   ApiKeySchema,
+  DuplicateApiKeyError,
 } from './model/api-keys.js'
 
 // Authentication, scopes, rate limiting, errors
