@@ -1,4 +1,5 @@
 import type * as v from 'valibot'
+import type { SeededCollection } from '../model/index.js'
 import type { Store } from '../ports/store.js'
 import type { Principal, Scope } from './auth.js'
 import type { ErrorCode } from './errors.js'
@@ -37,6 +38,16 @@ export interface OperationContext<P, Q, B> {
   webhooks: { allowInsecureUrls: boolean }
   /** `createPublicApi({ maxEventsPageBytes })`: the byte budget of a page of `GET /events`. */
   maxEventsPageBytes: number
+}
+
+/**
+ * The collection a read operation serves, stated as data (`readList` and `readOne`, src/operations/reads.ts):
+ * a page of its list, or one record by id. The registry thus knows what each read reads; the conformance
+ * kit's list checks loop over it.
+ */
+export interface OperationReads {
+  readonly collection: SeededCollection
+  readonly kind: 'list' | 'one'
 }
 
 /** What a handler returns: the success status, the body and any extra headers. */
@@ -81,6 +92,8 @@ export interface Operation<
   errors: readonly ErrorCode[]
   /** Accepts `Idempotency-Key`: a retried request replays the first response. */
   idempotent?: boolean
+  /** The collection it reads, for a read made by `readList` or `readOne`. */
+  reads?: OperationReads
   handle(context: OperationContext<Output<PS>, Output<QS>, Output<BS>>): Promise<OperationResult>
 }
 

@@ -1,7 +1,8 @@
 /** Calendar meeting types: one fixed order, by `orderIndex`, then `name`. */
 import * as v from 'valibot'
-import { DateTimeSchema, paginationQuery } from './shared.js'
+import { DateTimeSchema } from './shared.js'
 import { column, defineCollection } from './collection.js'
+import { listQuerySchema } from './list-surface.js'
 import { seedSchemaOf } from './seed-schema.js'
 
 /**
@@ -24,15 +25,6 @@ export const MeetingTypeSchema = v.strictObject({
 export type MeetingType = v.InferOutput<typeof MeetingTypeSchema>
 
 /**
- * The query parameters of the list: parses the query string into typed values with their defaults.
- *
- * @example
- * v.parse(MeetingTypeListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
- */
-export const MeetingTypeListQuerySchema = v.strictObject({ ...paginationQuery })
-export type MeetingTypeListQuery = v.InferOutput<typeof MeetingTypeListQuerySchema>
-
-/**
  * The meeting types collection.
  *
  * @example
@@ -44,9 +36,20 @@ export const meetingTypes = defineCollection<MeetingType>()({
   event: { resource: 'meeting_type', readScope: 'calendar.read' },
   seed: seedSchemaOf(MeetingTypeSchema),
   columns: [column('order_index', 'real', { field: 'orderIndex' }), column('name', 'text', { field: 'name' })],
-  order: [
-    { column: 'order_index', descending: false },
-    { column: 'name', descending: false },
-  ],
+  list: {
+    order: [
+      { column: 'order_index', descending: false },
+      { column: 'name', descending: false },
+    ],
+  },
   indexes: [['tenant_id', 'order_index', 'name', 'id']],
 })
+
+/**
+ * The query parameters of the list (derived from its surface): parses the query string into typed values.
+ *
+ * @example
+ * v.parse(MeetingTypeListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
+export const MeetingTypeListQuerySchema = listQuerySchema(meetingTypes)
+export type MeetingTypeListQuery = v.InferOutput<typeof MeetingTypeListQuerySchema>

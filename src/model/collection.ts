@@ -9,6 +9,7 @@ import type { GenericSchema } from 'valibot'
 import type { AnyCollectionView } from './collection-view.js'
 import { foldCase } from './ordering.js'
 import type { Scope } from './scopes.js'
+import { completeList, type ListInput, type ListSurface, type SurfaceOf } from './list-surface.js'
 
 export {
   type AnyCollectionView,
@@ -171,13 +172,19 @@ export interface CollectionDefinition<
    * PSA providers). Null when records are found by id only.
    */
   readonly lookup: string | null
-  /** API sort name → column. */
+  /** API sort name → column (from `list`). */
   readonly sorts: Readonly<Record<string, string>>
-  /** List query parameter → the filter it applies. */
+  /** List query parameter → the filter it applies (from `list`). */
   readonly filters: Readonly<Record<string, ListFilter>>
+  /** The list's search (from `list`). */
   readonly search: ListSearch | null
   /** The fixed order of a list without sorts (empty when the list has sorts, or no list). */
   readonly order: readonly OrderTerm[]
+  /**
+   * How its list reads on the wire (src/model/list-surface.ts): its sort parameters and its other query
+   * parameters with their parsers, from which the list's query schema derives (`listQuerySchema`).
+   */
+  readonly list: ListSurface
   /** Every index: an ascending and a descending one per sort column (ties by id), then the others. */
   readonly indexes: readonly IndexColumns[]
   /** What reads show, when they show more or less than the stored record. */
@@ -196,6 +203,7 @@ export interface CollectionInput<
   W extends AnyCollectionView | null = null,
   R extends string = never,
   Z extends GenericSchema = GenericSchema,
+  L extends ListInput | undefined = ListInput | undefined,
 > {
   name: N
   table: string
@@ -212,11 +220,11 @@ export interface CollectionInput<
   parts?: Record<string, PartDefinition<S, R>>
   /** Default: none (found by id only). */
   lookup?: string
-  /** API sort name → the record field it orders by (the resource's sort constant); each field a column's. */
-  sorts?: Readonly<Record<string, string>>
-  filters?: Record<string, ListFilter>
-  search?: ListSearch
-  order?: readonly OrderTerm[]
+  /**
+   * Default: no list. Its sorts (API sort name → the record field it orders by), default sort and the
+   * spelling of its direction, or its fixed order; and its other query parameters (filters, search).
+   */
+  list?: L
   /** The indexes besides those of the sorts, which are added. */
   indexes?: readonly IndexColumns[]
   /** Default: none (reads return the record as stored). */
@@ -247,7 +255,7 @@ export function column<D>(
 }
 
 /**
- * Completes and checks a definition: sorts name record fields and become columns, each with an ascending
+ * Completes and checks a definition: its list's sorts name record fields and become columns, each with an ascending
  * and a descending index (ties by id); every column a sort, filter, search or order names must
  * exist (folded where compared folded). Curried so that `D` and `S` are given while the name and
  * events stay literal.
@@ -259,7 +267,8 @@ export function column<D>(
  *   event: { resource: 'company', readScope: 'companies.read' },
  *   seed: seedSchemaOf(CompanySchema), // src/model/seed-schema.ts
  *   columns: [column('name', 'text', { field: 'name' })],
- *   sorts: COMPANY_SORT, // { name: 'name', ... }: API sort name → field
+ *   // API sort name → field; `sortBy=name&sortOrder=asc` by default (src/model/list-surface.ts)
+ *   list: { sorts: { name: 'name' }, defaultSort: { by: 'name', descending: false }, direction: 'sortOrder' },
  * })
  */
 export function defineCollection<D, S = D>() {
@@ -270,10 +279,16 @@ export function defineCollection<D, S = D>() {
     W extends AnyCollectionView | null = null,
     const R extends string = never,
     Z extends GenericSchema = GenericSchema,
+    const L extends ListInput | undefined = undefined,
   >(
-    input: CollectionInput<D, S, N, E, P, W, R, Z>,
-  ): CollectionDefinition<D, S, N, E, P, W, R, Z> => completeDefinition(input)
+    input: CollectionInput<D, S, N, E, P, W, R, Z, L>,
+  ): WithList<CollectionDefinition<D, S, N, E, P, W, R, Z>, L> =>
+    // The surface completeList makes is the one its input's type says (SurfaceOf).
+    completeDefinition(input) as WithList<CollectionDefinition<D, S, N, E, P, W, R, Z>, L>
 }
+
+/** A definition whose list surface keeps the literal types of what it was given (its sort names, its parameters). */
+export type WithList<C extends { readonly list: ListSurface }, L> = Omit<C, 'list'> & { readonly list: SurfaceOf<L> }
 
 function completeDefinition<
   D,
@@ -293,16 +308,11 @@ function completeDefinition<
     if (folded && !found.folded) throw new TypeError(`${input.name}: column ${name} keeps no folded copy`)
     return name
   }
-  const sorts: Record<string, string> = {}
-  for (const [api, field] of Object.entries(input.sorts ?? {})) {
-    const found = columns.find((c) => c.field === field)
-    if (found === undefined)
-      throw new TypeError(`${input.name}: sort ${api} orders by ${field}, which no column copies`)
-    sorts[api] = found.name
-  }
-  for (const filter of Object.values(input.filters ?? {})) need(filter.column, filter.op === 'equalsFolded')
-  for (const name of input.search?.columns ?? []) need(name, true)
-  for (const term of input.order ?? []) need(term.column)
+  const list = completeList(input.name, input.list, (field) => columns.find((c) => c.field === field)?.name)
+  const sorts = list.sorts
+  for (const filter of Object.values(list.filters)) need(filter.column, filter.op === 'equalsFolded')
+  for (const name of list.search?.columns ?? []) need(name, true)
+  for (const term of list.order) need(term.column)
   if (input.lookup !== undefined) need(input.lookup)
   const fields = Object.values(input.parts ?? {}).map((part) => part.field)
   if (new Set(fields).size !== fields.length) throw new TypeError(`${input.name}: two parts fill one field`)
@@ -319,9 +329,10 @@ function completeDefinition<
     parts: input.parts ?? {},
     lookup: input.lookup ?? null,
     sorts,
-    filters: input.filters ?? {},
-    search: input.search ?? null,
-    order: input.order ?? [],
+    filters: list.filters,
+    search: list.search,
+    order: list.order,
+    list: list.list,
     indexes: [
       ...[...new Set(Object.values(sorts))].flatMap((c) => [
         ['tenant_id', c, 'id'],

@@ -1,7 +1,8 @@
 /** Companies: the tenant's customers. */
 import * as v from 'valibot'
-import { DateTimeSchema, enumParam, paginationQuery, sortOrderParam } from './shared.js'
+import { DateTimeSchema } from './shared.js'
 import { column, defineCollection } from './collection.js'
+import { listQuerySchema } from './list-surface.js'
 import { seedSchemaOf } from './seed-schema.js'
 
 /**
@@ -26,27 +27,6 @@ export const CompanySchema = v.strictObject({
 export type Company = v.InferOutput<typeof CompanySchema>
 
 /**
- * The sort options of the list and the field each one orders by.
- *
- * @example
- * COMPANY_SORT['created_at'] // the field that sort column orders by
- */
-export const COMPANY_SORT = { name: 'name', created_at: 'createdAt', updated_at: 'updatedAt' } as const
-
-/**
- * The query parameters of the list: parses the query string into typed values with their defaults.
- *
- * @example
- * v.parse(CompanyListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
- */
-export const CompanyListQuerySchema = v.strictObject({
-  ...paginationQuery,
-  sortBy: v.optional(enumParam(['name', 'created_at', 'updated_at'], 'Sort field.'), 'name'),
-  sortOrder: sortOrderParam('asc'),
-})
-export type CompanyListQuery = v.InferOutput<typeof CompanyListQuerySchema>
-
-/**
  * The companies collection.
  *
  * @example
@@ -62,5 +42,18 @@ export const companies = defineCollection<Company>()({
     column('created_at', 'text', { field: 'createdAt' }),
     column('updated_at', 'text', { field: 'updatedAt' }),
   ],
-  sorts: COMPANY_SORT,
+  list: {
+    sorts: { name: 'name', created_at: 'createdAt', updated_at: 'updatedAt' },
+    defaultSort: { by: 'name', descending: false },
+    direction: 'sortOrder',
+  },
 })
+
+/**
+ * The query parameters of the list (derived from its surface): parses the query string into typed values.
+ *
+ * @example
+ * v.parse(CompanyListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
+export const CompanyListQuerySchema = listQuerySchema(companies)
+export type CompanyListQuery = v.InferOutput<typeof CompanyListQuerySchema>

@@ -1,15 +1,8 @@
 /** Compliance: check templates (listed) and the checks assigned from them (read one at a time). */
 import * as v from 'valibot'
-import {
-  DateTimeSchema,
-  enumParam,
-  NullableDateTimeSchema,
-  paginationQuery,
-  sortOrderParam,
-  textParam,
-  uuidParam,
-} from './shared.js'
-import { column, defineCollection, type ListFilter } from './collection.js'
+import { DateTimeSchema, enumParam, NullableDateTimeSchema, textParam, uuidParam } from './shared.js'
+import { column, defineCollection } from './collection.js'
+import { filter, listQuerySchema, search } from './list-surface.js'
 import { seedSchemaOf } from './seed-schema.js'
 
 /** The allowed approval statuses. */
@@ -90,40 +83,6 @@ export const ComplianceCheckSchema = v.strictObject({
 export type ComplianceCheck = v.InferOutput<typeof ComplianceCheckSchema>
 
 /**
- * The sort options of the list and the field each one orders by.
- *
- * @example
- * COMPLIANCE_TEMPLATE_SORT['created_at'] // the field that sort column orders by
- */
-export const COMPLIANCE_TEMPLATE_SORT = {
-  title: 'title',
-  created_at: 'createdAt',
-  updated_at: 'updatedAt',
-  priority: 'priority',
-  criticality: 'criticality',
-} as const
-
-/**
- * The query parameters of the list: parses the query string into typed values with their defaults.
- *
- * @example
- * v.parse(ComplianceTemplateListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
- */
-export const ComplianceTemplateListQuerySchema = v.strictObject({
-  ...paginationQuery,
-  sortBy: v.optional(
-    enumParam(['title', 'created_at', 'updated_at', 'priority', 'criticality'], 'Sort field.'),
-    'created_at',
-  ),
-  sortOrder: sortOrderParam('desc'),
-  groupId: v.optional(uuidParam('Only templates of this group.')),
-  approvalStatus: v.optional(enumParam(APPROVAL_STATUSES, 'Approval status.')),
-  checkScope: v.optional(enumParam(CHECK_SCOPES, 'Check scope.')),
-  search: v.optional(textParam(100, 'Case-insensitive substring of the title.')),
-})
-export type ComplianceTemplateListQuery = v.InferOutput<typeof ComplianceTemplateListQuerySchema>
-
-/**
  * The compliance templates collection.
  *
  * @example
@@ -144,15 +103,36 @@ export const complianceTemplates = defineCollection<ComplianceTemplate>()({
     column('approval_status', 'text', { field: 'approvalStatus' }),
     column('check_scope', 'text', { field: 'checkScope' }),
   ],
-  sorts: COMPLIANCE_TEMPLATE_SORT,
-  filters: {
-    groupId: { column: 'group_id', op: 'equals' },
-    approvalStatus: { column: 'approval_status', op: 'equals', scan: true },
-    checkScope: { column: 'check_scope', op: 'equals', scan: true },
-  } satisfies Partial<Record<keyof ComplianceTemplateListQuery, ListFilter>>,
-  search: { columns: ['title'], trigram: false },
+  list: {
+    sorts: {
+      title: 'title',
+      created_at: 'createdAt',
+      updated_at: 'updatedAt',
+      priority: 'priority',
+      criticality: 'criticality',
+    },
+    defaultSort: { by: 'created_at', descending: true },
+    direction: 'sortOrder',
+    params: {
+      groupId: filter(uuidParam('Only templates of this group.'), 'group_id', 'equals'),
+      approvalStatus: filter(enumParam(APPROVAL_STATUSES, 'Approval status.'), 'approval_status', 'equals', {
+        scan: true,
+      }),
+      checkScope: filter(enumParam(CHECK_SCOPES, 'Check scope.'), 'check_scope', 'equals', { scan: true }),
+      search: search(textParam(100, 'Case-insensitive substring of the title.'), ['title']),
+    },
+  },
   indexes: [['tenant_id', 'group_id']],
 })
+
+/**
+ * The query parameters of the list (derived from its surface): parses the query string into typed values.
+ *
+ * @example
+ * v.parse(ComplianceTemplateListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
+export const ComplianceTemplateListQuerySchema = listQuerySchema(complianceTemplates)
+export type ComplianceTemplateListQuery = v.InferOutput<typeof ComplianceTemplateListQuerySchema>
 
 /**
  * The compliance checks collection (documents only).

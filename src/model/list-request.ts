@@ -7,6 +7,7 @@
  */
 import { type CollectionDefinition, type OrderTerm, sortOrder } from './collection.js'
 import type { Keyset } from './keyset.js'
+import { type ListSurface, SORT_PARAMS } from './list-surface.js'
 
 /** The value a list filter compares its column with (validated: a string, a number or a boolean). */
 export type FilterValue = string | number | boolean
@@ -36,8 +37,16 @@ export interface ListRequest {
   readonly after: Keyset | undefined
 }
 
-/** What {@link listRequest} reads of a definition. */
-export type ListDefinition = Pick<CollectionDefinition<never, never>, 'name' | 'sorts' | 'filters' | 'search' | 'order'>
+/**
+ * What {@link listRequest} reads of a definition: its list facts, and its surface for the spelling of its sort
+ * and the name of its search (a list without one, such as webhook endpoints', has neither).
+ */
+export type ListDefinition = Pick<
+  CollectionDefinition<never, never>,
+  'name' | 'sorts' | 'filters' | 'search' | 'order'
+> & {
+  readonly list?: Pick<ListSurface, 'sort' | 'searchParam'>
+}
 
 /** What {@link listRequest} reads of a validated list query: its page, and its other parameters by name. */
 export interface PagedQuery {
@@ -48,9 +57,9 @@ export interface PagedQuery {
 
 /**
  * The request of a list of `collection` for the validated `query`: the filters of `collection` it gives, its
- * `search`, and its order. A list with sorts names its sort one of the contract's two ways,
- * `sortColumn` + `sortDesc` (tickets, users) or `sortBy` + `sortOrder` (companies, templates): both
- * are read here, the one place; a list without sorts has the definition's fixed `order`.
+ * search, and its order. A list with sorts names its sort the way its surface spells it (one of the
+ * contract's two: `sortColumn` + `sortDesc` or `sortBy` + `sortOrder`, src/model/list-surface.ts), read
+ * here, the one place; a list without sorts has the definition's fixed `order`.
  *
  * @example
  * listRequest(users, { page: 1, limit: 25, sortColumn: 'email', sortDesc: false, status: 'active' })
@@ -65,7 +74,7 @@ export function listRequest(collection: ListDefinition, query: PagedQuery, after
   }
   return {
     filters,
-    search: collection.search !== null && typeof q.search === 'string' ? q.search : undefined,
+    search: searchOf(collection, q),
     order: orderOf(collection, q),
     page: query.page,
     limit: query.limit,
@@ -73,14 +82,25 @@ export function listRequest(collection: ListDefinition, query: PagedQuery, after
   }
 }
 
-/** The order a query asks of `collection`: its sort, named either way, or the fixed order. */
+/** The search a query asks of `collection`, under its search parameter. */
+function searchOf(collection: ListDefinition, q: Readonly<Record<string, unknown>>): string | undefined {
+  const param = collection.list?.searchParam
+  if (collection.search === null || param == null) return undefined
+  const value = q[param]
+  return typeof value === 'string' ? value : undefined
+}
+
+/** The order a query asks of `collection`: its sort as its surface spells it (or its default), or the fixed order. */
 function orderOf(collection: ListDefinition, q: Readonly<Record<string, unknown>>): readonly OrderTerm[] {
-  const sort = q.sortColumn ?? q.sortBy
-  if (sort === undefined) {
-    if (collection.order.length === 0 && Object.keys(collection.sorts).length > 0)
-      throw new TypeError(`${collection.name}: the list query names no sort`)
-    return collection.order
-  }
-  const descending = q.sortDesc === undefined ? q.sortOrder === 'desc' : q.sortDesc === true
-  return sortOrder(collection, String(sort), descending)
+  const sort = collection.list?.sort
+  if (sort == null) return collection.order
+  const by = q[SORT_PARAMS[sort.direction]] ?? sort.defaultSort.by
+  const direction = q[sort.direction]
+  const descending =
+    direction === undefined
+      ? sort.defaultSort.descending
+      : sort.direction === 'sortDesc'
+        ? direction === true
+        : direction === 'desc'
+  return sortOrder(collection, String(by), descending)
 }

@@ -1,15 +1,8 @@
 /** Report templates: listed without their structure, which is kept beside the document. */
 import * as v from 'valibot'
-import {
-  booleanParam,
-  DateTimeSchema,
-  enumParam,
-  JsonObjectSchema,
-  paginationQuery,
-  sortOrderParam,
-  uuidParam,
-} from './shared.js'
-import { column, defineCollection, type ListFilter } from './collection.js'
+import { booleanParam, DateTimeSchema, JsonObjectSchema, uuidParam } from './shared.js'
+import { column, defineCollection } from './collection.js'
+import { filter, listQuerySchema } from './list-surface.js'
 import { seedSchemaOf } from './seed-schema.js'
 
 /**
@@ -81,29 +74,6 @@ export type ReportTemplateDetail = v.InferOutput<typeof ReportTemplateDetailSche
 export type ReportTemplateRecord = ReportTemplate & { templateStructure: TemplateStructure | null }
 
 /**
- * The sort options of the list and the field each one orders by.
- *
- * @example
- * REPORT_TEMPLATE_SORT['created_at'] // the field that sort column orders by
- */
-export const REPORT_TEMPLATE_SORT = { name: 'name', created_at: 'createdAt', updated_at: 'updatedAt' } as const
-
-/**
- * The query parameters of the list: parses the query string into typed values with their defaults.
- *
- * @example
- * v.parse(ReportTemplateListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
- */
-export const ReportTemplateListQuerySchema = v.strictObject({
-  ...paginationQuery,
-  sortBy: v.optional(enumParam(['name', 'created_at', 'updated_at'], 'Sort field.'), 'created_at'),
-  sortOrder: sortOrderParam('desc'),
-  reportTypeId: v.optional(uuidParam('Only templates of this report type.')),
-  isShared: v.optional(booleanParam('Shared or private templates only.')),
-})
-export type ReportTemplateListQuery = v.InferOutput<typeof ReportTemplateListQuerySchema>
-
-/**
  * The query parameters of the single-record operation: parses the query string into typed values.
  *
  * @example
@@ -136,10 +106,23 @@ export const reportTemplates = defineCollection<ReportTemplate, ReportTemplateRe
   ],
   document: ({ templateStructure: _structure, ...template }) => template,
   parts: { structure: { field: 'templateStructure', read: (template) => template.templateStructure } },
-  sorts: REPORT_TEMPLATE_SORT,
-  filters: {
-    reportTypeId: { column: 'report_type_id', op: 'equals' },
-    isShared: { column: 'is_shared', op: 'equals', scan: true },
-  } satisfies Partial<Record<keyof ReportTemplateListQuery, ListFilter>>,
+  list: {
+    sorts: { name: 'name', created_at: 'createdAt', updated_at: 'updatedAt' },
+    defaultSort: { by: 'created_at', descending: true },
+    direction: 'sortOrder',
+    params: {
+      reportTypeId: filter(uuidParam('Only templates of this report type.'), 'report_type_id', 'equals'),
+      isShared: filter(booleanParam('Shared or private templates only.'), 'is_shared', 'equals', { scan: true }),
+    },
+  },
   indexes: [['tenant_id', 'report_type_id']],
 })
+
+/**
+ * The query parameters of the list (derived from its surface): parses the query string into typed values.
+ *
+ * @example
+ * v.parse(ReportTemplateListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
+export const ReportTemplateListQuerySchema = listQuerySchema(reportTemplates)
+export type ReportTemplateListQuery = v.InferOutput<typeof ReportTemplateListQuerySchema>

@@ -7,12 +7,12 @@ import {
   enumParam,
   integerParam,
   NullableDateTimeSchema,
-  paginationQuery,
   textParam,
   uuidParam,
 } from './shared.js'
 import { orderBy } from './ordering.js'
-import { column, defineCollection, type ListFilter } from './collection.js'
+import { column, defineCollection } from './collection.js'
+import { filter, listQuerySchema, search } from './list-surface.js'
 import { seedSchemaOf } from './seed-schema.js'
 
 /** The PSA systems tickets are mirrored from. */
@@ -104,43 +104,6 @@ export const TICKET_SORT_COLUMNS = {
 export type TicketSortColumn = keyof typeof TICKET_SORT_COLUMNS
 
 /**
- * The query parameters of the list: parses the query string into typed values with their defaults.
- *
- * @example
- * v.parse(TicketListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
- */
-export const TicketListQuerySchema = v.pipe(
-  v.strictObject({
-    ...paginationQuery,
-    sortColumn: v.optional(
-      enumParam(Object.keys(TICKET_SORT_COLUMNS) as [TicketSortColumn, ...TicketSortColumn[]], 'Sort field.'),
-      'created_date',
-    ),
-    sortDesc: v.optional(booleanParam('Sort descending.'), 'true'),
-    search: v.optional(textParam(255, 'Case-insensitive substring of the title.')),
-    companyId: v.optional(uuidParam('Only tickets of this company.')),
-    status: v.optional(textParam(100, 'Status name, case-insensitive.')),
-    priority: v.optional(textParam(100, 'Priority name, case-insensitive.')),
-    assignedTo: v.optional(textParam(255, 'Assigned resource, case-insensitive.')),
-    isClosed: v.optional(booleanParam('Closed or open tickets only.')),
-    provider: v.optional(enumParam(PROVIDERS, 'PSA provider.')),
-    dateFrom: v.optional(
-      dateTimeParam('start', 'Created at or after (inclusive). A date means the start of that UTC day.'),
-    ),
-    dateTo: v.optional(dateTimeParam('end', 'Created at or before (inclusive). A date means the end of that UTC day.')),
-  }),
-  // dateFrom after dateTo is a 400 (on dateFrom), not an empty page (docs/api-behaviour.md, Lists).
-  v.forward(
-    v.check(
-      (q) => q.dateFrom === undefined || q.dateTo === undefined || q.dateFrom <= q.dateTo,
-      'dateFrom must not be after dateTo',
-    ),
-    ['dateFrom'],
-  ),
-)
-export type TicketListQuery = v.InferOutput<typeof TicketListQuerySchema>
-
-/**
  * The query parameters of the single-record operation: parses the query string into typed values.
  *
  * @example
@@ -189,18 +152,31 @@ export const tickets = defineCollection<Ticket, TicketRecord>()({
   document: ({ notes: _notes, ...ticket }) => ticket,
   parts: { notes: { field: 'notes', read: (ticket) => [...ticket.notes].sort(newestFirst) } },
   lookup: 'ticket_number',
-  sorts: TICKET_SORT_COLUMNS,
-  filters: {
-    companyId: { column: 'company_id', op: 'equals' },
-    status: { column: 'status', op: 'equalsFolded' },
-    priority: { column: 'priority', op: 'equalsFolded' },
-    assignedTo: { column: 'assigned_to', op: 'equalsFolded' },
-    isClosed: { column: 'is_closed', op: 'equals', scan: true },
-    provider: { column: 'provider', op: 'equals', scan: true },
-    dateFrom: { column: 'created_at', op: 'atLeast' },
-    dateTo: { column: 'created_at', op: 'atMost' },
-  } satisfies Partial<Record<keyof TicketListQuery, ListFilter>>,
-  search: { columns: ['title'], trigram: true },
+  list: {
+    sorts: TICKET_SORT_COLUMNS,
+    defaultSort: { by: 'created_date', descending: true },
+    direction: 'sortDesc',
+    params: {
+      search: search(textParam(255, 'Case-insensitive substring of the title.'), ['title'], { trigram: true }),
+      companyId: filter(uuidParam('Only tickets of this company.'), 'company_id', 'equals'),
+      status: filter(textParam(100, 'Status name, case-insensitive.'), 'status', 'equalsFolded'),
+      priority: filter(textParam(100, 'Priority name, case-insensitive.'), 'priority', 'equalsFolded'),
+      assignedTo: filter(textParam(255, 'Assigned resource, case-insensitive.'), 'assigned_to', 'equalsFolded'),
+      isClosed: filter(booleanParam('Closed or open tickets only.'), 'is_closed', 'equals', { scan: true }),
+      provider: filter(enumParam(PROVIDERS, 'PSA provider.'), 'provider', 'equals', { scan: true }),
+      // A range on one column: dateFrom after dateTo is a 400 on dateFrom (listQuerySchema).
+      dateFrom: filter(
+        dateTimeParam('start', 'Created at or after (inclusive). A date means the start of that UTC day.'),
+        'created_at',
+        'atLeast',
+      ),
+      dateTo: filter(
+        dateTimeParam('end', 'Created at or before (inclusive). A date means the end of that UTC day.'),
+        'created_at',
+        'atMost',
+      ),
+    },
+  },
   indexes: [
     ['tenant_id', 'ticket_number'],
     // A filter and the default sort together: a selective filter reads only its own rows.
@@ -210,3 +186,12 @@ export const tickets = defineCollection<Ticket, TicketRecord>()({
     ['tenant_id', 'assigned_to_f'],
   ],
 })
+
+/**
+ * The query parameters of the list (derived from its surface): parses the query string into typed values.
+ *
+ * @example
+ * v.parse(TicketListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
+export const TicketListQuerySchema = listQuerySchema(tickets)
+export type TicketListQuery = v.InferOutput<typeof TicketListQuerySchema>

@@ -6,10 +6,10 @@ import {
   JsonObjectSchema,
   NamedRefSchema,
   NullableDateTimeSchema,
-  paginationQuery,
   uuidParam,
 } from './shared.js'
-import { column, defineCollection, defineView, type ListFilter } from './collection.js'
+import { column, defineCollection, defineView } from './collection.js'
+import { filter, listQuerySchema } from './list-surface.js'
 import { omit, seedSchemaOf } from './seed-schema.js'
 
 /** The allowed enrollment statuses. */
@@ -71,21 +71,6 @@ export const TrainingCourseSchema = v.strictObject({
 })
 export type TrainingCourse = v.InferOutput<typeof TrainingCourseSchema>
 
-/**
- * The query parameters of the list: parses the query string into typed values with their defaults.
- *
- * @example
- * v.parse(TrainingEnrollmentListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
- */
-export const TrainingEnrollmentListQuerySchema = v.strictObject({
-  ...paginationQuery,
-  courseId: v.optional(uuidParam('Only enrollments in this course.')),
-  userId: v.optional(uuidParam('Only enrollments of this user.')),
-  companyId: v.optional(uuidParam('Only enrollments of this company.')),
-  status: v.optional(enumParam(ENROLLMENT_STATUSES, 'Enrollment status.')),
-})
-export type TrainingEnrollmentListQuery = v.InferOutput<typeof TrainingEnrollmentListQuerySchema>
-
 /** A training course as stored: `enrollmentCount` is counted when read. */
 export type TrainingCourseRecord = Omit<TrainingCourse, 'enrollmentCount'>
 
@@ -107,13 +92,15 @@ export const trainingEnrollments = defineCollection<TrainingEnrollment>()({
     column('company_id', 'text', { field: 'companyId', nullable: true }),
     column('status', 'text', { field: 'status' }),
   ],
-  filters: {
-    courseId: { column: 'course_id', op: 'equals' },
-    userId: { column: 'user_id', op: 'equals' },
-    companyId: { column: 'company_id', op: 'equals' },
-    status: { column: 'status', op: 'equals', scan: true },
-  } satisfies Partial<Record<keyof TrainingEnrollmentListQuery, ListFilter>>,
-  order: [{ column: 'enrolled_at', descending: true }],
+  list: {
+    order: [{ column: 'enrolled_at', descending: true }],
+    params: {
+      courseId: filter(uuidParam('Only enrollments in this course.'), 'course_id', 'equals'),
+      userId: filter(uuidParam('Only enrollments of this user.'), 'user_id', 'equals'),
+      companyId: filter(uuidParam('Only enrollments of this company.'), 'company_id', 'equals'),
+      status: filter(enumParam(ENROLLMENT_STATUSES, 'Enrollment status.'), 'status', 'equals', { scan: true }),
+    },
+  },
   indexes: [
     ['tenant_id', 'enrolled_at DESC', 'id'],
     ['tenant_id', 'course_id'],
@@ -121,6 +108,15 @@ export const trainingEnrollments = defineCollection<TrainingEnrollment>()({
     ['tenant_id', 'company_id'],
   ],
 })
+
+/**
+ * The query parameters of the list (derived from its surface): parses the query string into typed values.
+ *
+ * @example
+ * v.parse(TrainingEnrollmentListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
+export const TrainingEnrollmentListQuerySchema = listQuerySchema(trainingEnrollments)
+export type TrainingEnrollmentListQuery = v.InferOutput<typeof TrainingEnrollmentListQuerySchema>
 
 /**
  * A course as read: with the number of its enrollments now.

@@ -6,11 +6,11 @@ import {
   enumParam,
   NamedRefSchema,
   NullableDateTimeSchema,
-  paginationQuery,
   textParam,
   uuidParam,
 } from './shared.js'
-import { column, defineCollection, type ListFilter } from './collection.js'
+import { column, defineCollection } from './collection.js'
+import { filter, listQuerySchema, search } from './list-surface.js'
 import { seedSchemaOf } from './seed-schema.js'
 
 /** The allowed user statuses. */
@@ -40,41 +40,6 @@ export const UserSchema = v.strictObject({
 export type User = v.InferOutput<typeof UserSchema>
 
 /**
- * The sort options of the list and the field each one orders by.
- *
- * @example
- * USER_SORT_COLUMNS['created_at'] // the field that sort column orders by
- */
-export const USER_SORT_COLUMNS = {
-  full_name: 'fullName',
-  email: 'email',
-  status: 'status',
-  created_at: 'createdAt',
-  last_login: 'lastLogin',
-} as const
-
-/**
- * The query parameters of the list: parses the query string into typed values with their defaults.
- *
- * @example
- * v.parse(UserListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
- */
-export const UserListQuerySchema = v.strictObject({
-  ...paginationQuery,
-  sortColumn: v.optional(
-    enumParam(['full_name', 'email', 'status', 'created_at', 'last_login'], 'Sort field.'),
-    'created_at',
-  ),
-  sortDesc: v.optional(booleanParam('Sort descending.'), 'true'),
-  search: v.optional(textParam(255, 'Case-insensitive substring of the full name or e-mail.')),
-  status: v.optional(enumParam(USER_STATUSES, 'User status.')),
-  roleId: v.optional(uuidParam('Only users with this role.')),
-  companyId: v.optional(uuidParam('Only users of this company.')),
-  isPrimaryAdmin: v.optional(booleanParam('Primary admins only, or everyone else.')),
-})
-export type UserListQuery = v.InferOutput<typeof UserListQuerySchema>
-
-/**
  * The users collection.
  *
  * @example
@@ -95,16 +60,37 @@ export const users = defineCollection<User>()({
     column('company_id', 'text', { read: (user) => user.company?.id ?? null, nullable: true }),
     column('is_primary_admin', 'boolean', { field: 'isPrimaryAdmin' }),
   ],
-  sorts: USER_SORT_COLUMNS,
-  filters: {
-    status: { column: 'status', op: 'equals' },
-    roleId: { column: 'role_id', op: 'equals' },
-    companyId: { column: 'company_id', op: 'equals' },
-    isPrimaryAdmin: { column: 'is_primary_admin', op: 'equals', scan: true },
-  } satisfies Partial<Record<keyof UserListQuery, ListFilter>>,
-  search: { columns: ['full_name', 'email'], trigram: false },
+  list: {
+    sorts: {
+      full_name: 'fullName',
+      email: 'email',
+      status: 'status',
+      created_at: 'createdAt',
+      last_login: 'lastLogin',
+    },
+    defaultSort: { by: 'created_at', descending: true },
+    direction: 'sortDesc',
+    params: {
+      search: search(textParam(255, 'Case-insensitive substring of the full name or e-mail.'), ['full_name', 'email']),
+      status: filter(enumParam(USER_STATUSES, 'User status.'), 'status', 'equals'),
+      roleId: filter(uuidParam('Only users with this role.'), 'role_id', 'equals'),
+      companyId: filter(uuidParam('Only users of this company.'), 'company_id', 'equals'),
+      isPrimaryAdmin: filter(booleanParam('Primary admins only, or everyone else.'), 'is_primary_admin', 'equals', {
+        scan: true,
+      }),
+    },
+  },
   indexes: [
     ['tenant_id', 'role_id'],
     ['tenant_id', 'company_id'],
   ],
 })
+
+/**
+ * The query parameters of the list (derived from its surface): parses the query string into typed values.
+ *
+ * @example
+ * v.parse(UserListQuerySchema, Object.fromEntries(new URL(request.url).searchParams))
+ */
+export const UserListQuerySchema = listQuerySchema(users)
+export type UserListQuery = v.InferOutput<typeof UserListQuerySchema>

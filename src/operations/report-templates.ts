@@ -1,48 +1,30 @@
-import { defineOperation } from '../http/operation.js'
-import { reportTemplates } from '../model/report-templates.js'
-import { listPage } from './list-pages.js'
-import { dataEnvelope, listEnvelope } from '../model/shared.js'
-import { found, ok, UuidIdParams } from './results.js'
 import {
   ReportTemplateDetailQuerySchema,
   ReportTemplateDetailSchema,
-  ReportTemplateListQuerySchema,
   ReportTemplateSchema,
+  reportTemplates,
 } from '../model/report-templates.js'
+import { readList, readOne } from './reads.js'
+import { UuidIdParams } from './results.js'
 
-export const listReportTemplates = defineOperation({
+export const listReportTemplates = readList(reportTemplates, {
   id: 'listReportTemplates',
-  method: 'GET',
   path: '/report-templates',
   area: 'Reports',
   summary: 'List report templates',
   scope: 'reports.read',
-  query: ReportTemplateListQuerySchema,
-  response: listEnvelope(ReportTemplateSchema),
-  successStatus: 200,
-  errors: [],
-  handle: (context) => listPage(context, reportTemplates),
+  item: ReportTemplateSchema,
 })
 
-export const getReportTemplate = defineOperation({
+export const getReportTemplate = readOne(reportTemplates, {
   id: 'getReportTemplate',
-  method: 'GET',
   path: '/report-templates/:id',
   area: 'Reports',
   summary: 'Get a report template',
   scope: 'reports.read',
   params: UuidIdParams,
   query: ReportTemplateDetailQuerySchema,
-  response: dataEnvelope(ReportTemplateDetailSchema),
-  successStatus: 200,
-  errors: ['NOT_FOUND'],
-  handle: async ({ store, tenantId, params, query }) =>
-    ok(
-      await found(
-        store.get(reportTemplates, tenantId, params.id, {
-          include: query.includeStructure ? { templateStructure: true } : {},
-        }),
-        'Report template',
-      ),
-    ),
+  item: ReportTemplateDetailSchema,
+  what: 'Report template',
+  request: (query) => ({ include: query.includeStructure ? { templateStructure: true } : {} }),
 })

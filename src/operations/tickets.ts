@@ -1,33 +1,19 @@
-import { defineOperation } from '../http/operation.js'
-import { tickets } from '../model/tickets.js'
-import { listPage } from './list-pages.js'
-import { dataEnvelope, listEnvelope } from '../model/shared.js'
-import { found, ok, TextIdParams } from './results.js'
-import {
-  TicketDetailQuerySchema,
-  TicketListQuerySchema,
-  TicketSchema,
-  TicketWithNotesSchema,
-} from '../model/tickets.js'
+import { TicketDetailQuerySchema, TicketSchema, TicketWithNotesSchema, tickets } from '../model/tickets.js'
+import { readList, readOne } from './reads.js'
+import { TextIdParams } from './results.js'
 
-export const listTickets = defineOperation({
+export const listTickets = readList(tickets, {
   id: 'listTickets',
-  method: 'GET',
   path: '/tickets',
   area: 'Tickets',
   summary: 'List tickets',
   description: 'A page of the tenant’s tickets mirrored from its PSA systems, filtered and sorted.',
   scope: 'tickets.read',
-  query: TicketListQuerySchema,
-  response: listEnvelope(TicketSchema),
-  successStatus: 200,
-  errors: [],
-  handle: (context) => listPage(context, tickets),
+  item: TicketSchema,
 })
 
-export const getTicket = defineOperation({
+export const getTicket = readOne(tickets, {
   id: 'getTicket',
-  method: 'GET',
   path: '/tickets/:id',
   area: 'Tickets',
   summary: 'Get a ticket',
@@ -35,14 +21,7 @@ export const getTicket = defineOperation({
   scope: 'tickets.read',
   params: TextIdParams,
   query: TicketDetailQuerySchema,
-  response: dataEnvelope(TicketWithNotesSchema),
-  successStatus: 200,
-  errors: ['NOT_FOUND'],
-  handle: async ({ store, tenantId, params, query }) =>
-    ok(
-      await found(
-        store.get(tickets, tenantId, params.id, query.includeNotes ? { include: { notes: query.notesLimit } } : {}),
-        'Ticket',
-      ),
-    ),
+  item: TicketWithNotesSchema,
+  what: 'Ticket',
+  request: (query) => (query.includeNotes ? { include: { notes: query.notesLimit } } : {}),
 })

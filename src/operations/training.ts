@@ -1,24 +1,19 @@
 import { defineOperation } from '../http/operation.js'
 import { trainingCourses, trainingEnrollments } from '../model/training.js'
-import { listPage } from './list-pages.js'
-import { dataEnvelope, listEnvelope, MessageSchema } from '../model/shared.js'
-import { found, notFound, ok, UuidIdParams } from './results.js'
-import { TrainingCourseSchema, TrainingEnrollmentListQuerySchema, TrainingEnrollmentSchema } from '../model/training.js'
+import { MessageSchema } from '../model/shared.js'
+import { notFound, UuidIdParams } from './results.js'
+import { TrainingCourseSchema, TrainingEnrollmentSchema } from '../model/training.js'
+import { readList, readOne } from './reads.js'
 import { writeContextOf } from './write-context.js'
 
-export const listTrainingEnrollments = defineOperation({
+export const listTrainingEnrollments = readList(trainingEnrollments, {
   id: 'listTrainingEnrollments',
-  method: 'GET',
   path: '/training/enrollments',
   area: 'Training',
   summary: 'List training enrollments',
   description: 'Newest `enrolledAt` first.',
   scope: 'training.read',
-  query: TrainingEnrollmentListQuerySchema,
-  response: listEnvelope(TrainingEnrollmentSchema),
-  successStatus: 200,
-  errors: [],
-  handle: (context) => listPage(context, trainingEnrollments),
+  item: TrainingEnrollmentSchema,
 })
 
 export const deleteTrainingEnrollment = defineOperation({
@@ -40,17 +35,13 @@ export const deleteTrainingEnrollment = defineOperation({
   },
 })
 
-export const getTrainingCourse = defineOperation({
+export const getTrainingCourse = readOne(trainingCourses, {
   id: 'getTrainingCourse',
-  method: 'GET',
   path: '/training/courses/:id',
   area: 'Training',
   summary: 'Get a training course',
   scope: 'training.read',
   params: UuidIdParams,
-  response: dataEnvelope(TrainingCourseSchema),
-  successStatus: 200,
-  errors: ['NOT_FOUND'],
-  handle: async ({ store, tenantId, params }) =>
-    ok(await found(store.get(trainingCourses, tenantId, params.id), 'Training course')),
+  item: TrainingCourseSchema,
+  what: 'Training course',
 })

@@ -1,19 +1,11 @@
-import { defineOperation } from '../http/operation.js'
-import { users } from '../model/users.js'
-import { listPage } from './list-pages.js'
-import { listEnvelope } from '../model/shared.js'
-import { UserListQuerySchema, UserSchema } from '../model/users.js'
+import { UserSchema, users } from '../model/users.js'
+import { readList } from './reads.js'
 
-export const listUsers = defineOperation({
+export const listUsers = readList(users, {
   id: 'listUsers',
-  method: 'GET',
   path: '/users',
   area: 'Users',
   summary: 'List the tenant’s users',
   scope: 'users.read',
-  query: UserListQuerySchema,
-  response: listEnvelope(UserSchema),
-  successStatus: 200,
-  errors: [],
-  handle: (context) => listPage(context, users),
+  item: UserSchema,
 })

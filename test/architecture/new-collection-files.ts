@@ -21,9 +21,10 @@ function insert(text: string, anchor: string, added: string, where: 'after' | 'b
 
 const MODEL = `/** Assets: a throwaway read-only collection (test/architecture/new-collection.test.ts). */
 import * as v from 'valibot'
-import { column, defineCollection, type ListFilter } from './collection.js'
+import { column, defineCollection } from './collection.js'
+import { filter, listQuerySchema } from './list-surface.js'
 import { seedSchemaOf } from './seed-schema.js'
-import { DateTimeSchema, enumParam, paginationQuery, sortOrderParam, uuidParam } from './shared.js'
+import { DateTimeSchema, uuidParam } from './shared.js'
 
 /**
  * An asset.
@@ -39,23 +40,6 @@ export const AssetSchema = v.strictObject({
   updatedAt: DateTimeSchema,
 })
 export type Asset = v.InferOutput<typeof AssetSchema>
-
-/** API sort name → field. */
-export const ASSET_SORT = { name: 'name', created_at: 'createdAt' } as const
-
-/**
- * The query parameters of the list.
- *
- * @example
- * v.parse(AssetListQuerySchema, { sortBy: 'created_at' })
- */
-export const AssetListQuerySchema = v.strictObject({
-  ...paginationQuery,
-  sortBy: v.optional(enumParam(['name', 'created_at'], 'Sort field.'), 'name'),
-  sortOrder: sortOrderParam('asc'),
-  companyId: v.optional(uuidParam('Only assets of this company.')),
-})
-export type AssetListQuery = v.InferOutput<typeof AssetListQuerySchema>
 
 /**
  * The assets collection.
@@ -73,46 +57,47 @@ export const assets = defineCollection<Asset>()({
     column('created_at', 'text', { field: 'createdAt' }),
     column('company_id', 'text', { field: 'companyId', nullable: true }),
   ],
-  sorts: ASSET_SORT,
-  filters: {
-    companyId: { column: 'company_id', op: 'equals' },
-  } satisfies Partial<Record<keyof AssetListQuery, ListFilter>>,
+  list: {
+    sorts: { name: 'name', created_at: 'createdAt' },
+    defaultSort: { by: 'name', descending: false },
+    direction: 'sortOrder',
+    params: { companyId: filter(uuidParam('Only assets of this company.'), 'company_id', 'equals') },
+  },
   indexes: [['tenant_id', 'company_id']],
 })
+
+/**
+ * The query parameters of the list (derived from its surface).
+ *
+ * @example
+ * v.parse(AssetListQuerySchema, { sortBy: 'created_at' })
+ */
+export const AssetListQuerySchema = listQuerySchema(assets)
+export type AssetListQuery = v.InferOutput<typeof AssetListQuerySchema>
 `
 
-const OPERATIONS = `import { defineOperation } from '../http/operation.js'
-import { AssetListQuerySchema, AssetSchema, assets } from '../model/assets.js'
-import { dataEnvelope, listEnvelope } from '../model/shared.js'
-import { listPage } from './list-pages.js'
-import { found, ok, UuidIdParams } from './results.js'
+const OPERATIONS = `import { AssetSchema, assets } from '../model/assets.js'
+import { readList, readOne } from './reads.js'
+import { UuidIdParams } from './results.js'
 
-export const listAssets = defineOperation({
+export const listAssets = readList(assets, {
   id: 'listAssets',
-  method: 'GET',
   path: '/assets',
   area: 'Companies',
   summary: 'List assets',
   scope: 'companies.read',
-  query: AssetListQuerySchema,
-  response: listEnvelope(AssetSchema),
-  successStatus: 200,
-  errors: [],
-  handle: (context) => listPage(context, assets),
+  item: AssetSchema,
 })
 
-export const getAsset = defineOperation({
+export const getAsset = readOne(assets, {
   id: 'getAsset',
-  method: 'GET',
   path: '/assets/:id',
   area: 'Companies',
   summary: 'Get an asset',
   scope: 'companies.read',
   params: UuidIdParams,
-  response: dataEnvelope(AssetSchema),
-  successStatus: 200,
-  errors: ['NOT_FOUND'],
-  handle: async ({ store, tenantId, params }) => ok(await found(store.get(assets, tenantId, params.id), 'Asset')),
+  item: AssetSchema,
+  what: 'Asset',
 })
 `
 

@@ -26,6 +26,8 @@ const FILES_NAMING_IT = 10
  */
 const GENERIC_CHECKS = [
   'store: gets and computed fields',
+  // Its list's sorts and filters, derived from its list surface (list-sorts.ts, list-filters.ts).
+  'store: lists',
   'store: tenant isolation',
   'host removals',
   'records a seed’s new records as created',
@@ -157,6 +159,8 @@ describe('a new read-only collection in a scratch copy', () => {
         store,
       ).toHaveLength(1)
       expect(names.filter((name) => /\((listAssets|getAsset)\)/.test(name)).length, store).toBeGreaterThan(1)
+      // Its list's default order, both sorts both ways and its filter, from its list surface alone.
+      expect(names.filter((name) => /store: lists listAssets/.test(name)).length, store).toBeGreaterThan(3)
     }
   })
 

@@ -1,10 +1,16 @@
 /**
- * Every filter of every list, with the reference's statement of what it keeps: search with `%`,
- * `_` and `\` taken literally and case folded, ids in any case, enums, booleans, dates and
- * combinations.
+ * Every filter of every list, with the reference's statement of what it keeps: cases derived from each
+ * list's definition (every filter parameter of its surface, with values its fixture rows hold, compared as
+ * the filter's op says on the column its definition reads), and the hand-written cases the fixtures were
+ * made for: search with `%`, `_` and `\` taken literally and case folded, ids in any case, enums,
+ * booleans, dates and combinations.
  */
-import { type ListMethod, field, fixtureRows, nested } from './list-sorts.js'
-import { fold, sortRows, type Row } from './reference.js'
+import * as v from 'valibot'
+import type { FilterOp } from '../../model/collection.js'
+import type { ListParams } from '../../model/list-surface.js'
+import { columnValue, defaultOrder, listRows, nested, type ListMethod, type Value } from './list-sorts.js'
+import { byCodePoint, fold, type Row } from './reference.js'
+import { READ_LISTS, type ReadList } from './store-calls.js'
 
 /** One filter query and the reference's statement of what it keeps. */
 export interface FilterCase {
@@ -14,24 +20,25 @@ export interface FilterCase {
   exactly?: string[]
 }
 
+/** A list's filter cases, with what the checks read of the list. */
+export interface FilteredList {
+  path: string
+  method: ListMethod
+  rows: () => Row[]
+  defaultOrder: (rows: Row[]) => Row[]
+  label: (row: Row) => string
+  cases: FilterCase[]
+}
+
 const ticketTitle = (row: Row) => row.title as string
-/** Every filter of every list, checked against the reference. */
-export const FILTERS: Record<
-  string,
-  {
-    path: string
-    method: ListMethod
-    rows: () => Row[]
-    defaultOrder: (rows: Row[]) => Row[]
-    label: (row: Row) => string
-    cases: FilterCase[]
-  }
-> = {
-  tickets: {
-    path: '/tickets',
-    method: 'listTickets',
-    rows: fixtureRows('tickets'),
-    defaultOrder: (rows) => sortRows(rows, field('createdAt'), true),
+
+/**
+ * The hand-written cases of the lists, by list operation: what the fixtures were made to show (search
+ * escaping, case folding, ids in any case, date bounds, combinations), with the records each must return.
+ * Every filter of every list also gets cases derived from its definition ({@link FILTERS}).
+ */
+const WRITTEN: Partial<Record<ListMethod, { label: (row: Row) => string; cases: FilterCase[] }>> = {
+  listTickets: {
     label: ticketTitle,
     cases: [
       {
@@ -107,11 +114,7 @@ export const FILTERS: Record<
       },
     ],
   },
-  users: {
-    path: '/users',
-    method: 'listUsers',
-    rows: fixtureRows('users'),
-    defaultOrder: (rows) => sortRows(rows, field('createdAt'), true),
+  listUsers: {
     label: (r) => r.email as string,
     cases: [
       {
@@ -157,11 +160,7 @@ export const FILTERS: Record<
       },
     ],
   },
-  'compliance templates': {
-    path: '/compliance/templates',
-    method: 'listComplianceTemplates',
-    rows: fixtureRows('complianceTemplates'),
-    defaultOrder: (rows) => sortRows(rows, field('createdAt'), true),
+  listComplianceTemplates: {
     label: (r) => r.title as string,
     cases: [
       {
@@ -185,11 +184,7 @@ export const FILTERS: Record<
       },
     ],
   },
-  'report templates': {
-    path: '/report-templates',
-    method: 'listReportTemplates',
-    rows: fixtureRows('reportTemplates'),
-    defaultOrder: (rows) => sortRows(rows, field('createdAt'), true),
+  listReportTemplates: {
     label: (r) => r.name as string,
     cases: [
       {
@@ -204,11 +199,7 @@ export const FILTERS: Record<
       },
     ],
   },
-  'training enrollments': {
-    path: '/training/enrollments',
-    method: 'listTrainingEnrollments',
-    rows: fixtureRows('trainingEnrollments'),
-    defaultOrder: (rows) => sortRows(rows, field('enrolledAt'), true),
+  listTrainingEnrollments: {
     label: (r) => r.id,
     cases: [
       {
@@ -232,3 +223,70 @@ export const FILTERS: Record<
     ],
   },
 }
+
+/** Whether a column's value `x` passes filter `op` with `value` (a null column never matches). */
+function passes(op: FilterOp, x: Value, value: Value): boolean {
+  if (x === null || x === undefined) return false
+  if (op === 'equals') return x === value
+  if (op === 'equalsFolded') return fold(String(x)) === fold(String(value))
+  const c = typeof x === 'number' && typeof value === 'number' ? x - value : byCodePoint(String(x), String(value))
+  return op === 'atLeast' ? c >= 0 : c <= 0
+}
+
+/**
+ * The cases of one filter parameter derived from its definition: for the smallest and the largest value its
+ * column holds in the fixture rows (the value given as the query parses it), the rows whose column passes.
+ * Only values that keep some rows and drop others make a case; a filter without one is an error of the
+ * fixtures, which must make every filter meaningful.
+ */
+function casesOf(list: ReadList, param: string, rows: readonly Row[]): FilterCase[] {
+  const params: ListParams = list.collection.list.params
+  const entry = params[param]
+  if (entry?.kind !== 'filter') return []
+  const { column, op } = entry.filter
+  const read = columnValue(list.collection, column)
+  const values = [...new Set(rows.map(read))].filter((x) => x !== null && x !== undefined)
+  values.sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : byCodePoint(String(a), String(b))))
+  const made = values.flatMap((value): FilterCase[] => {
+    const parsed = v.safeParse(list.operation.query!, { [param]: String(value) })
+    if (!parsed.success || !passes(op, (parsed.output as Record<string, Value>)[param], value)) return []
+    const matches = (row: Row) => passes(op, read(row), value)
+    const kept = rows.filter(matches).length
+    return kept > 0 && kept < rows.length ? [{ query: `${param}=${encodeURIComponent(String(value))}`, matches }] : []
+  })
+  if (made.length === 0) throw new Error(`${list.method}: no fixture value makes filter ${param} keep some rows only`)
+  return made.length === 1 ? made : [made[0]!, made.at(-1)!]
+}
+
+/**
+ * Every filter of every list of the registry, checked against the reference: the cases derived from its
+ * definition, then the hand-written ones.
+ *
+ * @example
+ * FILTERS.tickets.cases.map((c) => c.query) // ['companyId=…', …, 'search=PRINTER', …]
+ */
+export const FILTERS: Record<string, FilteredList> = Object.fromEntries(
+  READ_LISTS.flatMap((list): Array<[string, FilteredList]> => {
+    const rows = listRows(list)
+    const written = WRITTEN[list.method]
+    const queries = new Set(written?.cases.map((c) => c.query))
+    const derived = Object.keys(list.collection.list.params)
+      .flatMap((param) => casesOf(list, param, rows()))
+      .filter((c) => !queries.has(c.query))
+    const cases = [...derived, ...(written?.cases ?? [])]
+    if (cases.length === 0) return []
+    return [
+      [
+        list.collection.name,
+        {
+          path: list.operation.path,
+          method: list.method,
+          rows,
+          defaultOrder: defaultOrder(list.method),
+          label: written?.label ?? ((row) => row.id),
+          cases,
+        },
+      ],
+    ]
+  }),
+)

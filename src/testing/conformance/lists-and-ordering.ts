@@ -2,7 +2,7 @@
  * Every list: default order and every sort option in both directions against the reference
  * ordering, explicit code-point / null / tie cases, page walks that never overlap or skip,
  * pagination math, pages past the end, and every filter including escaped search. The lists and
- * their sorts are in list-sorts.ts, the filters in list-filters.ts.
+ * their sorts (list-sorts.ts) and filters (list-filters.ts) derive from the registry's list operations.
  */
 import { describe, expect, it } from 'vitest'
 import type { ConformanceContext } from './context.js'
@@ -11,6 +11,7 @@ import { FILTERS } from './list-filters.js'
 import { FIXED, SORTABLE } from './list-sorts.js'
 import { fetchAll, sortRows, walkPages } from './reference.js'
 import type { Reply } from '../harness.js'
+import { READ_LISTS } from './store-calls.js'
 
 const orderWord = (descending: boolean) => (descending ? 'descending' : 'ascending')
 
@@ -98,15 +99,7 @@ function paginationMath(ctx: ConformanceContext): void {
     })
 
     it('answers a page past the end with 200 and no data', async () => {
-      for (const path of [
-        '/tickets',
-        '/users',
-        '/companies',
-        '/compliance/templates',
-        '/report-templates',
-        '/calendar/types',
-        '/training/enrollments',
-      ]) {
+      for (const path of READ_LISTS.map((list) => list.operation.path)) {
         const { status, body } = await ctx.a.h.call<Reply<'listTickets'>>('GET', `${path}?page=999&limit=10`)
         expect(status, path).toBe(200)
         expect(body.data).toEqual([])

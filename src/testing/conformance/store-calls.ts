@@ -4,22 +4,51 @@
  * not an HTTP body.
  */
 import * as v from 'valibot'
-import { operations } from '../../operations/index.js'
-import {
-  companies,
-  complianceTemplates,
-  meetingTypes,
-  reportTemplates,
-  tickets,
-  trainingEnrollments,
-  users,
-} from '../../model/index.js'
+import type { AnyOperation } from '../../http/operation.js'
+import { type OperationId, operations, type operationsById } from '../../operations/index.js'
 import type { Keyset } from '../../model/keyset.js'
 import { type ListRequest, listRequest } from '../../model/list-request.js'
 import type { SeededCollection } from '../../model/index.js'
 import type { ListResult, Store } from '../../ports/store.js'
-import type { ListMethod } from './list-sorts.js'
 import type { Row } from './reference.js'
+
+/** The list operations of the registry that list a collection (made by `readList`: they say so, `reads`). */
+export type ListMethod = {
+  [K in OperationId]: (typeof operationsById)[K] extends { readonly reads: { readonly kind: 'list' } } ? K : never
+}[OperationId]
+
+/** A list operation of a collection, as the registry states it. */
+export interface ReadList {
+  readonly method: ListMethod
+  readonly operation: AnyOperation
+  /** The collection it lists, its list surface included. */
+  readonly collection: SeededCollection
+}
+
+/**
+ * Every list operation of a collection, in the order of the registry: the kit's list checks loop over these
+ * and their collections' list surfaces, so a new list is checked without a line here.
+ *
+ * @example
+ * READ_LISTS.map((list) => list.operation.path) // ['/tickets', '/compliance/templates', ...]
+ */
+export const READ_LISTS: readonly ReadList[] = operations.flatMap((operation) =>
+  operation.reads?.kind === 'list'
+    ? [{ method: operation.id as ListMethod, operation, collection: operation.reads.collection }]
+    : [],
+)
+
+/**
+ * The registry's list of `method`.
+ *
+ * @example
+ * readListOf('listUsers').collection // users
+ */
+export function readListOf(method: ListMethod): ReadList {
+  const found = READ_LISTS.find((list) => list.method === method)
+  if (found === undefined) throw new Error(`No list operation ${method} made by readList`)
+  return found
+}
 
 /**
  * Names a store call the way a store author would write it; fixture tenants read as `A` and `B`.
@@ -40,29 +69,13 @@ export function callLabel(method: string, tenant: string, ...args: unknown[]): s
  * listQuery('listUsers', 'sortColumn=email&sortDesc=true') // { page: 1, limit: 25, sortColumn: 'email', … }
  */
 export function listQuery(method: ListMethod, query: string): Record<string, unknown> {
-  const operation = operations.find((candidate) => candidate.id === method)
-  if (operation?.query === undefined) throw new Error(`No list operation ${method} with a query schema`)
+  const { operation } = readListOf(method)
+  if (operation.query === undefined) throw new Error(`No list operation ${method} with a query schema`)
   return v.parse(operation.query, Object.fromEntries(new URLSearchParams(query))) as Record<string, unknown>
 }
 
 /** A list called by its operation's id, with a query from {@link listQuery}. */
 export type ListCall = (tenantId: string, query: Record<string, unknown>) => Promise<ListResult<Row>>
-
-/**
- * The collection each list operation lists (a list operation's handler is `listPage(context, collection)`).
- *
- * @example
- * LIST_COLLECTIONS.listUsers // users
- */
-export const LIST_COLLECTIONS: Readonly<Record<ListMethod, SeededCollection>> = {
-  listTickets: tickets,
-  listUsers: users,
-  listComplianceTemplates: complianceTemplates,
-  listReportTemplates: reportTemplates,
-  listCompanies: companies,
-  listMeetingTypes: meetingTypes,
-  listTrainingEnrollments: trainingEnrollments,
-}
 
 /**
  * The `ListRequest` the operation layer builds for a validated list query (and a cursor's position).
@@ -72,7 +85,7 @@ export const LIST_COLLECTIONS: Readonly<Record<ListMethod, SeededCollection>> = 
  */
 export function requestOf(method: ListMethod, query: Record<string, unknown>): ListRequest {
   const { page, limit, after } = query as { page: number; limit: number; after?: Keyset }
-  return listRequest(LIST_COLLECTIONS[method], { ...query, page, limit }, after)
+  return listRequest(readListOf(method).collection, { ...query, page, limit }, after)
 }
 
 /**
@@ -83,7 +96,7 @@ export function requestOf(method: ListMethod, query: Record<string, unknown>): L
  * const result = await lister(store, 'listUsers')(tenantId, listQuery('listUsers', 'limit=100'))
  */
 export function lister(store: Store, method: ListMethod): ListCall {
-  const collection = LIST_COLLECTIONS[method]
+  const { collection } = readListOf(method)
   return (tenantId, query) => store.list(collection, tenantId, requestOf(method, query)) as Promise<ListResult<Row>>
 }
 
@@ -94,7 +107,7 @@ export function lister(store: Store, method: ListMethod): ListCall {
  * listLabel('listUsers', 'A', listQuery('listUsers', 'sortColumn=email')) // list(users, A, {"filters":{},…})
  */
 export function listLabel(method: ListMethod, tenant: string, query: Record<string, unknown>): string {
-  return `list(${LIST_COLLECTIONS[method].name}, ${tenant}, ${JSON.stringify(requestOf(method, query))})`
+  return `list(${readListOf(method).collection.name}, ${tenant}, ${JSON.stringify(requestOf(method, query))})`
 }
 
 /**
@@ -103,7 +116,7 @@ export function listLabel(method: ListMethod, tenant: string, query: Record<stri
  * @example
  * for (const method of LIST_METHODS) await lister(store, method)(tenantId, listQuery(method, ''))
  */
-export const LIST_METHODS = Object.keys(LIST_COLLECTIONS) as readonly ListMethod[]
+export const LIST_METHODS: readonly ListMethod[] = READ_LISTS.map((list) => list.method)
 
 /**
  * The problems of `value` against a model schema, one `path: message` each (none when it

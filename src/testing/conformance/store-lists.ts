@@ -6,20 +6,13 @@
  */
 import type * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
-import { MeetingTypeSchema } from '../../model/calendar.js'
-import { CompanySchema } from '../../model/companies.js'
-import { ComplianceTemplateSchema } from '../../model/compliance.js'
-import { ReportTemplateSchema } from '../../model/report-templates.js'
-import { TicketSchema } from '../../model/tickets.js'
-import { TrainingEnrollmentSchema } from '../../model/training.js'
-import { UserSchema } from '../../model/users.js'
 import { operations } from '../../operations/index.js'
 import type { ConformanceContext } from './context.js'
 import { FILTERS } from './list-filters.js'
 import { FIXED, SORTABLE, type ListMethod } from './list-sorts.js'
 import { sortRows } from './reference.js'
 import { hasIdParam } from './samples.js'
-import { LIST_METHODS, listLabel, lister, listQuery, shapeProblems } from './store-calls.js'
+import { LIST_METHODS, listLabel, lister, listQuery, readListOf, shapeProblems } from './store-calls.js'
 
 /**
  * Calls `method` on fixture tenant A with `query` (a URL query string) and checks the ids and the
@@ -53,15 +46,12 @@ async function expectList(
   })
 }
 
-/** The model schema of each list's items. */
-const ITEM_SCHEMAS: Record<ListMethod, v.GenericSchema> = {
-  listTickets: TicketSchema,
-  listUsers: UserSchema,
-  listComplianceTemplates: ComplianceTemplateSchema,
-  listReportTemplates: ReportTemplateSchema,
-  listCompanies: CompanySchema,
-  listMeetingTypes: MeetingTypeSchema,
-  listTrainingEnrollments: TrainingEnrollmentSchema,
+/** The model schema of a list's items: the `data` items of its operation's response. */
+function itemSchema(method: ListMethod): v.GenericSchema {
+  const { response } = readListOf(method).operation
+  const item = (response as { entries?: { data?: { item?: v.GenericSchema } } }).entries?.data?.item
+  if (item === undefined) throw new Error(`${method}: its response is no list envelope`)
+  return item
 }
 
 const orderWord = (descending: boolean) => (descending ? 'descending' : 'ascending')
@@ -141,7 +131,7 @@ export function storeLists(ctx: ConformanceContext): void {
       for (const method of LIST_METHODS) {
         const query = listQuery(method, 'limit=100')
         const { items } = await lister(ctx.store, method)(ctx.a.tenantId, query)
-        const problems = items.flatMap((item, i) => shapeProblems(ITEM_SCHEMAS[method], item).map((p) => `[${i}] ${p}`))
+        const problems = items.flatMap((item, i) => shapeProblems(itemSchema(method), item).map((p) => `[${i}] ${p}`))
         expect(problems, `${listLabel(method, 'A', query)} returned items that do not match the model`).toEqual([])
       }
     })
