@@ -67,11 +67,15 @@ export interface CollectionView<D, N, V, F extends keyof V & string = keyof V & 
   show(record: D, needs: N): V
 }
 
-/** A view of any collection, as code that does not call it sees it. */
+/**
+ * A view of any collection, as the stores call it: with a record and the needs they gathered as its
+ * `needs` say. `show` is a method so that its parameters compare bivariantly: every typed view is one,
+ * and this is the single place where a store's untyped record meets a view's typed `show`.
+ */
 export interface AnyCollectionView {
   readonly fields: readonly string[]
   readonly needs: Readonly<Record<string, ViewNeed>>
-  show(record: never, needs: never): unknown
+  show(record: object, needs: object): unknown
 }
 
 /**

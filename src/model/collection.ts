@@ -119,39 +119,43 @@ export interface CollectionParent {
 }
 
 /**
+ * The facts of a collection its type keeps literal: its name, events and parent (so that the seed keys,
+ * event resource types and read scopes derived from `COLLECTIONS`, src/model/index.ts, are literal
+ * unions), its view, the fields its parts fill, and its seed schema (so that the seed types derived
+ * from it, `SeedData`, are exact). Each is the type of the definition's field of that name (`parts`:
+ * the fields they fill).
+ */
+export interface CollectionFacts {
+  readonly name: string
+  readonly event: CollectionEvents | null
+  readonly parent: CollectionParent | null
+  readonly view: AnyCollectionView | null
+  readonly parts: string
+  readonly seed: GenericSchema
+}
+
+/**
  * A stored collection. `D` is the record as its document holds it (what reads return), `S` the
  * record as seeded when parts of it are kept elsewhere (a ticket's notes, a template's structure),
- * `W` its derived view (null when reads return the record as stored), `R` the fields its parts fill,
- * `Z` its seed schema. `N`, `E` and `P` keep the name, events and parent literal, so the seed keys,
- * event resource types and read scopes derived from `COLLECTIONS` (src/model/index.ts) are literal
- * unions; `Z` keeps the seed schema's type, so the seed types derived from it (`SeedData`) are exact.
+ * `T` its literal facts ({@link CollectionFacts}).
  */
-export interface CollectionDefinition<
-  D,
-  S = D,
-  N extends string = string,
-  E extends CollectionEvents | null = CollectionEvents | null,
-  P extends CollectionParent | null = CollectionParent | null,
-  W extends AnyCollectionView | null = AnyCollectionView | null,
-  R extends string = string,
-  Z extends GenericSchema = GenericSchema,
-> {
+export interface CollectionDefinition<D, S = D, T extends CollectionFacts = CollectionFacts> {
   /** The collection's name: its key in seed data and in `store.remove` (unless it has a parent). */
-  readonly name: N
+  readonly name: T['name']
   /** Its events, or null when the feed has none (report types are not a resource of the feed). */
-  readonly event: E
+  readonly event: T['event']
   /**
    * The collection whose seed records carry this one's records, and in which field (a budget's
    * `lineItems`): it has no seed key of its own and is removed with its parent. Null for a
    * collection seeded under its name.
    */
-  readonly parent: P
+  readonly parent: T['parent']
   /**
    * The schema of its records as `store.seed` takes them (src/model/seed-schema.ts): lenient where
    * the response schema is strict, less the fields the API computes, with the parts kept apart (a
    * ticket's notes). A collection with a parent is validated by it inside its parent's records.
    */
-  readonly seed: Z
+  readonly seed: T['seed']
   /**
    * The lists inside a seeded record that are not collections of their own (a ticket's notes, a
    * goal's tasks): a seed keeps the last copy of each id in them, as in the collection itself.
@@ -165,7 +169,7 @@ export interface CollectionDefinition<
   /** The document of a seeded record (the record itself unless parts are kept apart). */
   readonly document: (record: S) => D
   /** Columns holding parts of the seeded record as JSON text, by column name; each names the field it fills. */
-  readonly parts: Readonly<Record<string, PartDefinition<S, R>>>
+  readonly parts: Readonly<Record<string, PartDefinition<S, T['parts']>>>
   /**
    * A column holding a second key that `get` falls back to when no record has the id asked for: the
    * record with the smallest id whose column equals it (a ticket's number, which can repeat across
@@ -188,36 +192,26 @@ export interface CollectionDefinition<
   /** Every index: an ascending and a descending one per sort column (ties by id), then the others. */
   readonly indexes: readonly IndexColumns[]
   /** What reads show, when they show more or less than the stored record. */
-  readonly view: W
+  readonly view: T['view']
   /** The fields `store.patch` may change (a budget's, from its update body); none when empty. */
   readonly patchable: readonly string[]
 }
 
 /** What {@link defineCollection} takes: the definition, with defaults, and sorts naming fields. */
-export interface CollectionInput<
-  D,
-  S = D,
-  N extends string = string,
-  E extends CollectionEvents | null = CollectionEvents | null,
-  P extends CollectionParent | null = null,
-  W extends AnyCollectionView | null = null,
-  R extends string = never,
-  Z extends GenericSchema = GenericSchema,
-  L extends ListInput | undefined = ListInput | undefined,
-> {
-  name: N
+export interface CollectionInput<D, S, T extends CollectionFacts, L extends ListInput | undefined> {
+  name: T['name']
   table: string
-  event: E
-  seed: Z
+  event: T['event']
+  seed: T['seed']
   /** Default: null (seeded under `name`). */
-  parent?: P
+  parent?: T['parent']
   /** Default: none. */
   nested?: readonly (keyof S & string)[]
   /** Default: `id` (text), read from the record. */
   key?: readonly KeyColumn[]
   columns?: readonly ColumnDefinition<D>[]
   document?: (record: S) => D
-  parts?: Record<string, PartDefinition<S, R>>
+  parts?: Record<string, PartDefinition<S, T['parts']>>
   /** Default: none (found by id only). */
   lookup?: string
   /**
@@ -228,7 +222,7 @@ export interface CollectionInput<
   /** The indexes besides those of the sorts, which are added. */
   indexes?: readonly IndexColumns[]
   /** Default: none (reads return the record as stored). */
-  view?: W
+  view?: T['view']
   /** Default: none (`store.patch` refuses the collection). */
   patchable?: readonly (keyof D & string)[]
 }
@@ -281,25 +275,21 @@ export function defineCollection<D, S = D>() {
     Z extends GenericSchema = GenericSchema,
     const L extends ListInput | undefined = undefined,
   >(
-    input: CollectionInput<D, S, N, E, P, W, R, Z, L>,
-  ): WithList<CollectionDefinition<D, S, N, E, P, W, R, Z>, L> =>
+    input: CollectionInput<D, S, { name: N; event: E; parent: P; view: W; parts: R; seed: Z }, L>,
+  ): WithList<CollectionDefinition<D, S, { name: N; event: E; parent: P; view: W; parts: R; seed: Z }>, L> =>
     // The surface completeList makes is the one its input's type says (SurfaceOf).
-    completeDefinition(input) as WithList<CollectionDefinition<D, S, N, E, P, W, R, Z>, L>
+    completeDefinition(input) as WithList<
+      CollectionDefinition<D, S, { name: N; event: E; parent: P; view: W; parts: R; seed: Z }>,
+      L
+    >
 }
 
 /** A definition whose list surface keeps the literal types of what it was given (its sort names, its parameters). */
 export type WithList<C extends { readonly list: ListSurface }, L> = Omit<C, 'list'> & { readonly list: SurfaceOf<L> }
 
-function completeDefinition<
-  D,
-  S,
-  N extends string,
-  E extends CollectionEvents | null,
-  P extends CollectionParent | null,
-  W extends AnyCollectionView | null,
-  R extends string,
-  Z extends GenericSchema,
->(input: CollectionInput<D, S, N, E, P, W, R, Z>): CollectionDefinition<D, S, N, E, P, W, R, Z> {
+function completeDefinition<D, S, T extends CollectionFacts>(
+  input: CollectionInput<D, S, T, ListInput | undefined>,
+): CollectionDefinition<D, S, T> {
   const columns = input.columns ?? []
   const byName = new Map(columns.map((c) => [c.name, c]))
   const need = (name: string, folded = false): string => {
@@ -319,7 +309,7 @@ function completeDefinition<
   return {
     name: input.name,
     event: input.event,
-    parent: input.parent ?? (null as P),
+    parent: input.parent ?? (null as T['parent']),
     seed: input.seed,
     nested: input.nested ?? [],
     table: input.table,
@@ -340,7 +330,7 @@ function completeDefinition<
       ]),
       ...(input.indexes ?? []),
     ],
-    view: input.view ?? (null as W),
+    view: input.view ?? (null as T['view']),
     patchable: input.patchable ?? [],
   }
 }

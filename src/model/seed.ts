@@ -158,6 +158,12 @@ function describe(value: unknown): string {
   return value === null ? 'null' : typeof value === 'object' ? 'an object' : `a ${typeof value}`
 }
 
+/** A seeded record of any collection, as stores persist it: validated by its collection's seed schema. */
+export type SeededDoc = Record<string, unknown> & { id: string }
+
+/** Every list of a normalised seed, its record types erased: what stores persist. */
+export type SeedRecords = Readonly<Record<SeedKey, SeededDoc[]>>
+
 /**
  * Validates and normalises seed data; throws a `TypeError` naming the first bad record. An id given
  * twice keeps its last copy, so no store meets a row twice in one batch (a Postgres upsert refuses
@@ -167,11 +173,24 @@ function describe(value: unknown): string {
  * const records = normalizeSeed({ companies: [{ id, name: 'Acme', status: 'active', createdAt, updatedAt }] })
  */
 export function normalizeSeed(data: SeedData): NormalizedSeed {
+  // Each list was validated by its collection's seed schema, whose output is its seeded record; the
+  // compiler cannot relate a loop over the union of collections to each key's own type.
+  return normalizeSeedRecords(data) as unknown as NormalizedSeed
+}
+
+/**
+ * {@link normalizeSeed}, its record types erased: the lists as a store persists them, every
+ * collection's alike.
+ *
+ * @example
+ * for (const record of normalizeSeedRecords(data).companies) insert(record.id, record)
+ */
+export function normalizeSeedRecords(data: SeedData): SeedRecords {
   const given = checkSeedShape(data)
-  const lists = {} as Record<SeedKey, unknown[]>
+  const lists = {} as Record<SeedKey, SeededDoc[]>
   for (const collection of SEEDED_COLLECTIONS) {
     const key = collection.name
-    const records = parseAll<Record<string, unknown>>(key, collection.seed, given[key])
+    const records = parseAll<SeededDoc>(key, collection.seed, given[key])
     const children = CHILDREN[key] ?? []
     // Each child's records are validated inside their parent's, before the next key.
     lists[key] =
@@ -184,26 +203,24 @@ export function normalizeSeed(data: SeedData): NormalizedSeed {
             return out
           })
   }
-  const seed = lists as unknown as NormalizedSeed
-  keepLastCopies(seed)
+  keepLastCopies(lists)
   // Ordered after copies are dropped: "last" is the order the host sent. The parsed lists are ours to sort.
   // A child collection's records are added oldest first (their key counts them in that order).
   for (const [key, children] of Object.entries(CHILDREN) as [SeedKey, readonly SeededChild[]][])
-    for (const record of lists[key] as Record<string, Dated[]>[])
-      for (const { field } of children) record[field] = [...record[field]!].sort(byCreatedAt)
-  for (const goal of seed.goals) {
-    goal.tasks.sort(byCreatedAt)
-    goal.updates.sort((a, b) => byCreatedAt(b, a))
+    for (const record of lists[key])
+      for (const { field } of children) record[field] = [...(record[field] as Dated[])].sort(byCreatedAt)
+  for (const goal of lists.goals) {
+    ;(goal.tasks as Dated[]).sort(byCreatedAt)
+    ;(goal.updates as Dated[]).sort((a, b) => byCreatedAt(b, a))
   }
-  return seed
+  return lists
 }
 
 /** Keeps the last copy of each id in every list of `seed` and in the {@link SEED_PARTS} of its records. */
-function keepLastCopies(seed: NormalizedSeed): void {
-  const lists = seed as unknown as Record<string, Array<Record<string, unknown> & { id: string }>>
-  for (const [key, records] of Object.entries(lists)) {
+function keepLastCopies(lists: Record<SeedKey, SeededDoc[]>): void {
+  for (const [key, records] of Object.entries(lists) as [SeedKey, SeededDoc[]][]) {
     const kept = (lists[key] = lastCopies(records))
-    const parts = SEED_PARTS[key as SeedKey] ?? []
+    const parts = SEED_PARTS[key] ?? []
     if (parts.length > 0)
       for (const record of kept)
         for (const part of parts) record[part] = lastCopies(record[part] as Array<{ id: string }>)

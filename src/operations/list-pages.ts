@@ -100,7 +100,7 @@ export async function pageOf(
   const { query, url, operationId, publicOrigin } = context
   let request = listRequest(definition, query)
   const terms = request.order
-  const digest = queryDigest(query as unknown as Record<string, unknown>)
+  const digest = queryDigest(query)
   let page = query.page
   let items: { id: string }[]
   let totalCount: number
@@ -123,6 +123,7 @@ export async function pageOf(
     more = items.length > 0 && page * query.limit < totalCount
   }
   const last = items.at(-1)
+  // `last` is a record `list` read through `definition`, whose columns (typed for any collection) read it.
   const nextCursor =
     more && last !== undefined
       ? encodeCursor(operationId, digest, { page: page + 1, after: keysetOf<never>(definition, terms, last as never) })

@@ -78,7 +78,7 @@ export function eventView(key: SeedKey, record: Doc, lookups: ViewLookups): Doc 
         : 'children' in need
           ? (record[need.children.parent!.field] ?? [])
           : lookups.count(need, record.id as string)
-  return view.show(doc as never, needs as never) as Doc
+  return view.show(doc, needs) as Doc
 }
 
 /** A stored record as change detection sees it: its full stored text and its event object. */

@@ -25,8 +25,9 @@ export function testKey(tenantId: string, scopes: readonly Scope[] | '*' = '*'):
 export function testKeyResolver(options: { rateLimit?: RateLimitRule } = {}): KeyResolver {
   return (token) => {
     const match = /^test:([^:]+):(.*)$/.exec(token)
-    if (!match) return null
-    const [, tenantId, scopeList] = match as unknown as [string, string, string]
+    const tenantId = match?.[1]
+    const scopeList = match?.[2]
+    if (tenantId === undefined || scopeList === undefined) return null
     const scopes = scopeList === '*' ? [...SCOPES] : scopeList.split(',').filter(Boolean)
     const principal: Principal = {
       tenantId,

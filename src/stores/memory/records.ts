@@ -7,6 +7,7 @@ import { type EventDraft, type EventResourceType, changeOf } from '../../model/e
 import { checkPatch, checkSeeded, parentOf, touchedBy } from '../../model/record-writes.js'
 import { normalizeRemoval } from '../../model/removal.js'
 import type { RecordsPort } from '../../ports/records.js'
+import { pageOf, shownOf } from '../typed-records.js'
 import type { Doc } from './collection.js'
 import { record, recordChanges, removeFromTenant, seedTenant, statesOf } from './sync.js'
 import { type TenantData, tenantDefinition } from './tenant.js'
@@ -31,13 +32,13 @@ export function memoryRecords(
       const t = tenants.get(tenantId)
       const entry = t?.collection(collection).find(id)
       if (t === undefined || entry === undefined) return null
-      return t.answer(tenantDefinition(collection), entry, request) as never
+      return shownOf(collection, t.answer(tenantDefinition(collection), entry, request))
     },
 
     async list(collection, tenantId, request) {
       const t = tenants.get(tenantId)
       if (t === undefined) return { items: [], totalCount: 0 }
-      return t.collection(collection).list(request) as never
+      return pageOf(collection, t.collection(collection).list(request))
     },
 
     async patch(collection, tenantId, id, patch, updatedAt, write) {
@@ -48,7 +49,7 @@ export function memoryRecords(
       const before = statesOf(t, { [collection.name]: [id] })
       t.collection(collection).set({ ...current.record, ...patch, updatedAt } as Doc, current.parts)
       recordChanges(t, before, write, retentionMs)
-      return t.show(tenantDefinition(collection), t.collection(collection).byId.get(id)!) as never
+      return shownOf(collection, t.show(tenantDefinition(collection), t.collection(collection).byId.get(id)!))
     },
 
     async addChild(child, tenantId, parentId, item, write) {

@@ -6,10 +6,9 @@
 import type { EventDraft, WriteContext } from '../../model/events.js'
 import { SEEDED_COLLECTIONS } from '../../model/index.js'
 import { normalizeRemoval, type RemoveIds, type SeedKey, SEED_KEYS } from '../../model/removal.js'
-import { normalizeSeed, type SeedData } from '../../model/seed.js'
+import { normalizeSeedRecords, type SeedData } from '../../model/seed.js'
 import { authorOf } from '../event-feed.js'
 import { EVENT_RESOURCE_OF, eventView, type StoredState, syncChange, type ViewLookups } from '../event-views.js'
-import type { Doc } from './collection.js'
 import { type TenantData, tenantDefinition } from './tenant.js'
 
 /** The definitions by seed key. */
@@ -86,10 +85,9 @@ export function record(t: TenantData, drafts: readonly EventDraft[], write: Writ
  * seedTenant(t, { companies: [...] }, true, retentionMs)
  */
 export function seedTenant(t: TenantData, data: SeedData, events: boolean, retentionMs: number): void {
-  const records = normalizeSeed(data)
+  const records = normalizeSeedRecords(data)
   const before = events ? statesOf(t, Object.fromEntries(SEED_KEYS.map((k) => [k, records[k].map((r) => r.id)]))) : null
-  for (const [key, definition] of DEFINITION_OF)
-    for (const seeded of records[key]) t.store(definition, seeded as unknown as Record<string, unknown> & Doc)
+  for (const [key, definition] of DEFINITION_OF) for (const seeded of records[key]) t.store(definition, seeded)
   if (before !== null) recordChanges(t, before, undefined, retentionMs)
 }
 

@@ -6,7 +6,6 @@
  */
 import {
   type AnyCollectionView,
-  type CollectionDefinition,
   columnOf,
   type CountNeed,
   namedIds,
@@ -19,6 +18,7 @@ import { COLLECTIONS, SEEDED_COLLECTIONS, type SeededCollection } from '../../mo
 import type { GetRequest } from '../../ports/store.js'
 import { deepFreeze } from '../../model/frozen-records.js'
 import { EventLog } from '../event-feed.js'
+import { definitionOf, type ErasedDefinition } from '../typed-records.js'
 import { Collection, type Doc, type Entry, type MemoryDefinition } from './collection.js'
 import type { IdempotencyEntry } from './idempotency.js'
 
@@ -44,13 +44,13 @@ const CHILDREN_OF = new Map<string, readonly { name: string; field: string }[]>(
 
 /** A definition as the tenant reads it beside what its collection reads: parts, view, and seeding. */
 type TenantDefinition = MemoryDefinition &
-  Pick<CollectionDefinition<Doc, Record<string, unknown>>, 'parts' | 'document'> & {
+  Pick<ErasedDefinition, 'parts' | 'document'> & {
     readonly view: AnyCollectionView | null
   }
 
 /** A collection's definition as this file reads it. */
 export function tenantDefinition(collection: SeededCollection): TenantDefinition {
-  return collection as unknown as TenantDefinition
+  return definitionOf(collection)
 }
 
 /** Each view's needs as entries, made once per view. */
@@ -150,7 +150,7 @@ export class TenantData {
     if (view === null) return entry.record
     const needs: Record<string, unknown> = {}
     for (const [name, need] of entriesOf(view)) needs[name] = this.gather(need, entry.record)
-    return view.show(entry.record as never, needs as never) as Doc
+    return view.show(entry.record, needs) as Doc
   }
 
   /** The record as a `get` answers it: shown, with the parts `request` includes. */
@@ -200,9 +200,9 @@ export class TenantData {
 
   /** How many records of the need's collection have its column equal to `id`. */
   count(need: CountNeed, id: string): number {
-    const { read } = columnOf(need.count, need.by)
+    const { read } = columnOf(definitionOf(need.count), need.by)
     let n = 0
-    for (const { record } of this.collection(need.count).byId.values()) if (read(record as never) === id) n += 1
+    for (const { record } of this.collection(need.count).byId.values()) if (read(record) === id) n += 1
     return n
   }
 }

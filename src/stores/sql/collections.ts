@@ -7,6 +7,7 @@
 import type { RecordsPort } from '../../ports/records.js'
 import type { SqlContext } from './context.js'
 import type { SqlEvents } from './events.js'
+import { pageOf } from '../typed-records.js'
 import type { Pages } from './queries.js'
 import { recordWrites } from './record-writes.js'
 import { recordReader } from './records.js'
@@ -25,7 +26,7 @@ export function sqlRecords(ctx: SqlContext, pages: Pages, events: SqlEvents): Re
   const known = knownTexts()
   return {
     get: recordReader(ctx, known),
-    list: (collection, tenantId, request) => pages.list(collection, tenantId, request),
+    list: async (collection, tenantId, request) => pageOf(collection, await pages.list(collection, tenantId, request)),
     ...recordWrites(ctx, events),
     replaceVersioned: versionedReplace(ctx, events, known),
     seed: createSeeder(ctx, events),

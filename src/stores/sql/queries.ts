@@ -135,7 +135,7 @@ export interface Pages {
    * A page of the tenant's records of `collection` that match `request`, in its order (then by id), with
    * its exact count: cached per tenant generation where the table has one (`generationTable`).
    */
-  list<T>(collection: SqlListDefinition, tenantId: string, request: ListRequest): Promise<ListResult<T>>
+  list(collection: SqlListDefinition, tenantId: string, request: ListRequest): Promise<ListResult<unknown>>
 }
 
 /** The key of a count: a request's filters and search, whatever their order (which does not change a count). */
@@ -208,7 +208,7 @@ export function createPages(ctx: SqlContext): Pages {
     order: RawBuilder<unknown>,
     request: ListRequest,
     seek: RawBuilder<unknown>[] | undefined,
-  ): Promise<ListResult<never>> {
+  ): Promise<ListResult<unknown>> {
     const filter = and(where)
     const totalCount = Number(
       (await one<{ n: unknown }>(sql`SELECT count(*) AS n FROM ${t(table)} WHERE ${filter}`))?.n ?? 0,
@@ -216,7 +216,7 @@ export function createPages(ctx: SqlContext): Pages {
     const offset = seek === undefined ? (request.page - 1) * request.limit : 0
     // Past the end: no query (and no huge OFFSET reaches SQL).
     if (offset >= totalCount) return { items: [], totalCount }
-    return { items: (await readPage(ctx, table, filter, order, request, offset, seek)) as never[], totalCount }
+    return { items: await readPage(ctx, table, filter, order, request, offset, seek), totalCount }
   }
 
   /**
@@ -234,7 +234,7 @@ export function createPages(ctx: SqlContext): Pages {
     order: RawBuilder<unknown>,
     request: ListRequest,
     seek: RawBuilder<unknown>[] | undefined,
-  ): Promise<ListResult<never>> {
+  ): Promise<ListResult<unknown>> {
     const offset = seek === undefined ? (request.page - 1) * request.limit : 0
     const key = countKey(table, tenantId, request)
     const cached = countCache.get(key)
@@ -244,7 +244,7 @@ export function createPages(ctx: SqlContext): Pages {
         WHERE ${ofTenant(tenantId)} AND generation = ${cached.generation})`
       const page = await readPage(ctx, table, where(current), order, request, offset, seek)
       // No rows: a seed changed the generation (or, after a cursor, nothing follows: checked below).
-      if (page.length > 0) return { items: page as never[], totalCount: cached.count }
+      if (page.length > 0) return { items: page, totalCount: cached.count }
     }
     const filter = where(tenantId)
     const gen = await one<{ generation: unknown }>(
@@ -263,11 +263,11 @@ export function createPages(ctx: SqlContext): Pages {
       countCache.set(key, { generation, count: totalCount })
     }
     if (offset >= totalCount) return { items: [], totalCount }
-    return { items: (await readPage(ctx, table, filter, order, request, offset, seek)) as never[], totalCount }
+    return { items: await readPage(ctx, table, filter, order, request, offset, seek), totalCount }
   }
 
   return {
-    list<T>(collection: SqlListDefinition, tenantId: string, request: ListRequest) {
+    list(collection: SqlListDefinition, tenantId: string, request: ListRequest) {
       const conditions = listConditions(ctx, collection, request)
       const order = orderSql(collection, request.order)
       const { after } = request
@@ -275,11 +275,9 @@ export function createPages(ctx: SqlContext): Pages {
       const generations = generationTable(collection)
       // With a generation, the tenant's condition is generationPage's: it seeks the tenant only while
       // its counted generation is current.
-      const page =
-        generations === null
-          ? countedPage(collection.table, [ofTenant(tenantId), ...conditions], order, request, seek)
-          : generationPage(collection.table, generations, tenantId, conditions, order, request, seek)
-      return page as Promise<ListResult<T>>
+      return generations === null
+        ? countedPage(collection.table, [ofTenant(tenantId), ...conditions], order, request, seek)
+        : generationPage(collection.table, generations, tenantId, conditions, order, request, seek)
     },
   }
 }

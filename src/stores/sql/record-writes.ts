@@ -6,13 +6,13 @@
  * and `findNames`. Nothing here names a collection.
  */
 import { sql } from 'kysely'
-import { type CollectionDefinition, type CountNeed, type GetView, viewOfGet } from '../../model/collection.js'
+import { type CountNeed, type GetView, viewOfGet } from '../../model/collection.js'
 import { changeOf, type EventDraft, type EventResourceType } from '../../model/events.js'
 import { COLLECTIONS } from '../../model/index.js'
 import { checkPatch, checkSeeded, parentOf, touchedBy } from '../../model/record-writes.js'
-import type { SeedKey } from '../../model/removal.js'
 import type { RecordsPort } from '../../ports/records.js'
 import { syncChange } from '../event-views.js'
+import { type Doc, definitionOf, docOf, type ErasedDefinition as Definition, shownOf } from '../typed-records.js'
 import {
   type CompiledStatement,
   counterOfTenant,
@@ -30,14 +30,6 @@ import { rowBuilder } from './seeding.js'
 
 /** The writes of this file. */
 export type RecordWrites = Pick<RecordsPort, 'patch' | 'addChild' | 'delete' | 'findNames'>
-
-type Doc = Record<string, unknown> & { id: string }
-
-/** Any collection's definition as these writes read it, its record type erased. */
-type Definition = CollectionDefinition<Doc, Doc, SeedKey>
-
-/** The one erasure of this file: the port's typed collections, read generically. */
-const definitionOf = (collection: { readonly name: string }) => collection as unknown as Definition
 
 /** The statements of one collection, compiled once per store ({@link SqlContext.compiled}). */
 interface Statements {
@@ -184,7 +176,7 @@ export function recordWrites(ctx: SqlContext, events: SqlEvents): RecordWrites {
         const draft = type === null ? null : syncChange(type, id, before!, after!)
         const writes = [s.update.sql([...s.values(tenantId, next), tenantId, id]), ...bumped(s, tenantId)]
         await events.append(ex, tenantId, draft === null ? [] : [draft], write, writes)
-        return shown(ctx, ex, definition, tenantId, parse<Doc>(nextText), kept) as never
+        return shownOf(collection, await shown(ctx, ex, definition, tenantId, parse<Doc>(nextText), kept))
       })
     },
 
@@ -193,7 +185,7 @@ export function recordWrites(ctx: SqlContext, events: SqlEvents): RecordWrites {
       const parent = parentOf(definition)
       const s = statements(definitionOf(COLLECTIONS.find((c) => c.name === parent.collection)!))
       const append = statements(definition).append!
-      const doc = item as unknown as Doc
+      const doc = docOf(child, item)
       return writes.transaction(db, async (ex) => {
         const [row] = await s.locked.rows<{ doc: string }>([tenantId, parentId], ex)
         if (row === undefined) return false
@@ -273,7 +265,7 @@ async function shown(
   for (const [name, need] of Object.entries(view.needs))
     needs[name] =
       'children' in need ? kept[need.children.parent!.field] : await countOf(ctx, ex, need, tenantId, record.id)
-  return view.show(record as never, needs as never)
+  return view.show(record, needs)
 }
 
 /** How many records of the need's collection have its column equal to `id`. */

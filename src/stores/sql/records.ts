@@ -8,7 +8,8 @@
  */
 import { type RawBuilder, sql } from 'kysely'
 import { type CollectionDefinition, type ViewNeed, viewOfGet } from '../../model/collection.js'
-import type { GetRequest, Store } from '../../ports/store.js'
+import type { Store } from '../../ports/store.js'
+import { shownOf } from '../typed-records.js'
 import { type CompiledStatement, ofTenant, parse, quote, type SqlContext, tenantColumn } from './context.js'
 import { isVersioned, type KnownTexts } from './versioned.js'
 
@@ -29,6 +30,9 @@ interface RecordStatement {
   /** Whether rows of children follow the record's (then each row has a `kind`: 0 for the record). */
   union: boolean
 }
+
+/** The parts a `get` asks for, by field (`GetRequest.include`, src/ports/records.ts). */
+type Include = Readonly<Record<string, unknown>>
 
 /** A row of a record statement. */
 type Row = Record<string, unknown> & { doc: string; kind?: unknown; version?: unknown }
@@ -158,7 +162,7 @@ export function recordReader(ctx: SqlContext, known: KnownTexts): Store['get'] {
             ? Number(head[need.count])
             : rows.filter((row) => Number(row.kind) === need.kind).map((row) => parse<unknown>(row.doc))
       }
-      record = view.show(record as never, needs as never)
+      record = view.show(record as object, needs)
     }
     if (statement.parts.length === 0) return record
     const parts: Record<string, unknown> = {}
@@ -170,8 +174,7 @@ export function recordReader(ctx: SqlContext, known: KnownTexts): Store['get'] {
     return { ...(record as object), ...parts }
   }
 
-  const get = async (collection: RecordDefinition, tenantId: string, id: string, request?: GetRequest<never>) => {
-    const include = request?.include as Readonly<Record<string, unknown>> | undefined
+  const read = async (collection: RecordDefinition, tenantId: string, id: string, include?: Include) => {
     let statement = statementOf(collection, false, include)
     let rows = await rowsOf(statement, tenantId, id)
     if (rows.length === 0 && collection.lookup !== null) {
@@ -184,5 +187,6 @@ export function recordReader(ctx: SqlContext, known: KnownTexts): Store['get'] {
     else if (head === undefined && isVersioned(collection)) known.forget(collection.table, tenantId, id)
     return head === undefined ? null : shown(collection, statement, rows, include ?? {})
   }
-  return get as unknown as Store['get']
+  return async (collection, tenantId, id, request) =>
+    shownOf(collection, await read(collection, tenantId, id, request?.include))
 }

@@ -12,7 +12,8 @@ import { type CollectionDefinition, foldedValue } from '../../model/collection.j
 import type { EventDraft } from '../../model/events.js'
 import { SEED_KEYS, type SeedKey } from '../../model/removal.js'
 import type { SeedOptions } from '../../ports/store.js'
-import { normalizeSeed, type SeedData } from '../../model/seed.js'
+import { normalizeSeedRecords, type SeedData } from '../../model/seed.js'
+import { definitionOf, type ErasedDefinition } from '../typed-records.js'
 import type { SqlEvents } from './events.js'
 import type { StoredState } from '../event-views.js'
 import type { Engine } from './engine.js'
@@ -28,12 +29,10 @@ type RowBuilder<S> = (tenantId: string, key: readonly unknown[], record: S) => u
 type TableShape = Pick<CollectionDefinition<never, never>, 'table' | 'key' | 'columns' | 'parts'>
 
 /** A seeded collection, keyed by id; the list is heterogeneous, so its record type is erased. */
-type SeededDefinition = RowDefinition<unknown, { id: string }> &
-  TableShape &
-  Pick<CollectionDefinition<never, never>, 'indexes' | 'search'> & { readonly name: SeedKey }
+type SeededDefinition = ErasedDefinition
 
 /** Every seeded collection, in the order seeds write them (`COLLECTIONS`'). */
-const SEEDED = SEEDED_COLLECTIONS as unknown as readonly SeededDefinition[]
+const SEEDED: readonly SeededDefinition[] = SEEDED_COLLECTIONS.map(definitionOf)
 
 /**
  * The row builder of `collection` on `engine`.
@@ -206,7 +205,7 @@ export function createSeeder(
   }
 
   return async (tenantId, data, options) => {
-    const r = normalizeSeed(data) as unknown as Readonly<Record<SeedKey, readonly SeededRecord[]>>
+    const r: Readonly<Record<SeedKey, readonly SeededRecord[]>> = normalizeSeedRecords(data)
     const recordEvents = options?.events ?? true
     await ctx.writes.transaction(ctx.bulk, async (ex) => {
       // With events, what each seeded record was before (none of this with events: false, a bulk load's choice).

@@ -125,13 +125,13 @@ export async function createSqlStore(
   // Every method: a database that cannot be reached is a StoreUnavailableError (503), not a 500.
   for (const [name, method] of Object.entries(store)) {
     if (typeof method !== 'function' || name === 'close') continue
-    ;(store as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+    Reflect.set(store, name, async (...args: unknown[]) => {
       try {
         return await (method as (...a: unknown[]) => Promise<unknown>).apply(store, args)
       } catch (error) {
         throw unavailable(error)
       }
-    }
+    })
   }
   internals.set(store, { db, engine, table: ctx.table, unavailable })
   return store

@@ -8,9 +8,9 @@
 import { type RawBuilder, sql } from 'kysely'
 import type { CollectionDefinition } from '../../model/collection.js'
 import type { WriteContext } from '../../model/events.js'
-import type { SeedKey } from '../../model/removal.js'
 import type { Store } from '../../ports/store.js'
 import { EVENT_RESOURCE_OF, syncChange } from '../event-views.js'
+import { type Doc, definitionOf, docOf, type ErasedDefinition } from '../typed-records.js'
 import { type CompiledStatement, type Exec, json, ofTenant, parse, quote, type SqlContext } from './context.js'
 import type { SqlEvents, StoredDoc } from './events.js'
 import { rowColumns } from './schema.js'
@@ -22,11 +22,11 @@ const MAX_KNOWN_TEXTS = 2_000
 /** The column that holds a versioned record's `version` (the port's `VersionedCollection`). */
 const VERSION_COLUMN = 'version'
 
-/** A versioned record: what compare-and-set reads of it. */
-type Versioned = { id: string; version: number }
+/** A versioned record: what compare-and-set reads of it (the port's `VersionedCollection` says it has one). */
+type Versioned = Doc & { readonly version: number }
 
 /** A versioned collection, its record type erased. */
-type VersionedDefinition = CollectionDefinition<Versioned, Versioned, SeedKey>
+type VersionedDefinition = ErasedDefinition
 
 /**
  * Whether `definition`'s records are replaced by compare-and-set: they keep their `version` in a column.
@@ -194,7 +194,7 @@ export function versionedReplace(ctx: SqlContext, events: SqlEvents, known: Know
     // after, not its text parsed again: a record is plain JSON data, and it compares values as their
     // JSON (`sameJson`), so both give the same event.
     const text = values[statements.docIndex] as string
-    const after: StoredDoc = { doc: definition.document(record) as unknown as Record<string, unknown>, text }
+    const after: StoredDoc = { doc: definition.document(record), text }
     /** The draft of the change from the stored document `stored` to the record, read through `ex`. */
     const draftFrom = async (ex: Exec, stored: string) => {
       const [before, now] = await events.describe(ex, tenantId, definition.name, [
@@ -236,8 +236,9 @@ export function versionedReplace(ctx: SqlContext, events: SqlEvents, known: Know
   }
 
   return (collection, tenantId, record, expectedVersion, write) => {
-    const definition = collection as unknown as VersionedDefinition
-    const versioned = record as unknown as Versioned
+    const definition = definitionOf(collection)
+    // A `VersionedCollection`'s documents carry a numeric `version` (src/ports/records.ts).
+    const versioned = docOf(collection, record) as Versioned
     return expectedVersion === null
       ? insertVersioned(ctx, events, statementsOf(definition), definition, tenantId, versioned, write)
       : replace(definition, tenantId, versioned, expectedVersion, write)

@@ -80,7 +80,8 @@ export function removals(ctx: ConformanceContext): void {
         await expect(ctx.store.seed(tenantId, data as SeedData), label).rejects.toThrow(message)
       }
       await expect(ctx.store.remove(tenantId, { tikets: ['x'] } as RemoveIds)).rejects.toThrow(/tikets/)
-      await expect(ctx.store.remove(tenantId, { tickets: {} } as unknown as RemoveIds)).rejects.toThrow(/tickets/)
+      // @ts-expect-error a key's ids are a list (untyped code may send anything): refused at run time too.
+      await expect(ctx.store.remove(tenantId, { tickets: {} })).rejects.toThrow(/tickets/)
       // A refused batch writes nothing, not even its valid keys.
       await expect(ctx.store.seed(tenantId, { companies: [], tikets: [] } as SeedData)).rejects.toThrow(TypeError)
       expect((await h.call<Reply<'listTickets'>>('GET', '/tickets?limit=1')).body.pagination.totalCount).toBe(before)
