@@ -277,7 +277,7 @@ function operationMethods(send: Send): OperationMethods {
       return send(route, id as string | undefined, input, args.shift() as OptionsOf<typeof operationId>)
     }
   }
-  return methods as unknown as OperationMethods
+  return methods as OperationMethods
 }
 
 /** Walks the pages of one list or feed operation, yielding items. */
@@ -329,7 +329,7 @@ function paginators(send: Send): Paginators {
     if (route.feed) paginate[operationId as FeedOperationId] = feedPaginator(send, route)
     else if (route.list) paginate[operationId as ListOperationId] = listPaginator(send, route)
   }
-  return paginate as unknown as Paginators
+  return paginate as Paginators
 }
 
 /** {@link Client.tailEvents}: pages of the feed while there are more, then a poll every `intervalMs`. */

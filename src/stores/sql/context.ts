@@ -260,7 +260,7 @@ function compileOnce<N extends number>(
   const bind = (value: unknown) => (typeof value === 'string' ? engine.driver.text(value) : value)
   /** The template of one node per value: `build` compiled with each parameter marked, split at the marks. */
   const split = () => {
-    const marks = Array.from({ length: arity }, (_, i) => sql.raw(`${MARK}${i}${MARK}`)) as unknown as Params<N>
+    const marks = Array.from({ length: arity }, (_, i) => sql.raw(`${MARK}${i}${MARK}`)) as Params<N>
     const marked = build(marks).compile(db)
     if (marked.parameters.length > 0)
       throw new Error(`Every value of a compiled statement is a parameter: ${marked.sql}`)
@@ -268,7 +268,7 @@ function compileOnce<N extends number>(
     const fragments = pieces.filter((_, i) => i % 2 === 0)
     const order = pieces.filter((_, i) => i % 2 === 1).map(Number)
     if (new Set(order).size !== arity) throw new Error(`Each of ${arity} parameters must be used: ${marked.sql}`)
-    return { strings: Object.assign([...fragments], { raw: fragments }) as unknown as TemplateStringsArray, order }
+    return { strings: Object.assign([...fragments], { raw: fragments }) satisfies TemplateStringsArray, order }
   }
   // Each made on first use. A run keeps only its text and where its values go (`null`: in order); the
   // template's fragments (one per value, a megabyte for a seed batch) are kept only for `sql`.

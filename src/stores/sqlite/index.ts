@@ -66,9 +66,9 @@ function checkSource(source: unknown): asserts source is SqliteStoreSource {
       }`,
     )
   const form = given[0] as keyof typeof SOURCE_CHECKS
-  checkOptions(source, SOURCE_CHECKS[form] as OptionChecks<object>, {
+  checkOptions(source, SOURCE_CHECKS[form] as OptionChecks<Partial<Record<typeof form, unknown>>>, {
     name: `createSqliteStore({ ${form} })`,
-    required: [form as never],
+    required: [form],
   })
 }
 
