@@ -73,6 +73,7 @@ export {
   type CollectionEvents,
   type CollectionParent,
   type CollectionDefinition,
+  type CollectionFacts,
   type ColumnDefinition,
   type ColumnValue,
   type CountNeed,

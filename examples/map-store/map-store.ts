@@ -89,7 +89,7 @@ class MapRecords {
     const view = viewOfGet(definition.view)
     if (view !== null) {
       const needs = Object.entries(view.needs).map(([name, need]) => [name, this.gather(tenantId, seeded, need)])
-      record = view.show(record as never, Object.fromEntries(needs) as never) as Seeded
+      record = view.show(record, Object.fromEntries(needs)) as Seeded
     }
     const include = (request?.include ?? {}) as Record<string, number | true | undefined>
     for (const part of Object.values(definition.parts)) {

@@ -315,6 +315,7 @@ function completeDefinition<D, S, T extends CollectionFacts>(
     table: input.table,
     key: input.key ?? ID_KEY,
     columns,
+    // Without `document`, S is D (`defineCollection<D>()` defaults S to D); the types cannot say so.
     document: input.document ?? ((record: S) => record as unknown as D),
     parts: input.parts ?? {},
     lookup: input.lookup ?? null,
