@@ -13,7 +13,10 @@ import type { DocumentOf, Included, ListResult, Shown } from '../ports/records.j
 /** A record of any collection, as a store holds it: a JSON object with its `id`. */
 export type Doc = Record<string, unknown> & { readonly id: string }
 
-/** Any collection's definition, its record types erased (its name is still a seed key or a child's name). */
+/**
+ * Any collection's definition, its record types erased. Its name reads as a seed key, as the event
+ * states are keyed; a child collection's (budget line items) is only ever used as a string.
+ */
 export type ErasedDefinition = CollectionDefinition<Doc, Doc, CollectionFacts & { readonly name: SeedKey }>
 
 /**
