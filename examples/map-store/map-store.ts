@@ -3,9 +3,9 @@
  * store"): the records of every collection are kept here, in Maps, and read and written from the
  * collection definitions alone: `get` (lookup column, parts, view needs), `list` (filters, search,
  * order, pages and cursors), the named writes, `seed` and `remove`. Nothing below names a resource
- * except the named writes. The parts of the port that are not about records (the events feed,
- * idempotency, API keys, webhooks) come from `createMemoryStore()`, to which every write is applied
- * too, so that its feed records the write's events. `test/conformance/third-party.test.ts` runs the
+ * except the named writes and the deletion of a webhook endpoint. The parts of the port that are not
+ * about records (the events feed, idempotency, API keys, webhooks) come from `createMemoryStore()`, to
+ * which every write is applied too, so that its feed records the write's events. `test/conformance/third-party.test.ts` runs the
  * exported conformance suite on it.
  */
 import {
@@ -27,17 +27,18 @@ import {
   normalizeSeed,
   SEEDED_COLLECTIONS,
   type Store,
-  type SeededCollection,
+  type KeyedCollection,
   trainingEnrollments,
   type NamesNeed,
   type ViewNeed,
   viewOfGet,
+  webhookEndpoints,
 } from 'tenant-public-api'
 
 /** A record as seeded: its document, with its parts and children in their fields. */
 type Seeded = Record<string, unknown> & { id: string }
 
-/** What this file reads of any definition (each is one of `SEEDED_COLLECTIONS`). */
+/** What this file reads of any definition (each is one of `KEYED_COLLECTIONS`). */
 interface Definition {
   name: string
   columns: readonly { name: string; read: (record: never) => ColumnValue }[]
@@ -48,7 +49,7 @@ interface Definition {
   search: { columns: readonly string[] } | null
   view: AnyCollectionView | null
 }
-const definitionOf = (collection: SeededCollection) => collection as unknown as Definition
+const definitionOf = (collection: KeyedCollection) => collection as unknown as Definition
 
 const read = (definition: Definition, column: string) =>
   columnOf(definition as never, column).read as (r: Seeded) => ColumnValue
@@ -118,7 +119,7 @@ class MapRecords {
   /** One need of a view: the children kept in the record's field, or a count of another collection. */
   private gather(tenantId: string, seeded: Seeded, need: Exclude<ViewNeed, NamesNeed>): unknown {
     if ('children' in need) return structuredClone(seeded[need.children.parent!.field] ?? [])
-    const counted = definitionOf(need.count as SeededCollection)
+    const counted = definitionOf(need.count as KeyedCollection)
     const by = read(counted, need.by)
     return [...this.of(tenantId, counted.name).values()].filter((r) => by(counted.document(r)) === seeded.id).length
   }
@@ -197,6 +198,13 @@ export function createMapStore(options: { eventRetentionMs?: number } = {}): Sto
       if (!(await rest.replaceVersioned(collection, tenantId, record, expectedVersion, write))) return false
       all.set(record.id, structuredClone(record) as Seeded)
       return true
+    },
+
+    // Webhook endpoints are records like any other (written by `replaceVersioned` above); deleting
+    // one is the webhook part's, which takes its dispatch state and attempts with it.
+    async deleteWebhookEndpoint(tenantId, id) {
+      records(tenantId, webhookEndpoints.name).delete(id)
+      return rest.deleteWebhookEndpoint(tenantId, id)
     },
 
     async findCompanies(tenantId, ids) {

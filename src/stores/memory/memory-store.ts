@@ -85,11 +85,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   for (const [tenantId, data] of Object.entries(options.seed ?? {}))
     seedTenant(tenant(tenantId), data, true, retentionMs)
 
-  const webhooks = memoryWebhookMethods((tenantId) => tenants.get(tenantId)?.feed.lastPosition ?? 0)
+  const webhooks = memoryWebhookMethods((tenantId) => tenants.get(tenantId)?.feed.lastPosition ?? 0, tenants)
   const store: MemoryStore = {
     ...webhooks.methods,
 
-    ...memoryRecordMethods(tenants, tenant, retentionMs),
+    ...memoryRecordMethods(tenants, tenant, retentionMs, webhooks.companions),
 
     ...memoryIdempotencyMethods(
       (tenantId) => tenant(tenantId).idempotency,

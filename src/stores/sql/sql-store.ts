@@ -23,7 +23,7 @@ import { sqlEvents } from './events.js'
 import { createRemover } from './removing.js'
 import { createSeeder } from './seeding.js'
 import { webhookDispatchMethods } from './webhook-dispatch.js'
-import { webhookMethods } from './webhooks.js'
+import { webhookEndpointCompanions, webhookMethods } from './webhooks.js'
 
 /** Options of {@link createSqlStore}. */
 export interface SqlStoreOptions {
@@ -107,7 +107,7 @@ export async function createSqlStore(
   const store: SqlStore = {
     engine: engine.name,
     migrate,
-    ...collectionMethods(ctx, createPages(ctx), events),
+    ...collectionMethods(ctx, createPages(ctx), events, webhookEndpointCompanions(ctx)),
     ...idempotencyMethods(ctx),
     ...sqlApiKeyMethods(ctx),
     ...webhookMethods(ctx),
