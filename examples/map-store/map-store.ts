@@ -5,8 +5,8 @@
  * order, pages and cursors), the named writes, `seed` and `remove`. Nothing below names a resource
  * except the named writes and the deletion of a webhook endpoint. The parts of the port that are not
  * about records (the events feed, idempotency, API keys, webhooks) come from `createMemoryStore()`, to
- * which every write is applied too, so that its feed records the write's events. `test/conformance/third-party.test.ts` runs the
- * exported conformance suite on it.
+ * which every write is applied too, so that its feed records the write's events.
+ * `test/conformance/third-party.test.ts` runs the exported conformance suite on it.
  */
 import {
   type AnyCollectionView,
