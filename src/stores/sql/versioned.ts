@@ -29,23 +29,22 @@ type Versioned = { id: string; version: number }
 type VersionedDefinition = CollectionDefinition<Versioned, Versioned, SeedKey>
 
 /**
- * What another part of the store does in the transaction that inserts a record, by collection name
- * (a webhook endpoint's: src/stores/sql/webhooks.ts). `lock` runs first: it serialises the inserts
- * of one tenant, so that counting the tenant's records against the definition's `maxPerTenant` and
- * inserting are one atomic step on Postgres too (SQLite's `BEGIN IMMEDIATE` already serialises
- * writers); a collection with a maximum needs one. `inserted` runs after the insert.
+ * What another part of the store does in the transaction that inserts a record of a collection (a
+ * webhook endpoint's: src/stores/sql/webhooks.ts).
  */
-export type InsertCompanions = Readonly<
-  Partial<
-    Record<
-      string,
-      {
-        lock(ex: Exec, tenantId: string): Promise<void>
-        inserted(ex: Exec, tenantId: string, id: string): Promise<void>
-      }
-    >
-  >
->
+export interface InsertCompanion {
+  /**
+   * Runs first, and serialises the inserts of one tenant, so that counting the tenant's records against
+   * the definition's `maxPerTenant` and inserting are one atomic step on Postgres too (SQLite's `BEGIN
+   * IMMEDIATE` already serialises writers): a collection with a maximum needs one.
+   */
+  lock(ex: Exec, tenantId: string): Promise<void>
+  /** Runs after the insert. */
+  inserted(ex: Exec, tenantId: string, id: string): Promise<void>
+}
+
+/** The insert companions of a store, by collection name. */
+export type InsertCompanions = Readonly<Partial<Record<string, InsertCompanion>>>
 
 /**
  * Whether `definition`'s records are replaced by compare-and-set: they keep their `version` in a column.
@@ -156,8 +155,8 @@ function versionedStatements(ctx: SqlContext, definition: VersionedDefinition): 
 
 /**
  * A new record: upserted (with its event, where its collection has events), its row built by
- * `statements`, and what `companion` does with it; false, inserting
- * nothing, when the tenant has the definition's `maxPerTenant` records already.
+ * `statements`, and what `companion` does with it; false, inserting nothing, when the tenant has
+ * the definition's `maxPerTenant` records already.
  *
  * @example
  * await insertVersioned(ctx, events, versionedStatements(ctx, reports), reports, tenantId, report, write)
@@ -170,7 +169,7 @@ async function insertVersioned(
   tenantId: string,
   record: Versioned,
   write: WriteContext | undefined,
-  companion: InsertCompanions[string],
+  companion: InsertCompanion | undefined,
 ): Promise<boolean> {
   const row = statements.row(tenantId, [record.id], record)
   return ctx.engine.writeTransaction(ctx.db, async (ex) => {
