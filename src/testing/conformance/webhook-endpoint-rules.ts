@@ -98,6 +98,9 @@ export function endpointLimits(ctx: ConformanceContext): void {
     const over = await create(h)
     expectValidationError(over, 'body', '')
     expect((over.body.details as ValidationIssue[])[0]?.message).toBe('A tenant may have at most 20 webhook endpoints')
+    // The maximum bounds inserts only: an endpoint of a full tenant still changes.
+    const patched = await h.call('PATCH', `/webhook-endpoints/${ids[1]}`, { body: { description: 'at the limit' } })
+    expect(patched.status, 'PATCH at the limit').toBe(200)
     await h.call<Reply<'deleteWebhookEndpoint'>>('DELETE', `/webhook-endpoints/${ids[0]}`)
     expect((await create(h)).status).toBe(201)
   })
