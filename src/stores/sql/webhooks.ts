@@ -50,7 +50,7 @@ export function webhookMethods(ctx: SqlContext): WebhookStore {
     async deleteWebhookEndpoint(tenantId, id) {
       return engine.writeTransaction(db, async (trx) => {
         const gone = await rows(
-          sql`DELETE FROM ${t('webhook_endpoints')} WHERE ${ofTenant(tenantId)} AND id = ${id} RETURNING id`,
+          sql`DELETE FROM ${t(webhookEndpoints.table)} WHERE ${ofTenant(tenantId)} AND id = ${id} RETURNING id`,
           trx,
         )
         // Jobs before the dispatch row, the order a batch finish locks them in (else the two deadlock on
