@@ -153,10 +153,11 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
     webhooks: { allowInsecureUrls: options.webhooks?.allowInsecureUrls === true },
     onError: options.onError ?? logError,
   }
-  // A tool call is a request of the API: the MCP route hands it to this very handler.
-  if (mcp !== undefined) publicRoutes.push(mcpRoute(mcp, config, (request) => answer(request)))
-  const answer: PublicApiHandler = buildRouter(operations, publicRoutes, config)
-  return answer
+  // A tool call is a request of the API: the MCP route hands it, with the call, to this very handler.
+  if (mcp !== undefined)
+    publicRoutes.push(mcpRoute(mcp, config, (request, call) => router.answerToolCall(request, call)))
+  const router = buildRouter(operations, publicRoutes, config)
+  return router.answer
 }
 
 const WEBHOOKS_CHECKS: OptionChecks<NonNullable<PublicApiOptions['webhooks']>> = { allowInsecureUrls: is.boolean }

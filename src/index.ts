@@ -145,6 +145,7 @@ export {
   ApiKeyCreatorSchema,
   type ApiKeyRecord,
   ApiKeySchema,
+  DuplicateApiKeyError,
 } from './model/api-keys.js'
 
 // Authentication, scopes, rate limiting, errors

@@ -40,9 +40,12 @@ function principalOf(record: ApiKeyRecord): Principal {
 
 /**
  * Writes a key's `lastUsedAt` when this process has not written it (nor seen it written) for
- * {@link LAST_USED_INTERVAL_MS}; a failed write is ignored.
+ * {@link LAST_USED_INTERVAL_MS}; a failed write goes to `report` and the key is still accepted.
  */
-function lastUsedWriter(store: Store): (record: ApiKeyRecord, at: number) => Promise<void> {
+function lastUsedWriter(
+  store: Store,
+  report: (error: unknown) => void,
+): (record: ApiKeyRecord, at: number) => Promise<void> {
   /** When this process last wrote (or saw) each key's `lastUsedAt`, in ms. */
   const lastWritten = new Map<string, number>()
   return async (record, at) => {
@@ -55,17 +58,23 @@ function lastUsedWriter(store: Store): (record: ApiKeyRecord, at: number) => Pro
     lastWritten.set(record.id, at)
     try {
       await store.updateApiKey(record.id, { lastUsedAt: new Date(at).toISOString() })
-    } catch {
+    } catch (error) {
       // lastUsedAt is advisory: a failed write must not refuse a valid key; the next minute tries again.
+      // The host hears of it, though: a store that fails this write is failing others.
+      report(error)
     }
   }
 }
 
-/** What {@link cachedKeyResolver} needs: the key prefix, the cache's lifetime and the clock. */
+/**
+ * What {@link cachedKeyResolver} needs: the key prefix, the cache's lifetime, the clock, and where a
+ * failed `lastUsedAt` write goes (it must not throw).
+ */
 export interface KeyResolverSettings {
   prefix: string
   cacheTtlMs: number
   now: () => number
+  onError: (error: unknown) => void
 }
 
 /** A resolver and how to drop a key from its cache. */
@@ -80,15 +89,19 @@ export interface CachedKeyResolver {
  * the store, caches what it reads for `cacheTtlMs`, and refuses revoked and expired keys.
  *
  * @example
- * const { keyResolver, forget } = cachedKeyResolver(store, { prefix: 'tpa', cacheTtlMs: 5_000, now: Date.now })
+ * const settings = { prefix: 'tpa', cacheTtlMs: 5_000, now: Date.now, onError: console.error }
+ * const { keyResolver, forget } = cachedKeyResolver(store, settings)
  * const principal = await keyResolver(token) // null when unknown, revoked or expired
  */
-export function cachedKeyResolver(store: Store, { prefix, cacheTtlMs, now }: KeyResolverSettings): CachedKeyResolver {
+export function cachedKeyResolver(
+  store: Store,
+  { prefix, cacheTtlMs, now, onError }: KeyResolverSettings,
+): CachedKeyResolver {
   /** By the token's hash (never the token: the plain key is kept nowhere). */
   const cache = new Map<string, CacheEntry>()
   /** Store reads under way, by hash: concurrent requests with one key share one read. */
   const reading = new Map<string, Promise<CacheEntry>>()
-  const touch = lastUsedWriter(store)
+  const touch = lastUsedWriter(store, onError)
 
   /** Bumped by every forget: a read that started before one is not cached (it may predate it). */
   let generation = 0

@@ -17,6 +17,7 @@ import type { Store } from '../ports/store.js'
 import { cachedKeyResolver } from './api-key-resolver.js'
 import { hashKey, isKeyPrefix, KEY_START_LENGTH, newKeyToken } from './api-key-token.js'
 import { SCOPES, type KeyResolver, type Scope } from './auth.js'
+import { guardErrorListener } from './observe.js'
 import { type RateLimitRule, RateLimitRuleSchema } from './principal.js'
 
 export { LAST_USED_INTERVAL_MS } from './api-key-resolver.js'
@@ -29,6 +30,11 @@ export interface ApiKeysOptions {
   cacheTtlMs?: number
   /** The clock, in milliseconds since the epoch (tests inject one). Default `Date.now`. */
   now?: () => number
+  /**
+   * Told of a failed `lastUsedAt` write (the key is still accepted: the write is advisory). What it
+   * throws or rejects with is dropped with a line on stderr. Default: one line on stderr.
+   */
+  onError?: (error: unknown) => void
 }
 
 const CHECKS: OptionChecks<ApiKeysOptions> = {
@@ -38,6 +44,13 @@ const CHECKS: OptionChecks<ApiKeysOptions> = {
       : 'must be 1..20 ASCII letters and digits, starting with a letter',
   cacheTtlMs: is.integer(0),
   now: is.function,
+  onError: is.function,
+}
+
+/** The default `onError`: a failed `lastUsedAt` write, on one line of stderr. */
+function logKeyError(error: unknown): void {
+  const why = error instanceof Error ? error.message : String(error)
+  console.error(`[tenant-public-api] createApiKeys: a lastUsedAt write failed: ${why.replace(/\s+/g, ' ')}`)
 }
 
 /** What {@link ApiKeys.create} takes. */
@@ -166,7 +179,8 @@ export function createApiKeys(store: Store, options: ApiKeysOptions = {}): ApiKe
   if (typeof store !== 'object' || store === null || typeof store.findApiKeyByHash !== 'function')
     throw new TypeError('createApiKeys needs a store with the API key methods (see docs/stores.md)')
   // Revoking and rolling forget the key, so this process stops accepting it at once.
-  const { keyResolver, forget } = cachedKeyResolver(store, { prefix, cacheTtlMs, now })
+  const onError = guardErrorListener(options.onError ?? logKeyError, 'createApiKeys onError')
+  const { keyResolver, forget } = cachedKeyResolver(store, { prefix, cacheTtlMs, now, onError })
 
   const create = async (input: CreateApiKeyInput): Promise<CreatedApiKey> => {
     const { key, record } = await newKeyRecord(prefix, checkCreateInput(input, now))

@@ -2,7 +2,7 @@ import { ApiError, validationError, type ValidationIssue } from './errors.js'
 import { clipText, FORBIDDEN_KEYS, formatPath, isUnsafeText, listProblems } from './validation.js'
 
 /** Deeper bodies are refused before validation, so that no schema recursion can overflow the stack. */
-export const MAX_BODY_DEPTH = 64
+const MAX_BODY_DEPTH = 64
 
 /** 415 unless the request declares a JSON body (`application/json`, any parameters). */
 export function requireJsonContentType(request: Request): void {

@@ -57,8 +57,8 @@ export function queryDigest(query: Record<string, unknown>): string {
 const DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz'
 
 /**
- * `n.toString(36)` for a whole number below 2^53, digit by digit: V8 writes a double in another radix
- * with a general algorithm that cost about 1 µs here, on every list page.
+ * `n.toString(36)` for a whole number below 2^53, digit by digit: V8 writes a double in another radix with a
+ * general algorithm, slow enough to show on every list page (bench/README.md#measurements-behind-the-code).
  */
 function base36(n: number): string {
   let out = ''

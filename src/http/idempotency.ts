@@ -16,7 +16,17 @@ async function sha256(text: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('')
 }
 
-/** Runs `execute` under the request's `Idempotency-Key`, if it sent one. */
+/**
+ * Runs `execute` under the request's `Idempotency-Key`, if it sent one. When `execute` fails, the
+ * key is released so a retry runs again; a release that fails too goes to `report` (the host's
+ * `onError`: until the key's lock expires, retries are answered 409), and the answer stays the
+ * failure's.
+ *
+ * @example
+ * const result = await withIdempotency(request, url, json, tenantId, store, now, execute, (error) =>
+ *   config.onError(error, { request, requestId }),
+ * )
+ */
 export async function withIdempotency(
   request: Request,
   url: URL,
@@ -25,6 +35,7 @@ export async function withIdempotency(
   store: Store,
   now: Date,
   execute: () => Promise<OperationResult>,
+  report: (error: unknown) => void,
 ): Promise<OperationResult> {
   const key = request.headers.get('idempotency-key')
   // Checked against IDEMPOTENCY_KEY with the request's other input (request-headers.ts) before this runs.
@@ -51,7 +62,7 @@ export async function withIdempotency(
   try {
     result = await execute()
   } catch (error) {
-    await store.releaseIdempotencyKey(tenantId, key).catch(() => {})
+    await store.releaseIdempotencyKey(tenantId, key).catch(report)
     throw error
   }
   const stored: StoredResponse = { status: result.status, body: result.body, headers: result.headers ?? {} }

@@ -17,7 +17,7 @@ import { retryAfterSeconds, type RateLimiter, type RateLimitResult } from './rat
 import { shownBucket, TENANT_BUCKET_PREFIX, writeRateLimitFields } from './rate-limit-fields.js'
 import { checkHeaders } from './request-headers.js'
 import { resolveRequestId } from './request-id.js'
-import { toolCallOf, type ToolCall } from './tool-call.js'
+import type { ToolCall } from './tool-call.js'
 import { tracedStore, type RequestSpan } from './tracing.js'
 import { errorReply, jsonReply, reply, type ReplyParts } from './reply.js'
 import { checkInput, checkQuery, validationIssues } from './validation.js'
@@ -67,9 +67,8 @@ export interface RequestState {
   toolCall: ToolCall | undefined
 }
 
-/** Step 1-2: the request id, and refusing cookies (before authentication). */
-export function startRequest(request: Request, startedAt = 0): RequestState {
-  const toolCall = toolCallOf(request)
+/** Step 1-2: the request id, and refusing cookies (before authentication); `toolCall` when it is one. */
+export function startRequest(request: Request, startedAt = 0, toolCall?: ToolCall): RequestState {
   return {
     requestId: resolveRequestId(request.headers.get('x-request-id')),
     url: new URL(request.url),
@@ -175,7 +174,9 @@ export async function runOperation(
       maxEventsPageBytes: config.maxEventsPageBytes,
     } as Parameters<AnyOperation['handle']>[0])
   const result: OperationResult = operation.idempotent
-    ? await withIdempotency(request, state.url, json, principal.tenantId, store, now, execute)
+    ? await withIdempotency(request, state.url, json, principal.tenantId, store, now, execute, (error) =>
+        config.onError(error, { request: receivedRequest(request, state), requestId: state.requestId }),
+      )
     : await execute()
   return jsonReply(result.status, result.body, result.headers)
 }

@@ -36,10 +36,10 @@ export function stringifyReply(value: unknown): string {
 }
 
 /**
- * `JSON.stringify(stringifyReply(value))` without its quotes: the body as the contents of a JSON
- * string, for an MCP tool result's text block (docs/mcp.md). Records' escaped texts are kept as
- * their JSON texts are, so a page is joined, not escaped again (escaping a page of 25 tickets
- * whole measured about 35 µs, bench/README.md#mcp).
+ * `JSON.stringify(stringifyReply(value))` without its quotes: the body as the contents of a JSON string, for
+ * an MCP tool result's text block (docs/mcp.md). Records' escaped texts are kept as their JSON texts are, so
+ * a page is joined, not escaped again (escaping a page whole costs a tool call more than the rest of its
+ * serialising: bench/README.md#mcp-a-tool-call-beside-its-rest-request).
  *
  * @example
  * stringifyReplyAsString({ data: [] }) // '{\\"data\\":[]}'

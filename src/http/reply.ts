@@ -62,7 +62,8 @@ export function reply(status: number, body: string | null, headers: Record<strin
 /** A JSON reply with the API's content type; the body is serialised once, here (stored records' text is reused). */
 export function jsonReply(status: number, body: unknown, headers?: Record<string, string>): ReplyParts {
   // A fresh record, filled by assignment: a spread copy of a small literal (`{ link }`) takes on its
-  // tight shape, and the pipeline's later additions to it (finishReply) measured several µs slower.
+  // tight shape, and the pipeline's later additions to it (finishReply) are then slower
+  // (bench/README.md#measurements-behind-the-code).
   const all: Record<string, string> = {}
   if (headers !== undefined) for (const name of Object.keys(headers)) all[name] = headers[name]!
   all['content-type'] = JSON_TYPE

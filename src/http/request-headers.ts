@@ -11,7 +11,7 @@ import { takesIfMatch, type AnyOperation } from './operation.js'
 import type { Checked } from './validation.js'
 
 /** What `If-Match` may hold: printable ASCII, spaces and tabs (versions such as `"3", W/"4"`), 1 KiB at most. */
-export const IF_MATCH = /^[\t\x20-\x7e]{0,1024}$/
+const IF_MATCH = /^[\t\x20-\x7e]{0,1024}$/
 
 /** A request header an operation may read. */
 export interface RequestHeader {

@@ -21,6 +21,7 @@ import {
   type RequestState,
 } from './pipeline.js'
 import { toResponse, type ReplyParts } from './reply.js'
+import type { ToolCall, ToolCallDispatch } from './tool-call.js'
 
 /**
  * A route outside the registry: the OpenAPI document and the docs page (GET, no authentication),
@@ -45,15 +46,25 @@ interface Routing {
   params?: Record<string, string>
 }
 
+/** The API's handler, and the same handler for the requests of MCP tool calls (tool-call.ts). */
+export interface ApiRouter {
+  answer: (request: Request) => Promise<Response>
+  answerToolCall: ToolCallDispatch
+}
+
 /**
  * Builds the API's handler: one itty-router route per operation, 405s per path, 404 for the rest.
  * Every answer is a reply's parts, finished, and only then made a `Response` (see reply.ts).
+ *
+ * @example
+ * const router = buildRouter(operations, [mcpRoute(mcp, config, (r, call) => router.answerToolCall(r, call))], config)
+ * const api = router.answer
  */
 export function buildRouter(
   operations: readonly AnyOperation[],
   publicRoutes: readonly PublicRoute[],
   hostConfig: PipelineConfig,
-): (request: Request) => Promise<Response> {
+): ApiRouter {
   // Neither hook can change an answer or end the process (docs/observability.md).
   const config: PipelineConfig = { ...hostConfig, onError: guardErrorListener(hostConfig.onError) }
   const onResponse = config.onResponse
@@ -114,17 +125,18 @@ export function buildRouter(
   }
   router.all('*', (request, state) => routeNotFound(request, state))
 
-  return (request) => {
+  const handle = (request: Request, toolCall: ToolCall | undefined): Promise<Response> => {
     let state: RequestState
     try {
-      state = startRequest(request, onResponse === undefined ? 0 : performance.now())
-      state.span = startRequestSpan(request, state.requestId, state.toolCall?.span)
+      state = startRequest(request, onResponse === undefined ? 0 : performance.now(), toolCall)
+      state.span = startRequestSpan(request, state.requestId, toolCall?.span)
     } catch (error) {
       // A Fetch handler fails by rejecting, never by throwing at its caller.
       return Promise.reject(error)
     }
     return dispatch(router.routes as unknown as readonly Route[], request, state, finish, fail)
   }
+  return { answer: (request) => handle(request, undefined), answerToolCall: handle }
 }
 
 /** One entry of itty's route table: method (or `ALL`), pattern, handlers. */

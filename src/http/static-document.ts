@@ -30,7 +30,7 @@ export async function staticDocument(text: string): Promise<StaticDocument> {
  * Whether `If-None-Match` names `etag` (RFC 9110 13.1.2: `*` or any listed tag, compared weakly,
  * so `W/"x"` matches `"x"`).
  */
-export function noneMatch(header: string | null, etag: string): boolean {
+function noneMatch(header: string | null, etag: string): boolean {
   if (header === null) return false
   for (const item of header.split(',')) {
     const tag = item.trim()

@@ -1,11 +1,12 @@
 /**
- * Marks a request the MCP endpoint makes for a `tools/call` (docs/mcp.md) with the tool's name, the
- * principal the MCP request authenticated as and counted, and that MCP request: the pipeline's `onResponse`
- * event and span name the tool, the key is resolved once per MCP request, not again for its call (a
- * host's `keyResolver` may be a database read), `onError` is handed the request the host received,
- * and the call's span is a child of the MCP request's. A WeakMap rather than a header: a REST
- * client cannot send the mark, and it goes with the request object, which only the MCP endpoint
- * makes.
+ * What the MCP endpoint hands the pipeline with a request it makes for a `tools/call` (docs/mcp.md):
+ * the tool's name, the principal the MCP request authenticated as and counted, and that MCP request.
+ * So the pipeline's `onResponse` event and span name the tool, the key is resolved once per MCP
+ * request, not again for its call (a host's `keyResolver` may be a database read), `onError` is handed
+ * the request the host received, and the call's span is a child of the MCP request's. Handed beside
+ * the request, through the {@link ToolCallDispatch} the router gives the MCP endpoint when
+ * create-public-api.ts assembles them, never on the request (a header a REST client could send) nor
+ * in a module's table: nothing but that endpoint can make a request a tool call.
  */
 import type { RateLimitResult } from '../ports/rate-limiter.js'
 import type { Principal } from './principal.js'
@@ -30,24 +31,12 @@ export interface ToolCall {
   tenantRateLimit: RateLimitResult | undefined
 }
 
-const TOOL_CALLS = new WeakMap<Request, ToolCall>()
-
 /**
- * Marks `request` as the REST request of a `tools/call`.
+ * The API's own handler for the REST request of a tool call, `call` handed beside it: what the router
+ * gives the MCP endpoint (src/http/router.ts, `answerToolCall`).
  *
  * @example
- * markToolCall(request, { tool: 'listTickets', principal, received: mcpRequest, span: state.span })
+ * const call = { tool: 'listTickets', principal, received, span, rateLimit, tenantRateLimit }
+ * const response = await dispatch(request, call)
  */
-export function markToolCall(request: Request, call: ToolCall): void {
-  TOOL_CALLS.set(request, call)
-}
-
-/**
- * The tool call `request` is, or undefined for any other request.
- *
- * @example
- * toolCallOf(request)?.tool // 'listTickets'
- */
-export function toolCallOf(request: Request): ToolCall | undefined {
-  return TOOL_CALLS.get(request)
-}
+export type ToolCallDispatch = (request: Request, call: ToolCall) => Promise<Response>

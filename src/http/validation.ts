@@ -1,14 +1,14 @@
 import * as v from 'valibot'
 import { isPrecheck } from '../model/precheck.js'
-import { validationError, type ValidationIssue } from './errors.js'
+import type { ValidationIssue } from './errors.js'
 
 /**
  * At most this many problems are listed in one `VALIDATION_ERROR`. When more were found, one final
  * entry `{ in, path: '', message: 'and N more problems (at most 100 are listed)' }` counts the rest.
  */
-export const MAX_LISTED_PROBLEMS = 100
+const MAX_LISTED_PROBLEMS = 100
 /** An echoed `path` or `message` is cut to this many bytes of JSON: both can carry the client's keys and strings. */
-export const MAX_ECHO_BYTES = 256
+const MAX_ECHO_BYTES = 256
 /**
  * Bytes of JSON that the problems listed for one part of a request (query or body) may take, so
  * that the two parts together stay well below 64 KiB whatever the input.
@@ -313,7 +313,11 @@ export const SAFE_TEXT_PATTERNS: readonly [noNul: string, noLoneSurrogate: strin
   '^[^\\uD800-\\uDFFF]*$',
 ]
 
-/** The query as a record, every malformed or repeated parameter reported to `problems` and left out. */
+/**
+ * The query as a record, every malformed or repeated parameter reported to `problems` and left out.
+ * `URLSearchParams` would quietly turn `%FF` into U+FFFD and keep a broken `%E0%A4%A` as text, so a
+ * filter would silently match something else; the raw query is decoded here instead, strictly.
+ */
 function decodeQuery(url: URL, problems: Problems): Record<string, string> {
   const out: Record<string, string> = Object.create(null)
   for (const pair of url.search.slice(1).split('&')) {
@@ -338,19 +342,6 @@ function decodeQuery(url: URL, problems: Problems): Record<string, string> {
     }
     out[name] = value
   }
-  return out
-}
-
-/**
- * The query string as a plain record, refusing (400) a parameter given twice and any name or value
- * that is not valid percent-encoded UTF-8, every one of them reported. `URLSearchParams` would
- * quietly turn `%FF` into U+FFFD and keep a broken `%E0%A4%A` as text, so a filter would silently
- * match something else; the raw query is decoded here instead, strictly.
- */
-export function queryRecord(url: URL): Record<string, string> {
-  const problems = new Problems('query')
-  const out = decodeQuery(url, problems)
-  if (problems.count > 0) throw validationError(problems.failure().issues)
   return out
 }
 

@@ -8,7 +8,7 @@
 import type { ReplyParts } from '../http/reply.js'
 import type { Principal } from '../http/principal.js'
 import type { RateLimitResult } from '../ports/rate-limiter.js'
-import { markToolCall } from '../http/tool-call.js'
+import type { ToolCall, ToolCallDispatch } from '../http/tool-call.js'
 import type { RequestSpan } from '../http/tracing.js'
 import { toolRequestOf } from './tool-request.js'
 import type { McpTool } from './tools.js'
@@ -38,8 +38,8 @@ export interface CallContext {
   /** The MCP request's span, when traced. */
   span: RequestSpan | undefined
   requestId: string
-  /** The API's own handler. */
-  dispatch: (request: Request) => Promise<Response>
+  /** The API's own handler, told which call a request is. */
+  dispatch: ToolCallDispatch
   /** The key's bucket as the MCP request counted it (with all its messages): calls are not counted again. */
   rateLimit: RateLimitResult
   /** The tenant's bucket as the MCP request counted it, with `tenantRateLimit`. */
@@ -53,13 +53,16 @@ function queryValue(value: unknown): string {
   return String(value)
 }
 
-/** The REST request of a call of `tool` with `args`, whose reply the API hands to `makeReply`. */
+/**
+ * The REST request of a call of `tool` with `args`, whose reply the API hands to `makeReply`, and the
+ * call the API is told of with it.
+ */
 function toolRequest(
   tool: McpTool,
   args: Record<string, unknown>,
   context: CallContext,
   makeReply: (parts: ReplyParts) => Response,
-): Request {
+): { request: Request; call: ToolCall } {
   const { operation, route } = tool
   let path = operation.path
   for (const name of route.path) {
@@ -90,8 +93,7 @@ function toolRequest(
     makeReply,
   })
   const { principal, received, span, rateLimit, tenantRateLimit } = context
-  markToolCall(request, { tool: tool.definition.name, principal, received, span, rateLimit, tenantRateLimit })
-  return request
+  return { request, call: { tool: tool.definition.name, principal, received, span, rateLimit, tenantRateLimit } }
 }
 
 /**
@@ -109,11 +111,11 @@ export async function callTool(
   let parts: ReplyParts | undefined
   // The handler hands its finished reply to the request's reply factory (src/http/reply.ts, toResponse),
   // as a mount's requests do: the call reads the parts as they are, no Response made, no body stream read.
-  const request = toolRequest(tool, args, context, (made) => {
+  const { request, call } = toolRequest(tool, args, context, (made) => {
     parts = made
     return PARTS_TAKEN
   })
-  await context.dispatch(request)
+  await context.dispatch(request, call)
   if (parts === undefined) throw new Error('The API answered a tool call without its reply factory')
   const retry = parts.headers['retry-after']
   const body = parts.body ?? ''

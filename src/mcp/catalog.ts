@@ -98,13 +98,13 @@ export class ToolCatalog {
 }
 
 /**
- * The same JSON with every character past ASCII written as a `\uXXXX` escape, held one byte a
- * character. V8 keeps a string with one character past Latin-1 (a dash in a description) two bytes a
- * character, even after such characters are replaced, and undici's `Response` checks a two-byte
- * body for lone surrogates at about 15 ns a character: about 2 ms of the 2.9 ms a full-scope page
- * cost (bench/README.md#mcp). Outside strings JSON text is ASCII, so only string contents change; the
- * round trip through UTF-8 is what makes the string one byte a character again (and a page joined
- * of such texts is one byte a character too).
+ * The same JSON with every character past ASCII written as a `\uXXXX` escape, held one byte a character. V8
+ * keeps a string with one character past Latin-1 (a dash in a description) two bytes a character, even after
+ * such characters are replaced, and undici's `Response` checks a two-byte body for lone surrogates character
+ * by character: most of what a full-scope page cost
+ * (bench/README.md#mcp-a-tool-call-beside-its-rest-request). Outside strings JSON text is ASCII, so only
+ * string contents change; the round trip through UTF-8 is what makes the string one byte a character again
+ * (and a page joined of such texts is one byte a character too).
  */
 function asciiJson(text: string): string {
   const escaped = text.replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)

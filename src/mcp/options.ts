@@ -35,9 +35,9 @@ export interface McpOptions {
  * its JSON being in an answer twice (`structuredContent` and the text block, where escaping can
  * double it).
  */
-export const DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024
+const DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024
 /** The least answer budget: room for every error a batch's messages can answer (docs/mcp.md). */
-export const MIN_MAX_ANSWER_BYTES = 64 * 1024
+const MIN_MAX_ANSWER_BYTES = 64 * 1024
 
 /** {@link McpOptions} with every default applied. */
 export interface McpConfig {

@@ -6,13 +6,13 @@
  * against the protocol revision, and the messages are answered within one byte budget
  * (`maxAnswerBytes`, bounded-result.ts).
  *
- * The SDK (`Server` and `WebStandardStreamableHTTPServerTransport`, one pair per request, since its
- * stateless transport cannot be reused) serves every message: initialize and version negotiation,
- * notifications, malformed messages, unknown methods. Written by hand is only the hot path, a lone
- * `tools/call`, `tools/list` or `ping` request: a Server and transport per request measured about
- * 2 ms on this machine against about 0.2 ms for a `GET /tickets` (bench/README.md), so a tool call
- * through the SDK could never be within 1.3x of its REST request. Both paths answer with the same
- * functions (catalog.ts, call.ts, results.ts), so they cannot disagree.
+ * The SDK (`Server` and `WebStandardStreamableHTTPServerTransport`, one pair per request, since its stateless
+ * transport cannot be reused) serves every message: initialize and version negotiation, notifications,
+ * malformed messages, unknown methods. Written by hand is only the hot path, a lone `tools/call`,
+ * `tools/list` or `ping` request: a Server and transport per request cost several times a whole `GET
+ * /tickets` (bench/README.md#mcp-a-tool-call-beside-its-rest-request), so a tool call through the SDK could
+ * never come near its REST request's cost. Both paths answer with the same functions (catalog.ts, call.ts,
+ * results.ts), so they cannot disagree.
  */
 import { authenticate } from '../http/auth.js'
 import { assertSafeJson, parseJson, readBodyText, requireJsonContentType } from '../http/body.js'
@@ -21,6 +21,7 @@ import { countRequest, type PipelineConfig, type RequestState } from '../http/pi
 import type { Principal } from '../http/principal.js'
 import { reply, type ReplyParts } from '../http/reply.js'
 import type { PublicRoute } from '../http/router.js'
+import type { ToolCallDispatch } from '../http/tool-call.js'
 import { boundedToolResult, FRAME_BYTES, MAX_ID_CHARS, utf8Bytes } from './bounded-result.js'
 import { InvalidToolArguments, type CallContext } from './call.js'
 import { ToolCatalog } from './catalog.js'
@@ -69,16 +70,13 @@ interface Served {
 }
 
 /**
- * The route of the MCP endpoint, served by `dispatch` (the API's own handler) for its tool calls.
+ * The route of the MCP endpoint, served by `dispatch` (the API's own handler, told of each call) for
+ * its tool calls.
  *
  * @example
- * const route = mcpRoute(mcpConfig(true)!, pipelineConfig, (request) => api(request))
+ * const route = mcpRoute(mcpConfig(true)!, pipelineConfig, (request, call) => router.answerToolCall(request, call))
  */
-export function mcpRoute(
-  config: McpConfig,
-  pipeline: PipelineConfig,
-  dispatch: (request: Request) => Promise<Response>,
-): PublicRoute {
+export function mcpRoute(config: McpConfig, pipeline: PipelineConfig, dispatch: ToolCallDispatch): PublicRoute {
   const catalog = new ToolCatalog(config)
   // Started now. An SDK the runtime found missing was a TypeError at creation (options.ts); one that
   // could not be looked for, or fails to load, is told (to onError, with what to install) by the first request.

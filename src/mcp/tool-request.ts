@@ -1,11 +1,10 @@
 /**
- * The request object a `tools/call` runs through the API's handler as (docs/mcp.md). Not a native
- * `Request`: on Node 20 making one costs about 14 µs (its `AbortSignal` alone about 9), as much as
- * the rest of a small call's own work (bench/README.md#mcp). It holds the members the pipeline
- * reads of a request (`method`, `url`, `headers` (what it reads of them), `body`, `signal`) and
- * nothing else: no host code is handed it (`keyResolver` is not asked again for a call, and
- * `onError` is handed the MCP request the call came in: src/http/tool-call.ts), and the MCP tests
- * call every tool through it.
+ * The request object a `tools/call` runs through the API's handler as (docs/mcp.md). Not a native `Request`:
+ * making one (its `AbortSignal` most of all) costs as much as the rest of a small call's own work
+ * (bench/README.md#mcp-a-tool-call-beside-its-rest-request). It holds the members the pipeline reads of a
+ * request (`method`, `url`, `headers` (what it reads of them), `body`, `signal`) and nothing else: no host
+ * code is handed it (`keyResolver` is not asked again for a call, and `onError` is handed the MCP request the
+ * call came in: src/http/tool-call.ts), and the MCP tests call every tool through it.
  */
 import { MAKE_REPLY, type ReplyParts } from '../http/reply.js'
 
@@ -34,8 +33,8 @@ export function toolRequestOf(init: ToolRequestInit): Request {
     url: init.url,
     headers: toolHeaders(init.headers),
     body: init.body === null ? null : bytesStream(new TextEncoder().encode(init.body)),
-    // Read only when asked (the pipeline asks on an error): a Node mount's request makes its signal
-    // when first read, and an AbortSignal costs about 14 µs on Node 20.
+    // Read only when asked (the pipeline asks on an error): a Node mount's request makes its signal when
+    // first read, and an AbortSignal is dear (bench/README.md#mcp-a-tool-call-beside-its-rest-request).
     get signal() {
       return init.received.signal
     },

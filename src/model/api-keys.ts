@@ -50,6 +50,32 @@ export type ApiKey = v.InferOutput<typeof ApiKeySchema>
 export type ApiKeyRecord = ApiKey & { hash: string }
 
 /**
+ * Thrown by a store's `insertApiKey` when a key with the same `id` or `hash` is already stored,
+ * the same error on every store (memory, SQLite, Postgres), so a host importing keys can tell a
+ * repeat from a failure. Recognised across copies of the package, like `StoreUnavailableError`.
+ *
+ * @example
+ * try {
+ *   await store.insertApiKey(imported)
+ * } catch (error) {
+ *   if (!(error instanceof DuplicateApiKeyError)) throw error // a repeat of an import is skipped
+ * }
+ */
+export class DuplicateApiKeyError extends Error {
+  constructor(readonly id: string) {
+    super(`An API key with the id ${id} or its hash is already stored`)
+    this.name = 'DuplicateApiKeyError'
+  }
+
+  /** Recognised across copies of the package (an instance of either passes either's check). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[DUPLICATE_API_KEY] === true
+  }
+}
+const DUPLICATE_API_KEY = Symbol.for('tenant-public-api.duplicate-api-key-error')
+Object.defineProperty(DuplicateApiKeyError.prototype, DUPLICATE_API_KEY, { value: true })
+
+/**
  * What {@link ApiKeyChanges} may move, each only one way: `revokedAt` is set once (a later revoke
  * keeps the first time), `expiresAt` only moves earlier and `lastUsedAt` only later, so writes
  * from several processes in any order leave the same key.

@@ -9,19 +9,9 @@ import { omit, seedSchemaOf } from './seed-schema.js'
 
 export { RULE_LIMITS } from './rule-limits.js'
 
-/**
- * The allowed trigger types.
- *
- * @example
- * TRIGGER_TYPES.includes(value)
- */
+/** The allowed trigger types. */
 export const TRIGGER_TYPES = ['date_threshold', 'scheduled', 'field_change', 'absence'] as const
-/**
- * The allowed entity types.
- *
- * @example
- * ENTITY_TYPES.includes(value)
- */
+/** The allowed entity types. */
 export const ENTITY_TYPES = [
   'device',
   'company',
@@ -33,19 +23,9 @@ export const ENTITY_TYPES = [
   'ticket',
   'meeting',
 ] as const
-/**
- * The allowed scope types.
- *
- * @example
- * SCOPE_TYPES.includes(value)
- */
+/** The allowed scope types. */
 export const SCOPE_TYPES = ['tenant', 'company'] as const
-/**
- * The allowed condition logic.
- *
- * @example
- * CONDITION_LOGIC.includes(value)
- */
+/** The allowed condition logic. */
 export const CONDITION_LOGIC = ['AND', 'OR'] as const
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(100))
@@ -81,7 +61,8 @@ export interface ConditionGroupWriteInput {
  * A condition group input, as the API reads and writes it.
  *
  * @example
- * v.is(ConditionGroupInputSchema, value)
+ * v.parse(ConditionGroupInputSchema, { logic: 'AND', conditions: [{ field: 'priority', operator: 'equals',
+ *   value: 'High' }] }) // missing ids are generated when the rule is written
  */
 export const ConditionGroupInputSchema: v.GenericSchema<ConditionGroupWriteInput, ConditionGroupInput> = v.strictObject(
   {
@@ -110,7 +91,7 @@ const ActionInputSchema = v.strictObject({
  * An aggregation config, as the API reads and writes it.
  *
  * @example
- * v.is(AggregationConfigSchema, value)
+ * v.parse(AggregationConfigSchema, { enabled: true, groupBy: 'companyId', minBatchSize: 5, maxWaitHours: 4 })
  */
 export const AggregationConfigSchema = v.strictObject({
   enabled: v.boolean(),
@@ -268,7 +249,7 @@ export type UpdateAutomationRule = v.InferOutput<typeof UpdateAutomationRuleSche
  * A condition, as the API reads and writes it.
  *
  * @example
- * v.is(ConditionSchema, value)
+ * v.parse(ConditionSchema, { id: 'c1', field: 'priority', operator: 'equals', value: 'High' })
  */
 export const ConditionSchema = v.strictObject({
   id: v.string(),
@@ -288,7 +269,8 @@ export interface ConditionGroup {
  * A condition group, as the API reads and writes it.
  *
  * @example
- * v.is(ConditionGroupSchema, value)
+ * v.parse(ConditionGroupSchema, { id: 'g1', logic: 'OR', groups: [],
+ *   conditions: [{ id: 'c1', field: 'status', operator: 'equals', value: 'Open' }] })
  */
 export const ConditionGroupSchema: v.GenericSchema<ConditionGroup> = v.strictObject({
   id: v.string(),
@@ -301,7 +283,8 @@ export const ConditionGroupSchema: v.GenericSchema<ConditionGroup> = v.strictObj
  * An action, as the API reads and writes it.
  *
  * @example
- * v.is(ActionSchema, value)
+ * v.parse(ActionSchema, { id: 'a1', actionType: 'create_ticket', config: { board: 'Service' }, order: 0,
+ *   requiresApproval: false })
  */
 export const ActionSchema = v.strictObject({
   id: v.string(),
@@ -316,7 +299,9 @@ export type Action = v.InferOutput<typeof ActionSchema>
  * An automation rule. `companies` follows `companyIds`; `version` counts its updates from 1.
  *
  * @example
- * v.is(AutomationRuleSchema, value)
+ * // `event` from verifyWebhook (tenant-public-api/client), of type 'automation_rule.updated':
+ * const rule = v.parse(AutomationRuleSchema, event.data.object)
+ * if (!rule.isActive) scheduler.cancel(rule.id, rule.version)
  */
 export const AutomationRuleSchema = v.strictObject({
   id: UuidSchema,

@@ -5,47 +5,17 @@ import { defineCollection, defineView } from './collection.js'
 import { annualisedCost, budgetTotals } from './computed.js'
 import { omit, seedComputing, seedSchemaOf } from './seed-schema.js'
 
-/**
- * The allowed budget period types.
- *
- * @example
- * BUDGET_PERIOD_TYPES.includes(value)
- */
+/** The allowed budget period types. */
 export const BUDGET_PERIOD_TYPES = ['Annual', 'Quarterly', 'Monthly'] as const
-/**
- * The allowed budget statuses.
- *
- * @example
- * BUDGET_STATUSES.includes(value)
- */
+/** The allowed budget statuses. */
 export const BUDGET_STATUSES = ['Draft', 'PendingApproval', 'Approved', 'Obsolete'] as const
-/**
- * The allowed line item types.
- *
- * @example
- * LINE_ITEM_TYPES.includes(value)
- */
+/** The allowed line item types. */
 export const LINE_ITEM_TYPES = ['Software', 'Hardware', 'Labour', 'Other', 'Subscription'] as const
-/**
- * The allowed line item recurrences.
- *
- * @example
- * LINE_ITEM_RECURRENCES.includes(value)
- */
+/** The allowed line item recurrences. */
 export const LINE_ITEM_RECURRENCES = ['One-Time', 'Monthly', 'Annual'] as const
-/**
- * The allowed line item statuses.
- *
- * @example
- * LINE_ITEM_STATUSES.includes(value)
- */
+/** The allowed line item statuses. */
 export const LINE_ITEM_STATUSES = ['pending', 'approved', 'rejected', 'draft'] as const
-/**
- * The allowed linked item types.
- *
- * @example
- * LINKED_ITEM_TYPES.includes(value)
- */
+/** The allowed linked item types. */
 export const LINKED_ITEM_TYPES = ['device', 'planner', 'goal', 'other'] as const
 
 /**
@@ -70,7 +40,9 @@ const CurrencySchema = v.pipe(v.string(), v.regex(/^[A-Za-z]{3}$/, 'Must be 3 AS
  * One line of a budget. `annualisedCost` is computed.
  *
  * @example
- * v.is(BudgetLineItemSchema, value)
+ * // `event` from verifyWebhook (tenant-public-api/client), of type 'budget_line_item.created':
+ * const item = v.parse(BudgetLineItemSchema, event.data.object)
+ * ledger.add(item.description, item.annualisedCost, item.currency)
  */
 export const BudgetLineItemSchema = v.strictObject({
   id: UuidSchema,
@@ -97,7 +69,7 @@ export type BudgetLineItem = v.InferOutput<typeof BudgetLineItemSchema>
  * A budget totals, as the API reads and writes it.
  *
  * @example
- * v.is(BudgetTotalsSchema, value)
+ * v.parse(BudgetTotalsSchema, budget.totals).grandTotal // the annualised cost of its line items not rejected
  */
 export const BudgetTotalsSchema = v.strictObject({
   softwareTotal: v.number(),
@@ -113,7 +85,9 @@ export type BudgetTotals = v.InferOutput<typeof BudgetTotalsSchema>
  * A budget with its computed totals and, as `PATCH` returns it, its line items (oldest first).
  *
  * @example
- * v.is(BudgetSchema, value)
+ * // `event` from verifyWebhook (tenant-public-api/client), of type 'budget.updated':
+ * const budget = v.parse(BudgetSchema, event.data.object)
+ * if (budget.status === 'Approved') report(budget.title, budget.totals.grandTotal)
  */
 export const BudgetSchema = v.strictObject({
   id: UuidSchema,

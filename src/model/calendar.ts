@@ -8,7 +8,9 @@ import { seedSchemaOf } from './seed-schema.js'
  * A calendar meeting type. Lists order by `orderIndex`, then `name`.
  *
  * @example
- * v.is(MeetingTypeSchema, value)
+ * // `event` from verifyWebhook (tenant-public-api/client), of type 'meeting_type.created':
+ * const type = v.parse(MeetingTypeSchema, event.data.object)
+ * calendar.addCategory(type.name, type.color)
  */
 export const MeetingTypeSchema = v.strictObject({
   id: v.string(),

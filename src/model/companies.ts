@@ -8,7 +8,9 @@ import { seedSchemaOf } from './seed-schema.js'
  * A customer company of the tenant.
  *
  * @example
- * v.is(CompanySchema, value)
+ * // `event` from verifyWebhook (tenant-public-api/client), of type 'company.created':
+ * const company = v.parse(CompanySchema, event.data.object)
+ * crm.upsert(company.id, { name: company.name, domain: company.domain })
  */
 export const CompanySchema = v.strictObject({
   id: v.string(),

@@ -12,26 +12,18 @@ import {
 import { column, defineCollection, type ListFilter } from './collection.js'
 import { seedSchemaOf } from './seed-schema.js'
 
-/**
- * The allowed approval statuses.
- *
- * @example
- * APPROVAL_STATUSES.includes(value)
- */
+/** The allowed approval statuses. */
 export const APPROVAL_STATUSES = ['draft', 'pending_review', 'approved', 'rejected'] as const
-/**
- * The allowed check scopes.
- *
- * @example
- * CHECK_SCOPES.includes(value)
- */
+/** The allowed check scopes. */
 export const CHECK_SCOPES = ['company', 'device', 'location'] as const
 
 /**
  * A compliance check definition.
  *
  * @example
- * v.is(ComplianceTemplateSchema, value)
+ * // `event` from verifyWebhook (tenant-public-api/client), of type 'compliance_template.updated':
+ * const template = v.parse(ComplianceTemplateSchema, event.data.object)
+ * if (template.approvalStatus === 'approved') publish(template.title, template.howToCheck)
  */
 export const ComplianceTemplateSchema = v.strictObject({
   id: v.string(),
@@ -58,7 +50,9 @@ export type ComplianceTemplate = v.InferOutput<typeof ComplianceTemplateSchema>
  * A compliance check assigned to a company, device or location.
  *
  * @example
- * v.is(ComplianceCheckSchema, value)
+ * // `event` from verifyWebhook (tenant-public-api/client), of type 'compliance_check.updated':
+ * const check = v.parse(ComplianceCheckSchema, event.data.object)
+ * if (check.flagged) escalate(check.title, check.priority)
  */
 export const ComplianceCheckSchema = v.strictObject({
   id: v.string(),

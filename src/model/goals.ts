@@ -8,7 +8,8 @@ import { seedSchemaOf } from './seed-schema.js'
  * A goal task, as the API reads and writes it.
  *
  * @example
- * v.is(GoalTaskSchema, value)
+ * v.parse(GoalTaskSchema, { id: 't1', title: 'Pick a vendor', description: null, isCompleted: false,
+ *   dueDate: '2026-03-31T00:00:00Z', createdAt: '2026-01-15T09:30:00Z' })
  */
 export const GoalTaskSchema = v.strictObject({
   id: v.string(),
@@ -22,7 +23,8 @@ export const GoalTaskSchema = v.strictObject({
  * A goal update, as the API reads and writes it.
  *
  * @example
- * v.is(GoalUpdateSchema, value)
+ * v.parse(GoalUpdateSchema, { id: 'u1', updateText: 'Vendor chosen', progressPercentage: 40,
+ *   createdAt: '2026-02-01T09:30:00Z' })
  */
 export const GoalUpdateSchema = v.strictObject({
   id: v.string(),
@@ -35,7 +37,9 @@ export const GoalUpdateSchema = v.strictObject({
  * A goal with its tasks (oldest first) and updates (newest first).
  *
  * @example
- * v.is(GoalSchema, value)
+ * // `event` from verifyWebhook (tenant-public-api/client), of type 'goal.updated':
+ * const goal = v.parse(GoalSchema, event.data.object)
+ * const open = goal.tasks.filter((task) => !task.isCompleted)
  */
 export const GoalSchema = v.strictObject({
   id: v.string(),

@@ -9,7 +9,7 @@ import { npsStatistics } from './computed.js'
  * A nps statistics, as the API reads and writes it.
  *
  * @example
- * v.is(NpsStatisticsSchema, value)
+ * v.parse(NpsStatisticsSchema, survey.statistics).npsScore // promoters' share less detractors', -100..100
  */
 export const NpsStatisticsSchema = v.strictObject({
   npsScore: v.number(),
@@ -25,7 +25,9 @@ export type NpsStatistics = v.InferOutput<typeof NpsStatisticsSchema>
  * An NPS survey with its aggregated statistics (computed from its responses).
  *
  * @example
- * v.is(NpsSurveySchema, value)
+ * // `event` from verifyWebhook (tenant-public-api/client), of type 'nps_survey.updated':
+ * const survey = v.parse(NpsSurveySchema, event.data.object)
+ * dashboard.set(survey.id, survey.statistics.npsScore, survey.responseCount)
  */
 export const NpsSurveySchema = v.strictObject({
   id: v.string(),

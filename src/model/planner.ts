@@ -8,7 +8,9 @@ import { seedSchemaOf } from './seed-schema.js'
  * A planner item type; budget line item categories name one.
  *
  * @example
- * v.is(PlannerItemTypeSchema, value)
+ * // `event` from verifyWebhook (tenant-public-api/client), of type 'planner_item_type.created':
+ * const type = v.parse(PlannerItemTypeSchema, event.data.object)
+ * if (type.budgetCategory !== null) categories.add(type.name)
  */
 export const PlannerItemTypeSchema = v.strictObject({
   id: v.string(),

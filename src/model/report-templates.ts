@@ -16,7 +16,9 @@ import { seedSchemaOf } from './seed-schema.js'
  * How a template lays out a report.
  *
  * @example
- * v.is(TemplateStructureSchema, value)
+ * const { data } = v.parse(v.object({ data: ReportTemplateDetailSchema }), body) // ?includeStructure=true
+ * const structure = v.parse(TemplateStructureSchema, data.templateStructure)
+ * for (const block of structure.blocks) place(block.type, block.layout)
  */
 export const TemplateStructureSchema = v.strictObject({
   blocks: v.array(
@@ -47,7 +49,9 @@ export type TemplateStructure = v.InferOutput<typeof TemplateStructureSchema>
  * A report template, as lists show it (without its structure).
  *
  * @example
- * v.is(ReportTemplateSchema, value)
+ * // `event` from verifyWebhook (tenant-public-api/client), of type 'report_template.created':
+ * const template = v.parse(ReportTemplateSchema, event.data.object)
+ * if (template.isShared) announce(template.name)
  */
 export const ReportTemplateSchema = v.strictObject({
   id: v.string(),
@@ -64,7 +68,9 @@ export type ReportTemplate = v.InferOutput<typeof ReportTemplateSchema>
  * A single template: `templateStructure` only when `includeStructure=true`.
  *
  * @example
- * v.is(ReportTemplateDetailSchema, value)
+ * // GET /report-templates/{id}?includeStructure=true
+ * const { data } = v.parse(v.object({ data: ReportTemplateDetailSchema }), await response.json())
+ * data.templateStructure?.blocks.length // the blocks of its layout
  */
 export const ReportTemplateDetailSchema = v.strictObject({
   ...ReportTemplateSchema.entries,

@@ -5,19 +5,16 @@ import { column, defineCollection, defineView, type Names } from './collection.j
 import { companies } from './companies.js'
 import { omit, seedSchemaOf } from './seed-schema.js'
 
-/**
- * The allowed report statuses.
- *
- * @example
- * REPORT_STATUSES.includes(value)
- */
+/** The allowed report statuses. */
 export const REPORT_STATUSES = ['draft', 'published'] as const
 
 /**
  * A report. `companyName` follows `companyId` and `reportTypeName` follows `reportTypeId`.
  *
  * @example
- * v.is(ReportSchema, value)
+ * // `event` from verifyWebhook (tenant-public-api/client), of type 'report.updated':
+ * const report = v.parse(ReportSchema, event.data.object)
+ * if (report.isShared) notify(report.companyName, report.title)
  */
 export const ReportSchema = v.strictObject({
   id: UuidSchema,
@@ -89,7 +86,7 @@ export type UpdateReport = v.InferOutput<typeof UpdateReportSchema>
  * A report type: referenced by reports and templates, no endpoint of its own.
  *
  * @example
- * v.is(ReportTypeSchema, value)
+ * v.parse(ReportTypeSchema, { id: reportTypeId, name: 'Quarterly review' }) // seeded, never served alone
  */
 export const ReportTypeSchema = v.strictObject({ id: v.string(), name: v.string() })
 export type ReportType = v.InferOutput<typeof ReportTypeSchema>

@@ -9,7 +9,7 @@ import * as v from 'valibot'
  * A UUID of any version, compared case-insensitively (stored lower-case).
  *
  * @example
- * v.is(UuidSchema, value)
+ * v.parse(UuidSchema, '3F2504E0-4F89-41D3-9A0C-0305E82C3301') // '3f2504e0-4f89-41d3-9a0c-0305e82c3301'
  */
 export const UuidSchema = v.pipe(v.string(), v.uuid('Must be a UUID'), v.toLowerCase())
 /**
@@ -42,7 +42,8 @@ export function isDateTime(text: string): boolean {
  * An ISO 8601 date-time as the API writes and reads it ({@link isDateTime}).
  *
  * @example
- * v.is(DateTimeSchema, value)
+ * v.is(DateTimeSchema, '2026-01-15T09:30:00Z') // true
+ * v.is(DateTimeSchema, '2026-02-30T09:30:00Z') // false: no such day
  */
 export const DateTimeSchema = v.pipe(
   v.string(),
@@ -54,14 +55,14 @@ export const DateTimeSchema = v.pipe(
  * A nullable date-time.
  *
  * @example
- * v.is(NullableDateTimeSchema, value)
+ * v.is(NullableDateTimeSchema, null) // true: a user who never logged in has `lastLogin: null`
  */
 export const NullableDateTimeSchema = v.nullable(DateTimeSchema)
 /**
  * `{ id, name }`: how one record names another.
  *
  * @example
- * v.is(NamedRefSchema, value)
+ * v.parse(NamedRefSchema, { id: companyId, name: 'Acme' }) // a budget's `company`, a rule's `createdBy`
  */
 export const NamedRefSchema = v.strictObject({ id: v.string(), name: v.nullable(v.string()) })
 /**
@@ -70,7 +71,8 @@ export const NamedRefSchema = v.strictObject({ id: v.string(), name: v.nullable(
  * it as `{ "type": "object" }` (it recognises this schema by identity).
  *
  * @example
- * v.is(JsonObjectSchema, value)
+ * v.is(JsonObjectSchema, { cron: '0 9 * * 1' }) // true: a trigger config
+ * v.is(JsonObjectSchema, ['0 9 * * 1']) // false: an array is not an object
  */
 export const JsonObjectSchema = v.custom<Record<string, unknown>>(
   (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
@@ -81,7 +83,7 @@ export const JsonObjectSchema = v.custom<Record<string, unknown>>(
  * A finite JSON number (JSON has no NaN; `1e309` parses to Infinity and is refused here).
  *
  * @example
- * v.is(FiniteNumberSchema, value)
+ * v.is(FiniteNumberSchema, JSON.parse('1e309')) // false: JSON's 1e309 parses to Infinity
  */
 export const FiniteNumberSchema = v.pipe(v.number(), v.finite())
 
@@ -89,7 +91,8 @@ export const FiniteNumberSchema = v.pipe(v.number(), v.finite())
  * The `pagination` object of every list response.
  *
  * @example
- * v.is(PaginationSchema, value)
+ * const { pagination } = v.parse(v.object({ pagination: PaginationSchema }), await response.json())
+ * if (pagination.nextCursor !== null) next = await fetch(`${url}?cursor=${pagination.nextCursor}`)
  */
 export const PaginationSchema = v.strictObject({
   page: v.pipe(v.number(), v.integer(), v.minValue(1)),
@@ -117,7 +120,7 @@ export function listEnvelope<S extends v.GenericSchema>(schema: S) {
  * The body of a DELETE.
  *
  * @example
- * v.is(MessageSchema, value)
+ * v.parse(MessageSchema, await (await fetch(url, { method: 'DELETE', headers })).json()).message
  */
 export const MessageSchema = v.strictObject({ message: v.string() })
 

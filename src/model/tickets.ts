@@ -15,19 +15,15 @@ import { orderBy } from './ordering.js'
 import { column, defineCollection, type ListFilter } from './collection.js'
 import { seedSchemaOf } from './seed-schema.js'
 
-/**
- * The PSA systems tickets are mirrored from.
- *
- * @example
- * PROVIDERS.includes(value)
- */
+/** The PSA systems tickets are mirrored from. */
 export const PROVIDERS = ['psa_a', 'psa_b', 'psa_c', 'psa_d'] as const
 
 /**
  * A note on a ticket.
  *
  * @example
- * v.is(TicketNoteSchema, value)
+ * v.parse(TicketNoteSchema, { id: 'n1', text: 'Rebooted the printer', isInternal: false,
+ *   createdAt: '2026-01-15T09:30:00Z', createdBy: 'Ada' })
  */
 export const TicketNoteSchema = v.strictObject({
   id: v.string(),
@@ -42,7 +38,9 @@ export type TicketNote = v.InferOutput<typeof TicketNoteSchema>
  * A ticket mirrored from a PSA system (read-only).
  *
  * @example
- * v.is(TicketSchema, value)
+ * // `event` from verifyWebhook (tenant-public-api/client), of type 'ticket.updated':
+ * const ticket = v.parse(TicketSchema, event.data.object)
+ * if (ticket.isClosed) archive(ticket.ticketNumber)
  */
 export const TicketSchema = v.strictObject({
   id: v.string(),
@@ -77,7 +75,9 @@ export type Ticket = v.InferOutput<typeof TicketSchema>
  * A ticket with its notes (`GET /tickets/{id}?includeNotes=true`).
  *
  * @example
- * v.is(TicketWithNotesSchema, value)
+ * // GET /tickets/{id}?includeNotes=true
+ * const { data } = v.parse(v.object({ data: TicketWithNotesSchema }), await response.json())
+ * const visible = (data.notes ?? []).filter((note) => !note.isInternal)
  */
 export const TicketWithNotesSchema = v.strictObject({
   ...TicketSchema.entries,

@@ -12,19 +12,16 @@ import {
 import { column, defineCollection, defineView, type ListFilter } from './collection.js'
 import { omit, seedSchemaOf } from './seed-schema.js'
 
-/**
- * The allowed enrollment statuses.
- *
- * @example
- * ENROLLMENT_STATUSES.includes(value)
- */
+/** The allowed enrollment statuses. */
 export const ENROLLMENT_STATUSES = ['not_started', 'in_progress', 'completed'] as const
 
 /**
  * A user's enrollment in a course.
  *
  * @example
- * v.is(TrainingEnrollmentSchema, value)
+ * // `event` from verifyWebhook (tenant-public-api/client), of type 'training_enrollment.updated':
+ * const enrollment = v.parse(TrainingEnrollmentSchema, event.data.object)
+ * if (enrollment.status === 'completed') certify(enrollment.user.id, enrollment.course.id)
  */
 export const TrainingEnrollmentSchema = v.strictObject({
   id: v.string(),
@@ -47,7 +44,9 @@ export type TrainingEnrollment = v.InferOutput<typeof TrainingEnrollmentSchema>
  * A training course. `enrollmentCount` counts its enrollments.
  *
  * @example
- * v.is(TrainingCourseSchema, value)
+ * // `event` from verifyWebhook (tenant-public-api/client), of type 'training_course.created':
+ * const course = v.parse(TrainingCourseSchema, event.data.object)
+ * if (course.isMandatory) remindEveryone(course.title)
  */
 export const TrainingCourseSchema = v.strictObject({
   id: v.string(),

@@ -13,19 +13,16 @@ import {
 import { column, defineCollection, type ListFilter } from './collection.js'
 import { seedSchemaOf } from './seed-schema.js'
 
-/**
- * The allowed user statuses.
- *
- * @example
- * USER_STATUSES.includes(value)
- */
+/** The allowed user statuses. */
 export const USER_STATUSES = ['active', 'disabled', 'pending', 'imported'] as const
 
 /**
  * A member of the tenant's staff.
  *
  * @example
- * v.is(UserSchema, value)
+ * // `event` from verifyWebhook (tenant-public-api/client), of type 'user.updated':
+ * const user = v.parse(UserSchema, event.data.object)
+ * if (user.status === 'disabled') revokeAccess(user.email)
  */
 export const UserSchema = v.strictObject({
   id: v.string(),

@@ -23,7 +23,7 @@ export function endpointWantsEvent(
 
 export { MAX_WEBHOOK_ENDPOINTS, webhookEndpoints } from './webhook-endpoint-collection.js'
 /** An endpoint subscribes to at most this many event types (or `["*"]`). */
-export const MAX_WEBHOOK_EVENTS = 50
+const MAX_WEBHOOK_EVENTS = 50
 /** The old secret keeps signing this long after `rotate-secret`: 24 hours. */
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000
 
@@ -66,7 +66,6 @@ export const CreateWebhookEndpointSchema = v.strictObject({
   events: EventsSchema,
   description: v.optional(v.nullable(DescriptionSchema)),
 })
-export type CreateWebhookEndpoint = v.InferOutput<typeof CreateWebhookEndpointSchema>
 
 /**
  * The body of `PATCH /webhook-endpoints/{id}`: only the supplied fields change; `description:
@@ -85,13 +84,14 @@ export const UpdateWebhookEndpointSchema = v.pipe(
   // `minEntries` rather than a check: the OpenAPI document shows it as `minProperties: 1`.
   v.minEntries(1, 'Send at least one field'),
 )
-export type UpdateWebhookEndpoint = v.InferOutput<typeof UpdateWebhookEndpointSchema>
 
 /**
  * A webhook endpoint as the API returns it (never with a secret, except on create and rotate).
  *
  * @example
- * v.is(WebhookEndpointSchema, value)
+ * // GET /webhook-endpoints/{id}
+ * const { data } = v.parse(v.object({ data: WebhookEndpointSchema }), await response.json())
+ * if (data.disabledReason === 'failing') alertOwner(data.url)
  */
 export const WebhookEndpointSchema = v.strictObject({
   id: v.string(),
@@ -109,10 +109,11 @@ export type WebhookEndpoint = v.InferOutput<typeof WebhookEndpointSchema>
  * The endpoint with its signing secret: the answer of create and rotate-secret only.
  *
  * @example
- * v.is(WebhookEndpointWithSecretSchema, value)
+ * // POST /webhook-endpoints: the only answer (with rotate-secret) that carries the secret
+ * const { data } = v.parse(v.object({ data: WebhookEndpointWithSecretSchema }), await response.json())
+ * await secrets.put(data.id, data.secret)
  */
 export const WebhookEndpointWithSecretSchema = v.strictObject({ ...WebhookEndpointSchema.entries, secret: v.string() })
-export type WebhookEndpointWithSecret = v.InferOutput<typeof WebhookEndpointWithSecretSchema>
 
 /**
  * A signing secret and when it stops signing (null: the current one).
@@ -177,7 +178,9 @@ export function newWebhookSecret(): string {
  * One delivery attempt of an event to an endpoint.
  *
  * @example
- * v.is(WebhookDeliverySchema, value)
+ * // GET /webhook-endpoints/{id}/deliveries
+ * const { data } = v.parse(v.object({ data: v.array(WebhookDeliverySchema) }), await response.json())
+ * const failed = data.filter((delivery) => delivery.status === 'failed')
  */
 export const WebhookDeliverySchema = v.strictObject({
   id: v.string(),
@@ -207,7 +210,6 @@ export type WebhookDelivery = v.InferOutput<typeof WebhookDeliverySchema>
  * v.parse(WebhookEndpointListQuerySchema, { page: '1', limit: '25' })
  */
 export const WebhookEndpointListQuerySchema = v.strictObject({ ...paginationQuery })
-export type WebhookEndpointListQuery = v.InferOutput<typeof WebhookEndpointListQuerySchema>
 
 /**
  * The query of the deliveries list: the newest `limit` attempts (1..100, default 25).
@@ -218,4 +220,3 @@ export type WebhookEndpointListQuery = v.InferOutput<typeof WebhookEndpointListQ
 export const WebhookDeliveryListQuerySchema = v.strictObject({
   limit: v.optional(integerParam(1, 100, 'Attempts to return, newest first, 1..100.'), '25'),
 })
-export type WebhookDeliveryListQuery = v.InferOutput<typeof WebhookDeliveryListQuerySchema>

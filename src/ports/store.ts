@@ -220,7 +220,7 @@ export interface Store extends WebhookStore, WebhookDispatchStore {
   // --- API keys (createApiKeys, docs/api-keys.md) ---
   // The one table read across tenants: a bearer token names no tenant, so a key is found by the
   // hash of the token, and by its id (globally unique). Lists stay per tenant.
-  /** Stores a new key (its `id` and `hash` are new). */
+  /** Stores a new key; throws `DuplicateApiKeyError` (storing nothing) when its `id` or `hash` is stored. */
   insertApiKey(key: ApiKeyRecord): Promise<void>
   /** The key whose `hash` (lower-case hex SHA-256 of the token) this is, or null. */
   findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>

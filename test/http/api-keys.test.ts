@@ -1,9 +1,9 @@
 /**
  * createApiKeys when its store fails (docs/api-keys.md): an unreachable store while resolving is a
- * 503 like any store read, a failed `lastUsedAt` write never refuses a valid key, and bad options
- * are refused when given.
+ * 503 like any store read, a failed `lastUsedAt` write never refuses a valid key (and goes to
+ * `onError`), and bad options are refused when given.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   createApiKeys,
   createMemoryStore,
@@ -53,13 +53,39 @@ describe('createApiKeys and a failing store', () => {
     expect(up.status).toBe(200)
   })
 
-  it('serves a valid key when its lastUsedAt write fails', async () => {
+  it('serves a valid key when its lastUsedAt write fails, and tells onError of the failure', async () => {
     const store = createMemoryStore()
     const { key, apiKey } = await createApiKeys(store).create({ tenantId: 't1', name: 'k', scopes: ['tickets.read'] })
-    const broken = failing(store, 'updateApiKey', () => new StoreUnavailableError(new Error('down')))
-    const h = createHarness(api(broken, createApiKeys(broken).keyResolver), { key })
+    const failure = new StoreUnavailableError(new Error('down'))
+    const broken = failing(store, 'updateApiKey', () => failure)
+    const reported: unknown[] = []
+    const keys = createApiKeys(broken, { onError: (error) => reported.push(error) })
+    const h = createHarness(api(broken, keys.keyResolver), { key })
     expect((await h.call('GET', '/tickets')).status).toBe(200)
     expect((await store.getApiKey(apiKey.id))?.lastUsedAt).toBeNull()
+    expect(reported).toEqual([failure])
+  })
+
+  it('writes a failed lastUsedAt write on one stderr line by default, and drops what onError throws', async () => {
+    const store = createMemoryStore()
+    const { key } = await createApiKeys(store).create({ tenantId: 't1', name: 'k', scopes: ['tickets.read'] })
+    const broken = failing(store, 'updateApiKey', () => new Error('disk\nfull'))
+    const written: string[] = []
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void written.push(args.join(' ')))
+    try {
+      const plain = createHarness(api(broken, createApiKeys(broken).keyResolver), { key })
+      expect((await plain.call('GET', '/tickets')).status).toBe(200)
+      expect(written).toEqual(['[tenant-public-api] createApiKeys: a lastUsedAt write failed: disk full'])
+      const throwing = createApiKeys(broken, {
+        onError: () => {
+          throw new Error('logger down')
+        },
+      })
+      expect((await createHarness(api(broken, throwing.keyResolver), { key }).call('GET', '/tickets')).status).toBe(200)
+      expect(written[1]).toContain('createApiKeys onError failed, its failure dropped: Error: logger down')
+    } finally {
+      spy.mockRestore()
+    }
   })
 
   it('does not cache a read that began before a revoke in the same process', async () => {
@@ -100,6 +126,8 @@ describe('createApiKeys and a failing store', () => {
     expect(() => createApiKeys(partial as unknown as Store)).toThrow(/API key methods/)
     expect(() => createApiKeys(createMemoryStore(), { prefix: '' })).toThrow(/prefix/)
     expect(() => createApiKeys(createMemoryStore(), { cacheTtlMs: 1.5 })).toThrow(/cacheTtlMs/)
+    // @ts-expect-error: onError is a function
+    expect(() => createApiKeys(createMemoryStore(), { onError: 'log' })).toThrow(/onError/)
     const keys = createApiKeys(createMemoryStore())
     const { apiKey } = await keys.create({ tenantId: 't1', name: 'k', scopes: ['tickets.read'] })
     await expect(keys.roll(apiKey.id, { expireOldAfterMs: -1 })).rejects.toThrow(/expireOldAfterMs/)

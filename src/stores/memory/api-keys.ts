@@ -2,7 +2,13 @@
  * API keys in memory: one map by id and one by hash, records frozen when written (as the memory
  * store's other records are), so reads hand them out without copying.
  */
-import { type ApiKey, type ApiKeyRecord, applyApiKeyChanges, withoutHash } from '../../model/api-keys.js'
+import {
+  type ApiKey,
+  type ApiKeyRecord,
+  applyApiKeyChanges,
+  DuplicateApiKeyError,
+  withoutHash,
+} from '../../model/api-keys.js'
 import { deepFreeze } from '../../model/frozen-records.js'
 import { compareCodePoints } from '../../model/ordering.js'
 import type { ApiKeyMethods } from '../../ports/store.js'
@@ -20,7 +26,7 @@ export function memoryApiKeyMethods(): ApiKeyMethods {
     compareCodePoints(b.createdAt, a.createdAt) || compareCodePoints(a.id, b.id)
   return {
     async insertApiKey(key) {
-      if (byId.has(key.id) || idByHash.has(key.hash)) throw new Error('An API key with this id or hash exists')
+      if (byId.has(key.id) || idByHash.has(key.hash)) throw new DuplicateApiKeyError(key.id)
       byId.set(key.id, deepFreeze(structuredClone(key)))
       idByHash.set(key.hash, key.id)
     },

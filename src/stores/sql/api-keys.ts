@@ -4,7 +4,7 @@
  * `ApiKeyChanges` (so concurrent writers from several processes cannot move a key backwards).
  */
 import { sql } from 'kysely'
-import type { ApiKey, ApiKeyRecord } from '../../model/api-keys.js'
+import { type ApiKey, type ApiKeyRecord, DuplicateApiKeyError } from '../../model/api-keys.js'
 import type { ApiKeyMethods } from '../../ports/store.js'
 import { json, ofTenant, parse, type SqlContext } from './context.js'
 
@@ -60,10 +60,17 @@ export function sqlApiKeyMethods(ctx: SqlContext): ApiKeyMethods {
         rateLimit: key.rateLimit,
         createdBy: key.createdBy,
       }
-      await sql`INSERT INTO ${t('api_keys')}
-                  (id, tenant_id, hash, created_at, expires_at, revoked_at, last_used_at, doc)
-                VALUES (${key.id}, ${key.tenantId}, ${key.hash}, ${key.createdAt}, ${key.expiresAt},
-                        ${key.revokedAt}, ${key.lastUsedAt}, ${json(fixed)})`.execute(ctx.db)
+      // A key whose id or hash is taken (the primary key, the unique hash) inserts nothing: the
+      // same answer on both engines, with no driver error code to read.
+      const inserted = await one<{ id: string }>(
+        sql`INSERT INTO ${t('api_keys')}
+              (id, tenant_id, hash, created_at, expires_at, revoked_at, last_used_at, doc)
+            VALUES (${key.id}, ${key.tenantId}, ${key.hash}, ${key.createdAt}, ${key.expiresAt},
+                    ${key.revokedAt}, ${key.lastUsedAt}, ${json(fixed)})
+            ON CONFLICT DO NOTHING
+            RETURNING id`,
+      )
+      if (inserted === undefined) throw new DuplicateApiKeyError(key.id)
     },
 
     async findApiKeyByHash(hash) {

@@ -130,13 +130,12 @@ export function ofTenant(tenant: string | RawBuilder<unknown>, alias?: string): 
 }
 
 /**
- * A statement compiled once ({@link SqlContext.compiled}). Kysely compiles a `sql` template on every
- * run, walking a node per value and per nested template, and that walk costs more than the statement:
- * compiling the insert of 100 events took 4-5.5 times as long as running it on SQLite, a seed batch of
- * 30,000 values 1.5-1.7 times (`npm run bench statements`, ARCHITECTURE.md "One way to write SQL").
- * A statement whose shape never changes is therefore written as a `sql` template over
- * parameters, compiled once into its text, and each run only binds its values (strings as the engine
- * binds them, `engine.text`: Postgres refuses U+0000 in text).
+ * A statement compiled once ({@link SqlContext.compiled}). Kysely compiles a `sql` template on every run,
+ * walking a node per value and per nested template, and for an insert of many values that walk costs more
+ * than running the statement (`npm run bench statements`,
+ * bench/README.md#statements-what-compiling-a-statement-once-saves). A statement whose shape never changes is
+ * therefore written as a `sql` template over parameters, compiled once into its text, and each run only binds
+ * its values (strings as the engine binds them, `engine.text`: Postgres refuses U+0000 in text).
  */
 export interface CompiledStatement {
   /** The rows of the statement run with `values` (one per parameter, in order) on `ex` (default the store's db). */

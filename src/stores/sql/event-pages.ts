@@ -91,7 +91,7 @@ async function listEvents(ctx: SqlContext, tenantId: string, query: EventQuery):
       : sql`position < ${query.after}`
   // Without a type filter the page is a run of consecutive positions (they are gap-free), so it is
   // asked for as a closed range: a plan cannot then read the rest of the feed and sort it, which
-  // Postgres chose while a freshly loaded table had no statistics (6x a ticket page).
+  // Postgres chose while a freshly loaded table had no statistics (bench/README.md#measurements-behind-the-code).
   const closed =
     query.after === null
       ? asc

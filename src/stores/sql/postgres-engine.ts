@@ -111,8 +111,8 @@ export const postgresEngine: Engine = {
   },
   forUpdate: ' FOR UPDATE',
   skipLocked: (alias) => ` FOR UPDATE OF ${alias} SKIP LOCKED`,
-  // A tenant's 500-id read-back after a load of 600,000 tickets chose an index by tenant and assignee
-  // on stale statistics and read all 600,000 rows, 0.35 s a batch (bench/README.md).
+  // Analysed after a load: on statistics older than the load, a tenant's read-back of its ids chose an
+  // index by tenant and assignee and read every ticket of the tenant (bench/README.md#measurements-behind-the-code).
   bulkLoad: { before: [], after: [], analyze: true, rebuildIndexes: false },
   schemas: true,
   unionSeeks: true,

@@ -71,8 +71,8 @@ function recordStatement(
   const read = ctx.compiled(2, ([tenant, id]) => {
     // The record's id: the one asked for, or the smallest id whose lookup column equals it. Ordered by
     // an expression of the id, not the id: SQLite (no statistics) would walk the tenant's rows in the
-    // primary key's order instead of seeking the lookup column's index (3 ms against 0.03 ms at 10,000
-    // tickets); the few rows that share a lookup value are then sorted.
+    // primary key's order instead of seeking the lookup column's index, a cost that grows with the
+    // tenant (bench/README.md#measurements-behind-the-code); the few rows that share a lookup value are then sorted.
     const lookup = name(collection.lookup ?? 'id')
     const target = byLookup
       ? sql`(SELECT id FROM ${ctx.table(collection.table)} WHERE ${ofTenant(tenant)} AND ${lookup} = ${id}

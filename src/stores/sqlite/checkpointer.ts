@@ -2,13 +2,12 @@
  * Checkpoints SQLite files in the background, on a worker thread with its own connections.
  *
  * In WAL mode a commit appends pages to the log, and now and then a write copies the log back into
- * the database file (a checkpoint): that write syncs the log and the file, and waits for the disk.
- * On the bench machine that wait was about two thirds of a write with its event (`npm run bench
- * events`, bench/README.md). Here a worker thread runs a PASSIVE checkpoint of each registered file
- * every {@link CHECKPOINT_EVERY_MS}: it waits for no reader or writer and none waits for it, so
- * the disk waits leave the requests' path. Writers still checkpoint on their own past
- * {@link FALLBACK_CHECKPOINT_PAGES} of log, which bounds the log if the worker falls behind or
- * cannot run.
+ * the database file (a checkpoint): that write syncs the log and the file, and waits for the disk,
+ * the larger part of a write with its event (bench/README.md#measurements-behind-the-code). Here a
+ * worker thread runs a PASSIVE checkpoint of each registered file every {@link CHECKPOINT_EVERY_MS}:
+ * it waits for no reader or writer and none waits for it, so the disk waits leave the requests' path.
+ * Writers still checkpoint on their own past {@link FALLBACK_CHECKPOINT_PAGES} of log, which bounds
+ * the log if the worker falls behind or cannot run.
  *
  * One worker serves every store of the process (a store adds its file, `close()` removes it); it
  * is unreferenced, so it never keeps a process alive. better-sqlite3 runs in worker threads, and

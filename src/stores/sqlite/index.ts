@@ -111,17 +111,16 @@ export async function createSqliteStore(
       database.pragma(`busy_timeout = ${busyTimeoutMs}`)
       // 4 KiB pages for a new database (an existing one keeps its own). A write rewrites every page it
       // touches into the log, and one with its event touches about six (the record, the event and its
-      // indexes, the tenant's counter): 16 KiB pages made that 100 KB of log per write, spilled the
-      // statement journal to a temporary file per write, and made a rule update cost about 1.7x the
-      // write before the feed instead of 1.4x (`npm run bench events`, bench/README.md).
+      // indexes, the tenant's counter): 16 KiB pages wrote several times the log per write and spilled the
+      // statement journal to a temporary file per write (bench/README.md#measurements-behind-the-code).
       database.pragma('page_size = 4096')
       database.pragma('journal_mode = WAL')
       database.pragma('synchronous = NORMAL')
       database.pragma('foreign_keys = ON')
-      // A checkpoint syncs the log and the database file, most of the cost of the write it lands on:
-      // a worker thread takes them over (checkpointer.ts), and a write checkpoints on its own only past
-      // 64 MiB of log. Without the worker, every 4,000 pages, 16 MiB (SQLite's default is 1,000): a
-      // quarter as many checkpoints cost a write 10-20% less here.
+      // A checkpoint syncs the log and the database file, most of the cost of the write it lands on: a worker
+      // thread takes them over (checkpointer.ts), and a write checkpoints on its own only past 64 MiB of log.
+      // Without the worker, every 4,000 pages, 16 MiB (SQLite's default is 1,000): a quarter as many
+      // checkpoints make writes cheaper (bench/README.md#measurements-behind-the-code).
       checkpoints = database.memory || database.name === '' ? undefined : checkpointInBackground(database.name)
       database.pragma(`wal_autocheckpoint = ${checkpoints === undefined ? 4000 : FALLBACK_CHECKPOINT_PAGES}`)
     } catch (error) {
@@ -223,8 +222,8 @@ function withStatementCache(database: BetterSqlite3.Database, gate: BusyGate): S
 /**
  * A prepared statement whose runs go through `gate` (Kysely iterates only for streams, which the store
  * never uses). A statement of one column (a page of documents, an events page) is read plucked and its
- * rows made here: better-sqlite3 builds each row object through V8's C++ API, which cost an events page
- * of 100 rows half its read (60 µs against 33 µs, bench/README.md).
+ * rows made here: better-sqlite3 builds each row object through V8's C++ API, which costs an events page
+ * about half its read (bench/README.md#measurements-behind-the-code).
  */
 function gated(statement: BetterSqlite3.Statement, gate: BusyGate): SqliteStatement {
   // BEGIN IMMEDIATE counts as a write (it takes the write lock); BEGIN, COMMIT and plain reads do not.

@@ -10,7 +10,7 @@ import { createPublicApi } from '../../create-public-api.js'
 import { newKeyToken } from '../../http/api-key-token.js'
 import { createApiKeys, type ApiKeysOptions, LAST_USED_INTERVAL_MS } from '../../http/api-keys.js'
 import { memoryRateLimiter } from '../../http/rate-limit.js'
-import type { ApiKeyRecord } from '../../model/api-keys.js'
+import { type ApiKeyRecord, DuplicateApiKeyError } from '../../model/api-keys.js'
 import type { Store } from '../../ports/store.js'
 import { createHarness, type Harness, type Reply } from '../harness.js'
 import { type ConformanceContext, newTenantId } from './context.js'
@@ -112,6 +112,26 @@ function storeKeyMethods(ctx: ConformanceContext): void {
       expect(await ctx.store.listApiKeys(t1)).toEqual([newerListed, olderListed])
       expect((await ctx.store.listApiKeys(t2)).map((k) => k.id)).toEqual([other.id])
       expect(await ctx.store.listApiKeys(newTenantId('keys'))).toEqual([])
+    })
+
+    it('refuse a key whose id or hash is stored with DuplicateApiKeyError, keeping the first', async () => {
+      const tenantId = newTenantId('keys')
+      const first = record(tenantId, 1, '2030-01-01T00:00:00.000Z')
+      await ctx.store.insertApiKey(first)
+      const sameId = { ...record(tenantId, 2, '2030-01-02T00:00:00.000Z'), id: first.id }
+      const sameHash = { ...record(tenantId, 3, '2030-01-03T00:00:00.000Z'), hash: first.hash }
+      for (const repeat of [first, sameId, sameHash]) {
+        const refused = await ctx.store.insertApiKey(repeat).then(
+          () => null,
+          (error: unknown) => error,
+        )
+        expect(refused).toBeInstanceOf(DuplicateApiKeyError)
+        expect(refused).toMatchObject({ name: 'DuplicateApiKeyError', id: repeat.id })
+      }
+      expect(await ctx.store.getApiKey(first.id)).toEqual(first)
+      expect(await ctx.store.findApiKeyByHash(first.hash)).toEqual(first)
+      expect(await ctx.store.getApiKey(sameHash.id)).toBeNull()
+      expect((await ctx.store.listApiKeys(tenantId)).map((key) => key.id)).toEqual([first.id])
     })
 
     it('move revokedAt once, expiresAt only earlier and lastUsedAt only later; unknown ids are null', async () => {

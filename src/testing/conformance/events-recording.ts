@@ -8,6 +8,7 @@ import * as model from '../../model/index.js'
 import type { Reply } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { feed, last, SYNC } from './events-kit.js'
+import { sortedFixtureIds } from './fixture-ids.js'
 import { at, fixtureSeed, MINIMAL_LINE_ITEM, MINIMAL_RULE, writableSeed } from './fixtures.js'
 
 /**
@@ -123,26 +124,17 @@ export function syncEvents(ctx: ConformanceContext): void {
       expect(event.type).toMatch(/\.created$/)
       expect(event.data.previous).toBeNull()
     }
+    // Every seeded collection with events records its records' creation; children (line items) ride in theirs.
     const types = new Set(seen.map((e) => e.type.split('.')[0]))
-    expect([...types].sort()).toEqual(
-      [
-        'automation_rule',
-        'budget',
-        'company',
-        'compliance_check',
-        'compliance_template',
-        'goal',
-        'meeting_type',
-        'nps_survey',
-        'planner_item_type',
-        'report',
-        'report_template',
-        'ticket',
-        'training_course',
-        'training_enrollment',
-        'user',
-      ].sort(),
-    )
+    const evented = model.SEEDED_COLLECTIONS.flatMap((c) => (c.event === null ? [] : [c.event.resource]))
+    expect([...types].sort()).toEqual([...evented].sort())
+    for (const collection of model.SEEDED_COLLECTIONS) {
+      if (collection.event === null) continue
+      const created = seen.filter((e) => e.resource.type === collection.event?.resource).map((e) => e.resource.id)
+      expect(created.sort(), `${collection.name}: one created event per fixture record`).toEqual(
+        sortedFixtureIds('a', collection.name),
+      )
+    }
     const ticket = seen.find((e) => e.resource.type === 'ticket' && e.resource.id === ctx.a.ids.tickets[0])
     expect(ticket?.data.object).toEqual(
       (await h.call<Reply<'getTicket'>>('GET', `/tickets/${ctx.a.ids.tickets[0]}`)).body.data,

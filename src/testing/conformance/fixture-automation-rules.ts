@@ -1,5 +1,12 @@
 /** The automation rule of a fixture tenant, and the smallest valid rule body. */
-import { at, type FixtureIds, type FixtureTenant, nameSuffix, type SeedList } from './fixture-keys.js'
+import * as v from 'valibot'
+import { AutomationRuleSchema } from '../../model/automation-rules.js'
+import { defineFixture } from './fixture.js'
+import { at, type FixtureTenant, fixtureId, nameSuffix, type SeedList } from './fixture-keys.js'
+import type { FixtureIds } from './fixtures.js'
+
+/** The kind of {@link fixtureId} of automation rules. */
+const RULE = 0x11
 
 /**
  * The one automation rule of a fixture tenant: scoped to two companies, at version 3.
@@ -53,3 +60,17 @@ export const MINIMAL_RULE = {
   conditions: [],
   actions: [],
 } as const
+
+/**
+ * The automation rules' fixture: one rule, at version 3.
+ *
+ * @example
+ * automationRuleFixture.ids('a').rule // 'aaaaaaaa-0011-4000-8000-000000000001'
+ */
+export const automationRuleFixture = defineFixture<'automationRules'>()({
+  ids: (tenant) => ({ rule: fixtureId(tenant, RULE, 1) }),
+  seed: automationRuleSeeds,
+  writable: true,
+  // As stored: without the company names its view adds.
+  record: v.omit(AutomationRuleSchema, ['companies']),
+})

@@ -3,16 +3,24 @@
  * order (amounts that round), an empty one, and the smallest valid line item body.
  */
 import { companyRef } from './fixture-companies-and-users.js'
+import { BudgetSchema } from '../../model/budgets.js'
+import { PlannerItemTypeSchema } from '../../model/planner.js'
+import { defineFixture } from './fixture.js'
 import {
   at,
-  type FixtureIds,
   type FixtureTenant,
   fixtureId,
-  KIND,
+  fixtureIdRange,
   nameSuffix,
   type SeedList,
   shuffled,
 } from './fixture-keys.js'
+import type { FixtureIds } from './fixtures.js'
+
+/** The kinds of {@link fixtureId} of this file's records. */
+const PLANNER_TYPE = 0x0e
+const BUDGET = 0x0f
+const LINE_ITEM = 0x10
 
 /**
  * Line items of the fixture budget: [type, status, recurrence, quantity, unitPrice, createdAt]. Seeded
@@ -61,7 +69,7 @@ export function plannerItemTypeSeeds(tenant: FixtureTenant, ids: FixtureIds): Se
 export function budgetSeeds(tenant: FixtureTenant, ids: FixtureIds): SeedList<'budgets'> {
   const suffix = nameSuffix(tenant)
   const lineItems = LINE_ITEM_ROWS.map(([type, status, recurrence, quantity, unitPrice, createdAt], i) => ({
-    id: fixtureId(tenant, KIND.lineItem, i + 1),
+    id: fixtureId(tenant, LINE_ITEM, i + 1),
     type,
     description: `${type} item ${i + 1}`,
     quantity,
@@ -101,12 +109,6 @@ export function budgetSeeds(tenant: FixtureTenant, ids: FixtureIds): SeedList<'b
   ]
 }
 
-/**
- * A minimal valid body for `POST /budgets/{id}/items`.
- *
- * @example
- * await h.call('POST', `/budgets/${ids.budget}/items`, { body: MINIMAL_LINE_ITEM })
- */
 /** The totals of the fixture budget (`ids.budget`), as every store derives them from its six line items. */
 export const FIXTURE_BUDGET_TOTALS = {
   softwareTotal: 201,
@@ -117,4 +119,36 @@ export const FIXTURE_BUDGET_TOTALS = {
   grandTotal: 1411.42,
 } as const
 
+/**
+ * A minimal valid body for `POST /budgets/{id}/items`.
+ *
+ * @example
+ * await h.call('POST', `/budgets/${ids.budget}/items`, { body: MINIMAL_LINE_ITEM })
+ */
 export const MINIMAL_LINE_ITEM = { type: 'Software', description: 'Licence', unitPrice: 12.5 } as const
+
+/**
+ * The planner item types' fixture.
+ *
+ * @example
+ * plannerItemTypeFixture.ids('a').plannerTypes.length // 2
+ */
+export const plannerItemTypeFixture = defineFixture<'plannerItemTypes'>()({
+  ids: (tenant) => ({ plannerTypes: fixtureIdRange(tenant, PLANNER_TYPE, 2) }),
+  seed: plannerItemTypeSeeds,
+  writable: true,
+  record: PlannerItemTypeSchema,
+})
+
+/**
+ * The budgets' fixture (their line items inside them): `budget` with six items, `emptyBudget` with none.
+ *
+ * @example
+ * budgetFixture.ids('a').emptyBudget // 'aaaaaaaa-000f-4000-8000-000000000002'
+ */
+export const budgetFixture = defineFixture<'budgets'>()({
+  ids: (tenant) => ({ budget: fixtureId(tenant, BUDGET, 1), emptyBudget: fixtureId(tenant, BUDGET, 2) }),
+  seed: budgetSeeds,
+  writable: true,
+  record: BudgetSchema,
+})

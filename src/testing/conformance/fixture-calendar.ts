@@ -1,5 +1,8 @@
 /** The meeting types of a fixture tenant: ties on orderIndex, and on orderIndex and name. */
-import { at, type FixtureIds, type FixtureTenant, nameSuffix, type SeedList } from './fixture-keys.js'
+import { MeetingTypeSchema } from '../../model/calendar.js'
+import { defineFixture } from './fixture.js'
+import { at, type FixtureTenant, nameSuffix, type SeedList, shuffled } from './fixture-keys.js'
+import type { FixtureIds } from './fixtures.js'
 
 /** Meeting types: [name, orderIndex]. Ties on orderIndex ordered by name, then on both by id. */
 export const MEETING_TYPE_ROWS: Array<[string, number]> = [
@@ -29,3 +32,18 @@ export function meetingTypeSeeds(tenant: FixtureTenant, ids: FixtureIds): SeedLi
     updatedAt: at(1),
   }))
 }
+
+/**
+ * The meeting types' fixture: free-form ids, `mt-<tenant>-01` and on.
+ *
+ * @example
+ * meetingTypeFixture.ids('a').meetingTypes[0] // 'mt-a-01'
+ */
+export const meetingTypeFixture = defineFixture<'meetingTypes'>()({
+  ids: (tenant) => ({
+    meetingTypes: MEETING_TYPE_ROWS.map((_, i) => `mt-${tenant}-${String(i + 1).padStart(2, '0')}`),
+  }),
+  seed: (tenant, ids) => shuffled(meetingTypeSeeds(tenant, ids)),
+  writable: false,
+  record: MeetingTypeSchema,
+})

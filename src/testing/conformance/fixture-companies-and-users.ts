@@ -2,7 +2,24 @@
  * The companies, roles and users of a fixture tenant. Names tie ('Acme' twice), differ only in case,
  * hold code points above U+FFFF and `%`, `_` and `\`; some users have no name, role or company.
  */
-import { at, type FixtureIds, type FixtureTenant, fixtureId, KIND, nameSuffix, type SeedList } from './fixture-keys.js'
+import { CompanySchema } from '../../model/companies.js'
+import { UserSchema } from '../../model/users.js'
+import { defineFixture } from './fixture.js'
+import {
+  at,
+  type FixtureTenant,
+  fixtureId,
+  fixtureIdRange,
+  nameSuffix,
+  type SeedList,
+  shuffled,
+} from './fixture-keys.js'
+import type { FixtureIds } from './fixtures.js'
+
+/** The kinds of {@link fixtureId} of this file's records. */
+const COMPANY = 0x01
+const USER = 0x03
+const ROLE = 0x04
 
 /** [name, createdAt, updatedAt]. Names: ties ('Acme' twice), case, code points above U+FFFF. */
 export const COMPANY_ROWS: Array<[string, string, string]> = [
@@ -53,7 +70,7 @@ export const USER_ROWS: UserRow[] = [
 export function companyRef(tenant: FixtureTenant, index: number | null): { id: string; name: string } | null {
   if (index === null) return null
   const row = COMPANY_ROWS[index]!
-  return { id: fixtureId(tenant, KIND.company, index + 1), name: `${row[0]}${nameSuffix(tenant)}` }
+  return { id: fixtureId(tenant, COMPANY, index + 1), name: `${row[0]}${nameSuffix(tenant)}` }
 }
 
 /**
@@ -95,3 +112,29 @@ export function userSeeds(tenant: FixtureTenant, ids: FixtureIds): SeedList<'use
     company: companyRef(tenant, company),
   }))
 }
+
+/**
+ * The companies' fixture: seven companies, seeded in neither id nor name order.
+ *
+ * @example
+ * companyFixture.ids('a').companies.length // 7
+ */
+export const companyFixture = defineFixture<'companies'>()({
+  ids: (tenant) => ({ companies: fixtureIdRange(tenant, COMPANY, COMPANY_ROWS.length) }),
+  seed: (tenant, ids) => shuffled(companySeeds(tenant, ids)),
+  writable: true,
+  record: CompanySchema,
+})
+
+/**
+ * The users' fixture, and the ids of their two roles.
+ *
+ * @example
+ * userFixture.ids('a').roles.length // 2
+ */
+export const userFixture = defineFixture<'users'>()({
+  ids: (tenant) => ({ users: fixtureIdRange(tenant, USER, USER_ROWS.length), roles: fixtureIdRange(tenant, ROLE, 2) }),
+  seed: (tenant, ids) => shuffled(userSeeds(tenant, ids)),
+  writable: false,
+  record: UserSchema,
+})

@@ -3,7 +3,23 @@
  * case and hold `%`, `_` and `\`; priorities, criticalities and groups are null on some.
  */
 import { companyRef } from './fixture-companies-and-users.js'
-import { at, type FixtureIds, type FixtureTenant, fixtureId, KIND, nameSuffix, type SeedList } from './fixture-keys.js'
+import { ComplianceCheckSchema, ComplianceTemplateSchema } from '../../model/compliance.js'
+import { defineFixture } from './fixture.js'
+import {
+  at,
+  type FixtureTenant,
+  fixtureId,
+  fixtureIdRange,
+  nameSuffix,
+  type SeedList,
+  shuffled,
+} from './fixture-keys.js'
+import type { FixtureIds } from './fixtures.js'
+
+/** The kinds of {@link fixtureId} of this file's records. */
+const TEMPLATE = 0x05
+const GROUP = 0x06
+const CHECK = 0x07
 
 /**
  * Compliance templates: [title, priority | null, criticality | null, group index | null, approvalStatus,
@@ -69,7 +85,7 @@ export function complianceCheckSeeds(tenant: FixtureTenant, ids: FixtureIds): Se
       checkId: ids.complianceTemplates[0]!,
       title: `Backups verified${nameSuffix(tenant)}`,
       status: {
-        id: fixtureId(tenant, KIND.complianceCheck, 100),
+        id: fixtureId(tenant, CHECK, 100),
         name: 'Passed',
         color: '#0a0',
         isPositive: true,
@@ -82,3 +98,32 @@ export function complianceCheckSeeds(tenant: FixtureTenant, ids: FixtureIds): Se
     },
   ]
 }
+
+/**
+ * The compliance templates' fixture, and the ids of their two groups.
+ *
+ * @example
+ * complianceTemplateFixture.ids('a').complianceGroups.length // 2
+ */
+export const complianceTemplateFixture = defineFixture<'complianceTemplates'>()({
+  ids: (tenant) => ({
+    complianceTemplates: fixtureIdRange(tenant, TEMPLATE, TEMPLATE_ROWS.length),
+    complianceGroups: fixtureIdRange(tenant, GROUP, 2),
+  }),
+  seed: (tenant, ids) => shuffled(complianceTemplateSeeds(tenant, ids)),
+  writable: false,
+  record: ComplianceTemplateSchema,
+})
+
+/**
+ * The compliance checks' fixture: one check.
+ *
+ * @example
+ * complianceCheckFixture.ids('a').complianceCheck // 'aaaaaaaa-0007-4000-8000-000000000001'
+ */
+export const complianceCheckFixture = defineFixture<'complianceChecks'>()({
+  ids: (tenant) => ({ complianceCheck: fixtureId(tenant, CHECK, 1) }),
+  seed: complianceCheckSeeds,
+  writable: false,
+  record: ComplianceCheckSchema,
+})

@@ -1,6 +1,14 @@
 /** The goals of a fixture tenant, each with tasks and updates seeded out of order. */
 import { companyRef } from './fixture-companies-and-users.js'
-import { at, type FixtureIds, type FixtureTenant, fixtureId, KIND, nameSuffix, type SeedList } from './fixture-keys.js'
+import { GoalSchema } from '../../model/goals.js'
+import { defineFixture } from './fixture.js'
+import { at, type FixtureTenant, fixtureId, fixtureIdRange, nameSuffix, type SeedList } from './fixture-keys.js'
+import type { FixtureIds } from './fixtures.js'
+
+/** The kinds of {@link fixtureId} of this file's records. */
+const GOAL = 0x0d
+const TASK = 0x12
+const UPDATE = 0x13
 
 /**
  * The two goals of a fixture tenant. Their tasks and updates are seeded out of order: tasks come
@@ -21,7 +29,7 @@ export function goalSeeds(tenant: FixtureTenant, ids: FixtureIds): SeedList<'goa
     updatedAt: at(2),
     tasks: [
       {
-        id: fixtureId(tenant, KIND.goalTask, g * 10 + 2),
+        id: fixtureId(tenant, TASK, g * 10 + 2),
         title: 'Second task',
         isCompleted: false,
         description: null,
@@ -29,7 +37,7 @@ export function goalSeeds(tenant: FixtureTenant, ids: FixtureIds): SeedList<'goa
         createdAt: at(3),
       },
       {
-        id: fixtureId(tenant, KIND.goalTask, g * 10 + 1),
+        id: fixtureId(tenant, TASK, g * 10 + 1),
         title: 'First task',
         isCompleted: true,
         description: null,
@@ -37,7 +45,7 @@ export function goalSeeds(tenant: FixtureTenant, ids: FixtureIds): SeedList<'goa
         createdAt: at(2),
       },
       {
-        id: fixtureId(tenant, KIND.goalTask, g * 10 + 3),
+        id: fixtureId(tenant, TASK, g * 10 + 3),
         title: 'Third task',
         isCompleted: false,
         description: 'Last',
@@ -47,19 +55,19 @@ export function goalSeeds(tenant: FixtureTenant, ids: FixtureIds): SeedList<'goa
     ],
     updates: [
       {
-        id: fixtureId(tenant, KIND.goalUpdate, g * 10 + 1),
+        id: fixtureId(tenant, UPDATE, g * 10 + 1),
         updateText: 'Oldest',
         progressPercentage: 10,
         createdAt: at(2),
       },
       {
-        id: fixtureId(tenant, KIND.goalUpdate, g * 10 + 3),
+        id: fixtureId(tenant, UPDATE, g * 10 + 3),
         updateText: 'Newest',
         progressPercentage: 30,
         createdAt: at(4),
       },
       {
-        id: fixtureId(tenant, KIND.goalUpdate, g * 10 + 2),
+        id: fixtureId(tenant, UPDATE, g * 10 + 2),
         updateText: 'Middle',
         progressPercentage: 20,
         createdAt: at(3),
@@ -67,3 +75,16 @@ export function goalSeeds(tenant: FixtureTenant, ids: FixtureIds): SeedList<'goa
     ],
   }))
 }
+
+/**
+ * The goals' fixture.
+ *
+ * @example
+ * goalFixture.ids('a').goals.length // 2
+ */
+export const goalFixture = defineFixture<'goals'>()({
+  ids: (tenant) => ({ goals: fixtureIdRange(tenant, GOAL, 2) }),
+  seed: goalSeeds,
+  writable: true,
+  record: GoalSchema,
+})

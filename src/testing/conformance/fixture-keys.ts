@@ -1,6 +1,6 @@
 /**
- * What every fixture record is keyed by: the two tenants, fixed UUIDs by kind, fixed timestamps,
- * the ids tests address directly, and the order records are seeded in (neither id nor sort order).
+ * What every fixture record is keyed by: the two tenants, fixed UUIDs by kind (each fixture file
+ * names its own kinds), fixed timestamps, and the order records are seeded in (neither id nor sort order).
  */
 import type { SeedData } from '../../model/seed.js'
 
@@ -43,53 +43,14 @@ export function nameSuffix(tenant: FixtureTenant): string {
   return tenant === 'b' ? ' (B)' : ''
 }
 
-/** Kinds of {@link fixtureId}. */
-export const KIND = {
-  company: 0x01,
-  ticket: 0x02,
-  user: 0x03,
-  role: 0x04,
-  complianceTemplate: 0x05,
-  complianceGroup: 0x06,
-  complianceCheck: 0x07,
-  reportTemplate: 0x08,
-  reportType: 0x09,
-  report: 0x0a,
-  course: 0x0b,
-  enrollment: 0x0c,
-  goal: 0x0d,
-  plannerType: 0x0e,
-  budget: 0x0f,
-  lineItem: 0x10,
-  rule: 0x11,
-  goalTask: 0x12,
-  goalUpdate: 0x13,
-} as const
-
-/** The ids of one fixture tenant that tests address directly. */
-export interface FixtureIds {
-  companies: string[]
-  tickets: string[]
-  /** The ticket number of `tickets[0]`. */
-  ticketNumber: string
-  users: string[]
-  roles: string[]
-  complianceTemplates: string[]
-  complianceGroups: string[]
-  complianceCheck: string
-  reportTemplates: string[]
-  reportTypes: string[]
-  report: string
-  courses: string[]
-  enrollments: string[]
-  goals: string[]
-  plannerTypes: string[]
-  budget: string
-  /** A budget with no line items. */
-  emptyBudget: string
-  rule: string
-  npsSurveys: { full: string; empty: string; noInvites: string; half: string }
-  meetingTypes: string[]
+/**
+ * The ids `1..count` of one kind, in order.
+ *
+ * @example
+ * fixtureIdRange('a', 0x0d, 2) // ['aaaaaaaa-000d-4000-8000-000000000001', 'aaaaaaaa-000d-4000-8000-000000000002']
+ */
+export function fixtureIdRange(tenant: FixtureTenant, kind: number, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => fixtureId(tenant, kind, i + 1))
 }
 
 /**

@@ -1,5 +1,8 @@
 /** The NPS surveys of a fixture tenant: scores that round, one empty, one with responses and no invites. */
-import { at, type FixtureIds, type FixtureTenant, nameSuffix, type SeedList } from './fixture-keys.js'
+import { NpsSurveySchema } from '../../model/nps-surveys.js'
+import { defineFixture } from './fixture.js'
+import { at, type FixtureTenant, nameSuffix, type SeedList } from './fixture-keys.js'
+import type { FixtureIds } from './fixtures.js'
 
 /**
  * NPS responses of the fixture surveys.
@@ -52,3 +55,23 @@ export function npsSurveySeeds(tenant: FixtureTenant, ids: FixtureIds): SeedList
     npsSurvey(ids.npsSurveys.half, 'Half NPS', NPS_RESPONSES.half, 8),
   ]
 }
+
+/**
+ * The NPS surveys' fixture: free-form ids, one survey per case of the statistics.
+ *
+ * @example
+ * npsSurveyFixture.ids('a').npsSurveys.full // 'nps-a-full'
+ */
+export const npsSurveyFixture = defineFixture<'npsSurveys'>()({
+  ids: (tenant) => ({
+    npsSurveys: {
+      full: `nps-${tenant}-full`,
+      empty: `nps-${tenant}-empty`,
+      noInvites: `nps-${tenant}-no-invites`,
+      half: `nps-${tenant}-half`,
+    },
+  }),
+  seed: npsSurveySeeds,
+  writable: false,
+  record: NpsSurveySchema,
+})

@@ -2,7 +2,26 @@
  * The report types, report templates and report of a fixture tenant. Template names tie in all
  * but case and hold code points above U+FFFF; one template has a structure, the others none.
  */
-import { at, type FixtureIds, type FixtureTenant, nameSuffix, type SeedList } from './fixture-keys.js'
+import { ReportTemplateDetailSchema } from '../../model/report-templates.js'
+import * as v from 'valibot'
+import { ReportSchema, ReportTypeSchema } from '../../model/reports.js'
+import { JsonObjectSchema } from '../../model/shared.js'
+import { defineFixture } from './fixture.js'
+import {
+  at,
+  type FixtureTenant,
+  fixtureId,
+  fixtureIdRange,
+  nameSuffix,
+  type SeedList,
+  shuffled,
+} from './fixture-keys.js'
+import type { FixtureIds } from './fixtures.js'
+
+/** The kinds of {@link fixtureId} of this file's records. */
+const TEMPLATE = 0x08
+const TYPE = 0x09
+const REPORT = 0x0a
 
 /** Report templates: [name, isShared, report type index | null, createdAt, updatedAt]. */
 export const REPORT_TEMPLATE_ROWS: Array<[string, boolean, number | null, string, string]> = [
@@ -88,3 +107,46 @@ export function reportSeeds(tenant: FixtureTenant, ids: FixtureIds): SeedList<'r
     },
   ]
 }
+
+/**
+ * The report types' fixture.
+ *
+ * @example
+ * reportTypeFixture.ids('a').reportTypes.length // 2
+ */
+export const reportTypeFixture = defineFixture<'reportTypes'>()({
+  ids: (tenant) => ({ reportTypes: fixtureIdRange(tenant, TYPE, 2) }),
+  seed: reportTypeSeeds,
+  writable: true,
+  record: ReportTypeSchema,
+})
+
+/**
+ * The report templates' fixture.
+ *
+ * @example
+ * reportTemplateFixture.ids('a').reportTemplates.length // 6
+ */
+export const reportTemplateFixture = defineFixture<'reportTemplates'>()({
+  ids: (tenant) => ({ reportTemplates: fixtureIdRange(tenant, TEMPLATE, REPORT_TEMPLATE_ROWS.length) }),
+  seed: (tenant, ids) => shuffled(reportTemplateSeeds(tenant, ids)),
+  writable: false,
+  record: ReportTemplateDetailSchema,
+})
+
+/**
+ * The reports' fixture: one report.
+ *
+ * @example
+ * reportFixture.ids('a').report // 'aaaaaaaa-000a-4000-8000-000000000001'
+ */
+export const reportFixture = defineFixture<'reports'>()({
+  ids: (tenant) => ({ report: fixtureId(tenant, REPORT, 1) }),
+  seed: reportSeeds,
+  writable: true,
+  // As stored: with its content, without the names its view adds.
+  record: v.strictObject({
+    ...v.omit(ReportSchema, ['companyName', 'reportTypeName']).entries,
+    content: v.nullable(JsonObjectSchema),
+  }),
+})

@@ -3,7 +3,13 @@
  * `_` and `\` in titles, the edges of a day, and one ticket with notes seeded out of order.
  */
 import { companyRef } from './fixture-companies-and-users.js'
-import { at, type FixtureIds, type FixtureTenant, nameSuffix, type SeedList } from './fixture-keys.js'
+import { TicketWithNotesSchema } from '../../model/tickets.js'
+import { defineFixture } from './fixture.js'
+import { at, type FixtureTenant, fixtureIdRange, nameSuffix, type SeedList, shuffled } from './fixture-keys.js'
+import type { FixtureIds } from './fixtures.js'
+
+/** The kind of {@link fixtureIdRange} of tickets. */
+const TICKET = 0x02
 
 /**
  * Tickets: [title, status, priority, assignedTo, company index | null, isClosed, provider,
@@ -82,3 +88,19 @@ export function ticketSeeds(tenant: FixtureTenant, ids: FixtureIds): SeedList<'t
     }),
   )
 }
+
+/**
+ * The tickets' fixture; `ticketNumber` is the number of `tickets[0]`.
+ *
+ * @example
+ * ticketFixture.ids('b').ticketNumber // 'B-1001'
+ */
+export const ticketFixture = defineFixture<'tickets'>()({
+  ids: (tenant) => ({
+    tickets: fixtureIdRange(tenant, TICKET, TICKET_ROWS.length),
+    ticketNumber: `${tenant.toUpperCase()}-1001`,
+  }),
+  seed: (tenant, ids) => shuffled(ticketSeeds(tenant, ids)),
+  writable: false,
+  record: TicketWithNotesSchema,
+})

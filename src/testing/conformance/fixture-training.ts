@@ -1,6 +1,13 @@
 /** The training courses and enrollments of a fixture tenant: enrollments in every status, one of no company. */
-import { companyRef } from './fixture-companies-and-users.js'
-import { at, type FixtureIds, type FixtureTenant, nameSuffix, type SeedList } from './fixture-keys.js'
+import { TrainingCourseSchema, TrainingEnrollmentSchema } from '../../model/training.js'
+import { defineFixture } from './fixture.js'
+import { companyRef, userSeeds } from './fixture-companies-and-users.js'
+import { at, type FixtureTenant, fixtureIdRange, nameSuffix, type SeedList, shuffled } from './fixture-keys.js'
+import type { FixtureIds } from './fixtures.js'
+
+/** The kinds of {@link fixtureIdRange} of this file's records. */
+const COURSE = 0x0b
+const ENROLLMENT = 0x0c
 
 /** Enrollments: [course index, user index, company index | null, status, enrolledAt]. */
 export const ENROLLMENT_ROWS: Array<
@@ -60,3 +67,29 @@ export function enrollmentSeeds(
     companyId: companyRef(tenant, company)?.id ?? null,
   }))
 }
+
+/**
+ * The training courses' fixture.
+ *
+ * @example
+ * trainingCourseFixture.ids('a').courses.length // 3
+ */
+export const trainingCourseFixture = defineFixture<'trainingCourses'>()({
+  ids: (tenant) => ({ courses: fixtureIdRange(tenant, COURSE, 3) }),
+  seed: courseSeeds,
+  writable: true,
+  record: TrainingCourseSchema,
+})
+
+/**
+ * The training enrollments' fixture, naming the courses and users of the same tenant.
+ *
+ * @example
+ * trainingEnrollmentFixture.ids('a').enrollments.length // 6
+ */
+export const trainingEnrollmentFixture = defineFixture<'trainingEnrollments'>()({
+  ids: (tenant) => ({ enrollments: fixtureIdRange(tenant, ENROLLMENT, ENROLLMENT_ROWS.length) }),
+  seed: (tenant, ids) => shuffled(enrollmentSeeds(tenant, ids, courseSeeds(tenant, ids), userSeeds(tenant, ids))),
+  writable: true,
+  record: TrainingEnrollmentSchema,
+})

@@ -1,29 +1,71 @@
 /**
  * Deterministic fixtures of the conformance suite: fixed UUIDs and timestamps, crafted so that
  * every ordering rule has something to bite on (ties, nulls, case, code points beyond U+FFFF,
- * `%`, `_` and `\` in searchable text) and two tenants whose records never share an id. The
- * records of each resource are in a `fixture-<resource>.ts` of their own; this file names the ids
- * tests address and assembles the seeds.
+ * `%`, `_` and `\` in searchable text) and two tenants whose records never share an id. Each
+ * collection's records are in a `fixture-<resource>.ts` of their own, as a {@link Fixture}; this
+ * file holds one per seed key ({@link FIXTURES}) and derives the ids tests address and the seeds.
  */
+import type { SeedKey } from '../../model/removal.js'
+import { SEED_KEYS } from '../../model/removal.js'
 import type { SeedData } from '../../model/seed.js'
-import { automationRuleSeeds } from './fixture-automation-rules.js'
-import { budgetSeeds, plannerItemTypeSeeds } from './fixture-budgets.js'
-import { meetingTypeSeeds, MEETING_TYPE_ROWS } from './fixture-calendar.js'
-import { companySeeds, userSeeds, USER_ROWS } from './fixture-companies-and-users.js'
-import { complianceCheckSeeds, complianceTemplateSeeds, TEMPLATE_ROWS } from './fixture-compliance.js'
-import { goalSeeds } from './fixture-goals.js'
-import { fixtureId, KIND, shuffled, type FixtureIds, type FixtureTenant } from './fixture-keys.js'
-import { npsSurveySeeds } from './fixture-nps-surveys.js'
-import { REPORT_TEMPLATE_ROWS, reportSeeds, reportTemplateSeeds, reportTypeSeeds } from './fixture-reports.js'
-import { TICKET_ROWS, ticketSeeds } from './fixture-tickets.js'
-import { courseSeeds, ENROLLMENT_ROWS, enrollmentSeeds } from './fixture-training.js'
+import type { Fixture } from './fixture.js'
+import { automationRuleFixture } from './fixture-automation-rules.js'
+import { budgetFixture, plannerItemTypeFixture } from './fixture-budgets.js'
+import { meetingTypeFixture } from './fixture-calendar.js'
+import { companyFixture, userFixture } from './fixture-companies-and-users.js'
+import { complianceCheckFixture, complianceTemplateFixture } from './fixture-compliance.js'
+import { goalFixture } from './fixture-goals.js'
+import type { FixtureTenant, SeedList } from './fixture-keys.js'
+import { npsSurveyFixture } from './fixture-nps-surveys.js'
+import { reportFixture, reportTemplateFixture, reportTypeFixture } from './fixture-reports.js'
+import { ticketFixture } from './fixture-tickets.js'
+import { trainingCourseFixture, trainingEnrollmentFixture } from './fixture-training.js'
 
-export { at, fixtureId, type FixtureIds, type FixtureTenant } from './fixture-keys.js'
+export { at, fixtureId, type FixtureTenant } from './fixture-keys.js'
+export type { Fixture } from './fixture.js'
 export { FIXTURE_BUDGET_TOTALS, MINIMAL_LINE_ITEM } from './fixture-budgets.js'
 export { FULL_SURVEY_STATISTICS } from './fixture-nps-surveys.js'
 export { MINIMAL_RULE } from './fixture-automation-rules.js'
 
-const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1)
+/**
+ * The fixture of every seeded collection, by seed key: a collection of `COLLECTIONS` without one
+ * does not compile, and the kit's seeds, ids, removals, gets and isolation checks loop over these.
+ *
+ * @example
+ * FIXTURES.goals.ids('a').goals[0] // 'aaaaaaaa-000d-4000-8000-000000000001'
+ */
+export const FIXTURES = {
+  tickets: ticketFixture,
+  budgets: budgetFixture,
+  automationRules: automationRuleFixture,
+  reports: reportFixture,
+  reportTypes: reportTypeFixture,
+  reportTemplates: reportTemplateFixture,
+  complianceTemplates: complianceTemplateFixture,
+  complianceChecks: complianceCheckFixture,
+  trainingCourses: trainingCourseFixture,
+  trainingEnrollments: trainingEnrollmentFixture,
+  users: userFixture,
+  companies: companyFixture,
+  meetingTypes: meetingTypeFixture,
+  goals: goalFixture,
+  npsSurveys: npsSurveyFixture,
+  plannerItemTypes: plannerItemTypeFixture,
+} satisfies { readonly [K in SeedKey]: Fixture<K> }
+
+/** The fixture of seed key `K`, whatever ids it names. */
+export type FixtureOf<K extends SeedKey> = Fixture<K, object>
+
+/** The fixture of `key`, typed by its key (the loops of the kit read it so). */
+export function fixtureOf<K extends SeedKey>(key: K): FixtureOf<K> {
+  return FIXTURES[key] as FixtureOf<SeedKey> as FixtureOf<K>
+}
+
+type IdsOf<F> = F extends { readonly ids: (tenant: FixtureTenant) => infer I } ? I : never
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never
+
+/** The ids of one fixture tenant that tests address by name: every fixture's, merged. */
+export interface FixtureIds extends Intersection<IdsOf<(typeof FIXTURES)[SeedKey]>> {}
 
 /**
  * The fixed ids of a fixture tenant.
@@ -32,85 +74,45 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1)
  * fixtureIds('a').budget
  */
 export function fixtureIds(tenant: FixtureTenant): FixtureIds {
-  const id = (kind: number, n: number) => fixtureId(tenant, kind, n)
-  return {
-    companies: range(7).map((n) => id(KIND.company, n)),
-    tickets: range(TICKET_ROWS.length).map((n) => id(KIND.ticket, n)),
-    ticketNumber: `${tenant.toUpperCase()}-1001`,
-    users: range(USER_ROWS.length).map((n) => id(KIND.user, n)),
-    roles: range(2).map((n) => id(KIND.role, n)),
-    complianceTemplates: range(TEMPLATE_ROWS.length).map((n) => id(KIND.complianceTemplate, n)),
-    complianceGroups: range(2).map((n) => id(KIND.complianceGroup, n)),
-    complianceCheck: id(KIND.complianceCheck, 1),
-    reportTemplates: range(REPORT_TEMPLATE_ROWS.length).map((n) => id(KIND.reportTemplate, n)),
-    reportTypes: range(2).map((n) => id(KIND.reportType, n)),
-    report: id(KIND.report, 1),
-    courses: range(3).map((n) => id(KIND.course, n)),
-    enrollments: range(ENROLLMENT_ROWS.length).map((n) => id(KIND.enrollment, n)),
-    goals: range(2).map((n) => id(KIND.goal, n)),
-    plannerTypes: range(2).map((n) => id(KIND.plannerType, n)),
-    budget: id(KIND.budget, 1),
-    emptyBudget: id(KIND.budget, 2),
-    rule: id(KIND.rule, 1),
-    npsSurveys: {
-      full: `nps-${tenant}-full`,
-      empty: `nps-${tenant}-empty`,
-      noInvites: `nps-${tenant}-no-invites`,
-      half: `nps-${tenant}-half`,
-    },
-    meetingTypes: range(MEETING_TYPE_ROWS.length).map((n) => `mt-${tenant}-${String(n).padStart(2, '0')}`),
-  }
+  return Object.assign({}, ...SEED_KEYS.map((key) => fixtureOf(key).ids(tenant))) as FixtureIds
 }
 
 /**
- * The full seed of a fixture tenant. Tenant B has the same shapes with other ids and `(B)` in
- * its names, so that any leak between tenants is visible.
+ * The full seed of a fixture tenant, every seed key in the order of `COLLECTIONS`. Tenant B has the
+ * same shapes with other ids and `(B)` in its names, so that any leak between tenants is visible.
  *
  * @example
  * await store.seed(`tenant-${crypto.randomUUID()}`, fixtureSeed('a'))
  */
 export function fixtureSeed(tenant: FixtureTenant): SeedData {
-  const ids = fixtureIds(tenant)
-  const users = userSeeds(tenant, ids)
-  const courses = courseSeeds(tenant, ids)
-  return {
-    companies: shuffled(companySeeds(tenant, ids)),
-    tickets: shuffled(ticketSeeds(tenant, ids)),
-    users: shuffled(users),
-    complianceTemplates: shuffled(complianceTemplateSeeds(tenant, ids)),
-    complianceChecks: complianceCheckSeeds(tenant, ids),
-    reportTypes: reportTypeSeeds(tenant, ids),
-    reportTemplates: shuffled(reportTemplateSeeds(tenant, ids)),
-    reports: reportSeeds(tenant, ids),
-    trainingCourses: courses,
-    trainingEnrollments: shuffled(enrollmentSeeds(tenant, ids, courses, users)),
-    meetingTypes: shuffled(meetingTypeSeeds(tenant, ids)),
-    goals: goalSeeds(tenant, ids),
-    plannerItemTypes: plannerItemTypeSeeds(tenant, ids),
-    budgets: budgetSeeds(tenant, ids),
-    automationRules: automationRuleSeeds(tenant, ids),
-    npsSurveys: npsSurveySeeds(tenant, ids),
-  }
+  return seedOf(tenant, SEED_KEYS)
 }
 
 /**
- * The part of a fixture tenant that the write operations touch: small, so that tests that write
- * can seed a fresh tenant each without slowing SQL stores down.
+ * The part of a fixture tenant that the write operations touch (the fixtures marked `writable`):
+ * small, so that tests that write can seed a fresh tenant each without slowing SQL stores down.
  *
  * @example
  * await store.seed(freshTenantId, writableSeed('a'))
  */
 export function writableSeed(tenant: FixtureTenant): SeedData {
-  const all = fixtureSeed(tenant)
-  return {
-    companies: all.companies,
-    budgets: all.budgets,
-    plannerItemTypes: all.plannerItemTypes,
-    goals: all.goals,
-    automationRules: all.automationRules,
-    reports: all.reports,
-    reportTypes: all.reportTypes,
-    trainingCourses: all.trainingCourses,
-    trainingEnrollments: all.trainingEnrollments,
-  }
+  return seedOf(
+    tenant,
+    SEED_KEYS.filter((key) => fixtureOf(key).writable),
+  )
+}
+
+/**
+ * The fixture records of `key` in a fixture tenant, in their seeding order.
+ *
+ * @example
+ * fixtureRecords('a', 'goals')[0]?.id // 'aaaaaaaa-000d-4000-8000-000000000001'
+ */
+export function fixtureRecords<K extends SeedKey>(tenant: FixtureTenant, key: K): SeedList<K> {
+  return fixtureOf(key).seed(tenant, fixtureIds(tenant))
+}
+
+function seedOf(tenant: FixtureTenant, keys: readonly SeedKey[]): SeedData {
+  const ids = fixtureIds(tenant)
+  return Object.fromEntries(keys.map((key) => [key, fixtureOf(key).seed(tenant, ids)])) as SeedData
 }

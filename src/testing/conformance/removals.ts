@@ -1,60 +1,19 @@
 /**
  * Host removals (docs/extensions.md, section 2): `store.remove(tenantId, ids)` removes exactly the
- * named records of one tenant, whatever the collection; unknown ids are ignored; a budget's line
- * items go with it; the same ids in another tenant stay.
+ * named records of one tenant, whatever the collection (every seeded collection of `COLLECTIONS`,
+ * its record from the fixtures, seen through the store and every read of the registry); unknown ids
+ * are ignored; a budget's line items go with it; the same ids in another tenant stay.
  */
 import { describe, expect, it } from 'vitest'
-import type { RemoveIds, SeedKey } from '../../model/removal.js'
+import { SEEDED_COLLECTIONS, type SeededCollection } from '../../model/index.js'
+import type { RemoveIds } from '../../model/removal.js'
 import type { SeedData } from '../../model/seed.js'
-import type { Store } from '../../ports/store.js'
-import type { Harness, Reply } from '../harness.js'
+import type { Reply } from '../harness.js'
+import { apiSightings } from './api-sightings.js'
 import type { ConformanceContext } from './context.js'
-import { type FixtureIds, fixtureSeed } from './fixtures.js'
-import { automationRules, budgets, reportTypes, reports } from '../../model/index.js'
-
-/** Whether the record `id` of a collection is still there, read through the API where it has a read. */
-type Probe = (ctx: ConformanceContext, tenantId: string, h: Harness, id: string) => Promise<boolean>
-
-const listed =
-  (path: string): Probe =>
-  async (_ctx, _tenantId, h, id) => {
-    const { status, body } = await h.call<{ data: { id: string }[] }>('GET', `${path}?limit=100`)
-    expect(status).toBe(200)
-    return body.data.some((record) => record.id === id)
-  }
-const found =
-  (path: string): Probe =>
-  async (_ctx, _tenantId, h, id) => {
-    const { status } = await h.call('GET', `${path}/${id}`)
-    expect([200, 404]).toContain(status)
-    return status === 200
-  }
-
-const stored =
-  (read: (store: Store, tenantId: string, id: string) => Promise<unknown>): Probe =>
-  async (ctx, tenantId, _h, id) =>
-    (await read(ctx.store, tenantId, id)) !== null
-
-/** For each collection: how to see a record, and the fixture id to remove. */
-const REMOVAL_PROBES: Record<SeedKey, { probe: Probe; id: (ids: FixtureIds) => string }> = {
-  tickets: { probe: found('/tickets'), id: (ids) => ids.tickets[0]! },
-  // Budgets, rules and reports have no GET: the store's own reads see them.
-  budgets: { probe: stored((s, t, id) => s.get(budgets, t, id)), id: (ids) => ids.budget },
-  automationRules: { probe: stored((s, t, id) => s.get(automationRules, t, id)), id: (ids) => ids.rule },
-  reports: { probe: stored((s, t, id) => s.get(reports, t, id)), id: (ids) => ids.report },
-  reportTypes: { probe: stored((s, t, id) => s.get(reportTypes, t, id)), id: (ids) => ids.reportTypes[0]! },
-  reportTemplates: { probe: found('/report-templates'), id: (ids) => ids.reportTemplates[0]! },
-  complianceTemplates: { probe: found('/compliance/templates'), id: (ids) => ids.complianceTemplates[0]! },
-  complianceChecks: { probe: found('/compliance/checks'), id: (ids) => ids.complianceCheck },
-  trainingCourses: { probe: found('/training/courses'), id: (ids) => ids.courses[0]! },
-  trainingEnrollments: { probe: listed('/training/enrollments'), id: (ids) => ids.enrollments[0]! },
-  users: { probe: listed('/users'), id: (ids) => ids.users[0]! },
-  companies: { probe: listed('/companies'), id: (ids) => ids.companies[0]! },
-  meetingTypes: { probe: listed('/calendar/types'), id: (ids) => ids.meetingTypes[0]! },
-  goals: { probe: found('/goals'), id: (ids) => ids.goals[0]! },
-  npsSurveys: { probe: found('/surveys/nps'), id: (ids) => ids.npsSurveys.full },
-  plannerItemTypes: { probe: found('/planner/types'), id: (ids) => ids.plannerTypes[0]! },
-}
+import { fixtureSeed } from './fixtures.js'
+import { budgets } from '../../model/index.js'
+import { fixtureIdsAreUnique, sortedFixtureIds } from './fixture-ids.js'
 
 /**
  * Registers the removal tests.
@@ -64,22 +23,9 @@ const REMOVAL_PROBES: Record<SeedKey, { probe: Probe; id: (ids: FixtureIds) => s
  */
 export function removals(ctx: ConformanceContext): void {
   describe('host removals (store.remove)', () => {
-    for (const [key, { probe, id }] of Object.entries(REMOVAL_PROBES) as [
-      SeedKey,
-      (typeof REMOVAL_PROBES)[SeedKey],
-    ][]) {
-      it(`removes ${key} by id and leaves the others and the other tenant’s`, async () => {
-        const x = await ctx.fresh(fixtureSeed('a'))
-        const y = await ctx.fresh(fixtureSeed('a'))
-        const target = id(ctx.a.ids)
-        const kept = key === 'tickets' ? ctx.a.ids.tickets[1]! : null
-        expect(await probe(ctx, x.tenantId, x.h, target)).toBe(true)
-        await ctx.store.remove(x.tenantId, { [key]: [target, 'no-such-id'] } as RemoveIds)
-        expect(await probe(ctx, x.tenantId, x.h, target)).toBe(false)
-        expect(await probe(ctx, y.tenantId, y.h, target)).toBe(true)
-        if (kept !== null) expect(await probe(ctx, x.tenantId, x.h, kept)).toBe(true)
-      })
-    }
+    fixtureIdsAreUnique()
+
+    for (const collection of SEEDED_COLLECTIONS) removesOne(ctx, collection)
 
     it('removes a ticket from lists, counts and lookups by number', async () => {
       const { tenantId, h } = await ctx.fresh(fixtureSeed('a'))
@@ -139,5 +85,28 @@ export function removals(ctx: ConformanceContext): void {
       await expect(ctx.store.seed(tenantId, { companies: [], tikets: [] } as SeedData)).rejects.toThrow(TypeError)
       expect((await h.call<Reply<'listTickets'>>('GET', '/tickets?limit=1')).body.pagination.totalCount).toBe(before)
     })
+  })
+}
+
+/**
+ * Registers the test that `remove` takes one record of `collection` (its first fixture record) from the
+ * store and from every read of the API, and leaves the collection's next record and the other tenant's copy.
+ */
+function removesOne(ctx: ConformanceContext, collection: SeededCollection): void {
+  const key = collection.name
+  it(`removes ${key} by id and leaves the others and the other tenant’s`, async () => {
+    const x = await ctx.fresh(fixtureSeed('a'))
+    const y = await ctx.fresh(fixtureSeed('a'))
+    const [target, kept] = sortedFixtureIds('a', key)
+    expect(target, `the fixture of ${key} has a record`).toBeDefined()
+    const stored = async (tenantId: string, id: string) => (await ctx.store.get(collection, tenantId, id)) !== null
+    expect(await stored(x.tenantId, target!), `get(${key}) of ${target} before its removal`).toBe(true)
+    const reads = await apiSightings(x.h, target!)
+    await ctx.store.remove(x.tenantId, { [key]: [target!, 'no-such-id'] } as RemoveIds)
+    expect(await stored(x.tenantId, target!), `get(${key}) of ${target} after its removal`).toBe(false)
+    expect(await apiSightings(x.h, target!), `the reads showing ${target} after its removal`).toEqual([])
+    expect(await stored(y.tenantId, target!), `get(${key}) of ${target} in another tenant`).toBe(true)
+    expect(await apiSightings(y.h, target!), `the reads showing ${target} in another tenant`).toEqual(reads)
+    if (kept !== undefined) expect(await stored(x.tenantId, kept), `get(${key}) of ${kept}, not removed`).toBe(true)
   })
 }

@@ -5,6 +5,7 @@
  */
 import type { Scope } from '../../http/auth.js'
 import type { AnyOperation } from '../../http/operation.js'
+import type { OperationId } from '../../operations/index.js'
 import { UuidIdParams } from '../../operations/results.js'
 import { MINIMAL_LINE_ITEM, MINIMAL_RULE, type FixtureIds } from './fixtures.js'
 import { webhookEndpointId } from './webhook-fixtures.js'
@@ -25,12 +26,13 @@ export interface OperationSample {
 }
 
 /**
- * Samples by operation id.
+ * Samples by operation id: one per operation of the registry (the compiler refuses a missing or unknown
+ * id, and the suite's first test says which).
  *
  * @example
- * SAMPLES.getGoal.id?.(fixtureIds('a'))
+ * SAMPLES.getGoal?.id?.(fixtureIds('a'))
  */
-export const SAMPLES: Record<string, OperationSample> = {
+export const SAMPLES: Readonly<Record<string, OperationSample>> = {
   listTickets: { query: 'limit=5' },
   getTicket: { id: (f) => f.tickets[0]!, query: 'includeNotes=true' },
   createBudgetLineItem: { id: (f) => f.budget, body: MINIMAL_LINE_ITEM },
@@ -63,7 +65,7 @@ export const SAMPLES: Record<string, OperationSample> = {
   rotateWebhookEndpointSecret: { id: webhookEndpointId, scopes: ['tickets.read', 'budgets.write'] },
   listWebhookDeliveries: { id: webhookEndpointId, query: 'limit=10' },
   listEvents: { query: 'limit=5' },
-}
+} satisfies { readonly [K in OperationId]: OperationSample }
 
 /**
  * Whether the operation is a list paged by `page` (the events feed is walked by `after` instead).

@@ -11,20 +11,9 @@ import { UpdateBudgetSchema } from '../../model/budgets.js'
 import type { ConformanceContext } from './context.js'
 import { at, fixtureIds, MINIMAL_LINE_ITEM, writableSeed } from './fixtures.js'
 import { callLabel, LIST_METHODS, listLabel, lister, listQuery } from './store-calls.js'
-import {
-  automationRules,
-  budgets,
-  complianceChecks,
-  complianceTemplates,
-  goals,
-  npsSurveys,
-  plannerItemTypes,
-  reportTemplates,
-  reportTypes,
-  reports,
-  tickets,
-  trainingCourses,
-} from '../../model/index.js'
+import { automationRules, budgets, reports, SEEDED_COLLECTIONS, trainingCourses } from '../../model/index.js'
+import { sortedFixtureIds } from './fixture-ids.js'
+import { getRecord, lookupValue, withEveryPart } from './store-gets.js'
 
 const T0 = new Date('2024-03-01T12:00:00.000Z')
 const later = (ms: number) => new Date(T0.getTime() + ms)
@@ -189,30 +178,19 @@ function storeIsolatedReads(ctx: ConformanceContext): void {
   it('every get of tenant A answers null for tenant B’s ids', async () => {
     const b = fixtureIds('b')
     const t = ctx.a.tenantId
-    const gets: Array<[string, string, () => Promise<unknown>]> = [
-      ['get(tickets)', b.tickets[0]!, () => ctx.store.get(tickets, t, b.tickets[0]!, { include: { notes: 25 } })],
-      ['get(tickets)', b.ticketNumber, () => ctx.store.get(tickets, t, b.ticketNumber)],
-      ['get(budgets)', b.budget, () => ctx.store.get(budgets, t, b.budget)],
-      ['get(automationRules)', b.rule, () => ctx.store.get(automationRules, t, b.rule)],
-      ['get(reports)', b.report, () => ctx.store.get(reports, t, b.report)],
-      ['get(reportTypes)', b.reportTypes[0]!, () => ctx.store.get(reportTypes, t, b.reportTypes[0]!)],
-      [
-        'get(reportTemplates)',
-        b.reportTemplates[0]!,
-        () => ctx.store.get(reportTemplates, t, b.reportTemplates[0]!, { include: { templateStructure: true } }),
-      ],
-      [
-        'get(complianceTemplates)',
-        b.complianceTemplates[0]!,
-        () => ctx.store.get(complianceTemplates, t, b.complianceTemplates[0]!),
-      ],
-      ['get(complianceChecks)', b.complianceCheck, () => ctx.store.get(complianceChecks, t, b.complianceCheck)],
-      ['get(trainingCourses)', b.courses[0]!, () => ctx.store.get(trainingCourses, t, b.courses[0]!)],
-      ['get(goals)', b.goals[0]!, () => ctx.store.get(goals, t, b.goals[0]!)],
-      ['get(npsSurveys)', b.npsSurveys.full, () => ctx.store.get(npsSurveys, t, b.npsSurveys.full)],
-      ['get(plannerItemTypes)', b.plannerTypes[0]!, () => ctx.store.get(plannerItemTypes, t, b.plannerTypes[0]!)],
-    ]
-    for (const [method, id, get] of gets) expect(await get(), callLabel(method, 'A', id)).toBeNull()
+    for (const collection of SEEDED_COLLECTIONS) {
+      const full = withEveryPart(collection)
+      for (const id of sortedFixtureIds('b', collection.name)) {
+        const own = await getRecord(ctx.store, collection, ctx.b.tenantId, id, full)
+        expect(own?.id, callLabel(`get(${collection.name})`, 'B', id, full)).toBe(id)
+        const second = lookupValue(collection, own!)
+        for (const key of second === null ? [id] : [id, second])
+          expect(
+            await getRecord(ctx.store, collection, t, key, full),
+            callLabel(`get(${collection.name})`, 'A', key, full),
+          ).toBeNull()
+      }
+    }
     const found = await ctx.store.findCompanies(t, b.companies)
     expect(found, callLabel('findCompanies', 'A', b.companies)).toEqual([])
   })

@@ -1,40 +1,23 @@
 /**
- * Store level, records: `get` of every collection by id (tickets also by number, with and without
- * notes), and the views and parts the definitions declare; each assertion names the call. The
- * writes are store-writes.ts'.
+ * Store level, records: `get` of every seeded collection by id (bare and with its parts), by its lookup
+ * column where it has one (a ticket's number), and the views and parts particular collections compute;
+ * each assertion names the call. The writes are store-writes.ts'.
  */
-import type * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
-import { BudgetSchema } from '../../model/budgets.js'
-import { ComplianceCheckSchema, ComplianceTemplateSchema } from '../../model/compliance.js'
-import { GoalSchema } from '../../model/goals.js'
 import {
-  automationRules,
   budgets,
   companies,
-  complianceChecks,
-  complianceTemplates,
   goals,
-  meetingTypes,
   npsSurveys,
-  plannerItemTypes,
   reportTemplates,
-  reportTypes,
-  reports,
+  SEEDED_COLLECTIONS,
   tickets,
   trainingCourses,
-  trainingEnrollments,
-  users,
 } from '../../model/index.js'
-import { NpsSurveySchema } from '../../model/nps-surveys.js'
-import { PlannerItemTypeSchema } from '../../model/planner.js'
-import { ReportTemplateDetailSchema } from '../../model/report-templates.js'
-import { ReportTypeSchema } from '../../model/reports.js'
-import { TicketWithNotesSchema } from '../../model/tickets.js'
-import { TrainingCourseSchema } from '../../model/training.js'
-import type { SeededCollection } from '../../model/index.js'
 import type { ConformanceContext } from './context.js'
-import { at, FIXTURE_BUDGET_TOTALS, fixtureSeed, FULL_SURVEY_STATISTICS } from './fixtures.js'
+import { sortedFixtureIds } from './fixture-ids.js'
+import { at, FIXTURE_BUDGET_TOTALS, fixtureOf, fixtureSeed, FULL_SURVEY_STATISTICS } from './fixtures.js'
+import { getRecord, lookupValue, withEveryPart } from './store-gets.js'
 import { callLabel, shapeProblems } from './store-calls.js'
 /**
  * Registers the store-level record tests.
@@ -50,84 +33,44 @@ export function storeRecords(ctx: ConformanceContext): void {
   })
 }
 
-/** Registers the tests that every get answers its model’s shape, its own record, and null for an unknown id. */
+/**
+ * Registers the tests that every get (each seeded collection of `COLLECTIONS`, bare, with every part, and by
+ * its lookup column where it has one) answers its model's shape, its own record, and null for an unknown id.
+ */
 function everyGet(ctx: ConformanceContext): void {
   it('every get returns a record in the shape of its model schema', async () => {
     const t = ctx.a.tenantId
-    const ids = ctx.a.ids
-    const gets: Array<[string, string, v.GenericSchema, () => Promise<unknown>]> = [
-      [
-        'tickets',
-        ids.ticketNumber,
-        TicketWithNotesSchema,
-        () => ctx.store.get(tickets, t, ids.ticketNumber, { include: { notes: 25 } }),
-      ],
-      ['tickets', ids.tickets[1]!, TicketWithNotesSchema, () => ctx.store.get(tickets, t, ids.tickets[1]!)],
-      ['budgets', ids.budget, BudgetSchema, () => ctx.store.get(budgets, t, ids.budget)],
-      ['reportTypes', ids.reportTypes[0]!, ReportTypeSchema, () => ctx.store.get(reportTypes, t, ids.reportTypes[0]!)],
-      [
-        'reportTemplates',
-        ids.reportTemplates[0]!,
-        ReportTemplateDetailSchema,
-        () => ctx.store.get(reportTemplates, t, ids.reportTemplates[0]!, { include: { templateStructure: true } }),
-      ],
-      [
-        'complianceTemplates',
-        ids.complianceTemplates[0]!,
-        ComplianceTemplateSchema,
-        () => ctx.store.get(complianceTemplates, t, ids.complianceTemplates[0]!),
-      ],
-      [
-        'complianceChecks',
-        ids.complianceCheck,
-        ComplianceCheckSchema,
-        () => ctx.store.get(complianceChecks, t, ids.complianceCheck),
-      ],
-      [
-        'trainingCourses',
-        ids.courses[0]!,
-        TrainingCourseSchema,
-        () => ctx.store.get(trainingCourses, t, ids.courses[0]!),
-      ],
-      ['goals', ids.goals[0]!, GoalSchema, () => ctx.store.get(goals, t, ids.goals[0]!)],
-      ['npsSurveys', ids.npsSurveys.full, NpsSurveySchema, () => ctx.store.get(npsSurveys, t, ids.npsSurveys.full)],
-      [
-        'plannerItemTypes',
-        ids.plannerTypes[0]!,
-        PlannerItemTypeSchema,
-        () => ctx.store.get(plannerItemTypes, t, ids.plannerTypes[0]!),
-      ],
-    ]
-    for (const [collection, id, schema, get] of gets)
-      expect(
-        shapeProblems(schema, await get()),
-        `${callLabel('get', 'A', collection, id)} does not match the model`,
-      ).toEqual([])
+    for (const collection of SEEDED_COLLECTIONS) {
+      const { record } = fixtureOf(collection.name)
+      const id = sortedFixtureIds('a', collection.name)[0]!
+      const full = withEveryPart(collection)
+      const whole = await getRecord(ctx.store, collection, t, id, full)
+      const gets: [string, unknown][] = [
+        [callLabel('get', 'A', collection.name, id), await getRecord(ctx.store, collection, t, id)],
+        [callLabel('get', 'A', collection.name, id, full), whole],
+      ]
+      const second = whole === null ? null : lookupValue(collection, whole)
+      if (second !== null) {
+        const found = await getRecord(ctx.store, collection, t, second, full)
+        expect(found?.id, callLabel('get', 'A', collection.name, second, full)).toBe(id)
+        gets.push([callLabel('get', 'A', collection.name, second, full), found])
+      }
+      for (const [label, got] of gets) {
+        expect(got, `${label} found nothing`).not.toBeNull()
+        expect(shapeProblems(record, got), `${label} does not match the model`).toEqual([])
+      }
+    }
   })
 
-  it('every other get returns the record of its id, and null for an unknown one', async () => {
-    const ids = ctx.a.ids
+  it('every get returns the record of its id, and null for an unknown one', async () => {
     const unknown = '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f'
-    const gets: Array<[SeededCollection, string]> = [
-      [automationRules, ids.rule],
-      [reports, ids.report],
-      [reportTypes, ids.reportTypes[0]!],
-      [complianceTemplates, ids.complianceTemplates[0]!],
-      [complianceChecks, ids.complianceCheck],
-      [plannerItemTypes, ids.plannerTypes[0]!],
-      [trainingCourses, ids.courses[0]!],
-      [goals, ids.goals[0]!],
-      [budgets, ids.budget],
-      [users, ids.users[0]!],
-      [companies, ids.companies[0]!],
-      [meetingTypes, ids.meetingTypes[0]!],
-      [trainingEnrollments, ids.enrollments[0]!],
-    ]
-    for (const [collection, id] of gets) {
-      const found = (await ctx.store.get(collection, ctx.a.tenantId, id)) as { id: string } | null
-      expect(found?.id, callLabel('get', 'A', collection.name, id)).toBe(id)
+    for (const collection of SEEDED_COLLECTIONS) {
+      for (const id of sortedFixtureIds('a', collection.name).slice(0, 2)) {
+        const found = await getRecord(ctx.store, collection, ctx.a.tenantId, id)
+        expect(found?.id, callLabel('get', 'A', collection.name, id)).toBe(id)
+      }
       expect(
-        await ctx.store.get(collection, ctx.a.tenantId, unknown),
+        await getRecord(ctx.store, collection, ctx.a.tenantId, unknown),
         callLabel('get', 'A', collection.name, unknown),
       ).toBeNull()
     }
