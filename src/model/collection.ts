@@ -134,9 +134,9 @@ export interface CollectionDefinition<
   P extends CollectionParent | null = CollectionParent | null,
   W extends AnyCollectionView | null = AnyCollectionView | null,
   R extends string = string,
-  Z extends GenericSchema = GenericSchema,
+  Z extends GenericSchema | null = GenericSchema | null,
 > {
-  /** The collection's name: its key in seed data and in `store.remove` (unless it has a parent). */
+  /** The collection's name: its key in seed data and in `store.remove` (unless it has a parent or no seed). */
   readonly name: N
   /** Its events, or null when the feed has none (report types are not a resource of the feed). */
   readonly event: E
@@ -150,8 +150,11 @@ export interface CollectionDefinition<
    * The schema of its records as `store.seed` takes them (src/model/seed-schema.ts): lenient where
    * the response schema is strict, less the fields the API computes, with the parts kept apart (a
    * ticket's notes). A collection with a parent is validated by it inside its parent's records.
+   * Null when only the API writes it (webhook endpoints): no seed key, and no `store.seed` or `remove`.
    */
   readonly seed: Z
+  /** At most this many records per tenant (counted and refused atomically by the versioned insert), or null. */
+  readonly maxPerTenant: number | null
   /**
    * The lists inside a seeded record that are not collections of their own (a ticket's notes, a
    * goal's tasks): a seed keeps the last copy of each id in them, as in the collection itself.
@@ -202,13 +205,16 @@ export interface CollectionInput<
   P extends CollectionParent | null = null,
   W extends AnyCollectionView | null = null,
   R extends string = never,
-  Z extends GenericSchema = GenericSchema,
+  Z extends GenericSchema | null = GenericSchema | null,
   L extends ListInput | undefined = ListInput | undefined,
 > {
   name: N
   table: string
   event: E
+  /** Null: hosts do not seed it (only the API writes it). */
   seed: Z
+  /** Default: no maximum. */
+  maxPerTenant?: number
   /** Default: null (seeded under `name`). */
   parent?: P
   /** Default: none. */
@@ -278,7 +284,7 @@ export function defineCollection<D, S = D>() {
     const P extends CollectionParent | null = null,
     W extends AnyCollectionView | null = null,
     const R extends string = never,
-    Z extends GenericSchema = GenericSchema,
+    Z extends GenericSchema | null = GenericSchema,
     const L extends ListInput | undefined = undefined,
   >(
     input: CollectionInput<D, S, N, E, P, W, R, Z, L>,
@@ -298,7 +304,7 @@ function completeDefinition<
   P extends CollectionParent | null,
   W extends AnyCollectionView | null,
   R extends string,
-  Z extends GenericSchema,
+  Z extends GenericSchema | null,
 >(input: CollectionInput<D, S, N, E, P, W, R, Z>): CollectionDefinition<D, S, N, E, P, W, R, Z> {
   const columns = input.columns ?? []
   const byName = new Map(columns.map((c) => [c.name, c]))
@@ -314,6 +320,10 @@ function completeDefinition<
   for (const name of list.search?.columns ?? []) need(name, true)
   for (const term of list.order) need(term.column)
   if (input.lookup !== undefined) need(input.lookup)
+  // Enforced by the versioned insert, the one insert through the port: a limited collection is versioned.
+  const max = input.maxPerTenant
+  if (max !== undefined && !(Number.isSafeInteger(max) && max > 0 && need('version')))
+    throw new TypeError(`${input.name}: maxPerTenant must be a positive integer`)
   const fields = Object.values(input.parts ?? {}).map((part) => part.field)
   if (new Set(fields).size !== fields.length) throw new TypeError(`${input.name}: two parts fill one field`)
   return {
@@ -321,6 +331,7 @@ function completeDefinition<
     event: input.event,
     parent: input.parent ?? (null as P),
     seed: input.seed,
+    maxPerTenant: input.maxPerTenant ?? null,
     nested: input.nested ?? [],
     table: input.table,
     key: input.key ?? ID_KEY,
@@ -358,32 +369,6 @@ export function columnOf<D>(
   const found = collection.columns.find((c) => c.name === name)
   if (found === undefined) throw new TypeError(`${collection.name}: no column ${name}`)
   return found
-}
-
-const sortOrders = new WeakMap<object, Map<string, readonly [readonly OrderTerm[], readonly OrderTerm[]]>>()
-
-/**
- * The order of a list sorted by `sort` (an API sort name of `collection`): one array per sort and
- * direction, the same each time, so that stores may key what they derive from an order by it.
- *
- * @example
- * sortOrder(users, 'created_at', true) // [{ column: 'created_at', descending: true }]
- */
-export function sortOrder(
-  collection: Pick<CollectionDefinition<never, never>, 'name' | 'sorts'>,
-  sort: string,
-  descending: boolean,
-): readonly OrderTerm[] {
-  let bySort = sortOrders.get(collection)
-  if (bySort === undefined) sortOrders.set(collection, (bySort = new Map()))
-  let both = bySort.get(sort)
-  if (both === undefined) {
-    const column = collection.sorts[sort]
-    if (column === undefined) throw new TypeError(`${collection.name}: no sort ${sort}`)
-    both = [[{ column, descending: false }], [{ column, descending: true }]]
-    bySort.set(sort, both)
-  }
-  return both[descending ? 1 : 0]
 }
 
 /**
