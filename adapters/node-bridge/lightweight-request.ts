@@ -4,8 +4,10 @@
  * made (Node.js 24 and later check a private field), and `clone()`, `text()` and the rest are the
  * runtime's own. Two costs of a native Request are left out: it gets no signal (undici follows a
  * signal it is given with listeners and a finaliser, the larger part of its cost); its `signal` is
- * its own, aborted when the client goes away (a copy's signal never aborts). And its body is read
- * from the socket only when someone reads it (`lazyBodyStream`).
+ * its own, aborted when the client goes away (a copy's signal never aborts). Its body is read
+ * from the socket only when someone reads it (`lazyBodyStream`). A GET is made with no init, and the
+ * headers are appended to its own list (an init's headers would be converted, then copied); its
+ * `headers` answer `get` and `has` from the raw list (raw-headers.ts).
  *
  * It also carries the bridge's reply factory under the API's key (`Symbol.for('tenant-public-api.make-reply')`,
  * docs/mounts.md): the API's answer to it is a lightweight response (lightweight-response.ts).
@@ -19,7 +21,7 @@ import {
   type NodeIncoming,
   type NodeOutgoing,
 } from './bridge-types.js'
-import { requestHeaders } from './raw-headers.js'
+import { fillHeaders, requestHeaders } from './raw-headers.js'
 import { makeLightweightResponse } from './lightweight-response.js'
 import { bytesBodyStream, clientGoneError, incomingBodyStream, lazyBodyStream, type BodyOwner } from './request-body.js'
 import { BadRequestTargetError, requestUrl } from './request-url.js'
@@ -35,7 +37,9 @@ class NodeRequest extends Request {
   #incoming: NodeIncoming
   #trustProxy: boolean
   #address: (() => string | undefined) | undefined
-  // Set only when used: a request object is made per request, and most need no signal.
+  #bodyOverride: Uint8Array | undefined
+  // Set only when used: a request object is made per request, and most need neither.
+  #headers: Headers | undefined = undefined
   #controller: AbortController | undefined = undefined
   #aborted: { reason: unknown }
 
@@ -49,20 +53,26 @@ class NodeRequest extends Request {
     if (FORBIDDEN_METHODS.has(method.toUpperCase()))
       throw new BadRequestTargetError(`${method} requests are not served: a Fetch Request cannot carry the method`)
     const aborted = { reason: undefined as unknown }
-    const init: RequestInit & { duplex?: 'half' } = { method, headers: requestHeaders(incoming, overrides?.body) }
-    if (method !== 'GET' && method !== 'HEAD') {
+    const bytes = overrides?.body
+    // A GET is made with no init at all: undici then converts no RequestInit and rebuilds no header list.
+    if (method === 'GET') super(url)
+    else if (method === 'HEAD') super(url, { method })
+    else {
       // The native Request tells `bodyUsed` from its stream; the owner only hears why the client went away.
       const owner: BodyOwner = { markBodyUsed: () => {}, abortReason: () => aborted.reason }
-      const bytes = overrides?.body
-      init.body = lazyBodyStream(() =>
+      const body = lazyBodyStream(() =>
         bytes !== undefined ? bytesBodyStream(bytes, owner) : incomingBodyStream(incoming, owner),
       )
-      init.duplex = 'half'
+      const init: RequestInit & { duplex: 'half' } = { method, body, duplex: 'half' }
+      super(url, init)
     }
-    super(url, init)
+    // Appended one by one to the request's own list: a Headers or a sequence given in the init
+    // would be converted and then copied.
+    fillHeaders(super.headers, incoming, bytes)
     this.#incoming = incoming
     this.#trustProxy = options.trustProxy === true
     this.#address = overrides?.address
+    this.#bodyOverride = bytes
     this.#aborted = aborted
   }
 
@@ -74,6 +84,10 @@ class NodeRequest extends Request {
     request.#aborted.reason = reason
     const controller = request.#controller
     if (controller !== undefined && !controller.signal.aborted) controller.abort(reason)
+  }
+
+  override get headers(): Headers {
+    return (this.#headers ??= requestHeaders(this.#incoming, super.headers, this.#bodyOverride))
   }
 
   override get signal(): AbortSignal {
