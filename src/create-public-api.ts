@@ -76,6 +76,9 @@ export interface PublicApiOptions {
  */
 export type PublicApiHandler = (request: Request) => Promise<Response>
 
+/** What marks a handler `createPublicApi` made: a registered symbol, so a mount of another build hears it. */
+const PUBLIC_API = Symbol.for('tenant-public-api.public-api')
+
 /**
  * Creates the public API: a Fetch-standard handler serving all 21 operations, `openapi.json`,
  * request ids, bearer keys with scopes and rate limiting. Mount it with the Node, Express,
@@ -156,6 +159,8 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
   // A tool call is a request of the API: the MCP route hands it to this very handler.
   if (mcp !== undefined) publicRoutes.push(mcpRoute(mcp, config, (request) => answer(request)))
   const answer: PublicApiHandler = buildRouter(operations, publicRoutes, config)
+  // The Node mounts then hand it their lightweight request rather than a native one (docs/mounts.md).
+  Object.defineProperty(answer, PUBLIC_API, { value: true })
   return answer
 }
 
