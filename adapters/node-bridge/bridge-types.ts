@@ -40,6 +40,9 @@ export function firstValue(header: string | string[] | undefined): string | unde
 /**
  * The client's address as the socket gives it, or with `trustProxy` the first `X-Forwarded-For`
  * entry when there is one.
+ *
+ * @example
+ * peerAddress(req, options.trustProxy === true) // '203.0.113.7'
  */
 export function peerAddress(incoming: NodeIncoming, trustProxy: boolean): string | undefined {
   if (trustProxy) {

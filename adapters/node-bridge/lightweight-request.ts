@@ -180,6 +180,9 @@ Object.setPrototypeOf(
  * The lightweight `Request` for one Node request whose URL is `url`: cheap (no native Request, no
  * Headers, no stream until they are used) and tied to the response, so that a client that goes
  * away before the response is finished aborts `request.signal` and the body stream.
+ *
+ * @example
+ * const request = lightweightRequest(req, res, requestUrl(req, req.url ?? '/', options), options, undefined)
  */
 export function lightweightRequest(
   incoming: NodeIncoming,

@@ -106,6 +106,9 @@ class NodeRequest extends Request {
 /**
  * The native `Request` for one Node request whose URL is `url`, tied to the response, so that a
  * client that goes away before the response is finished aborts `request.signal` and the body stream.
+ *
+ * @example
+ * const request = nativeRequest(req, res, requestUrl(req, req.url ?? '/', options), options, undefined)
  */
 export function nativeRequest(
   incoming: NodeIncoming,

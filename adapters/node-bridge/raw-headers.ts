@@ -109,6 +109,9 @@ function appendRaw(target: Headers, raw: string[]): void {
  * Fills a request's own (empty) `Headers` from the raw list, HTTP/2 pseudo-headers left out. When a
  * body read before the bridge replaces the stream, its length replaces `Content-Length`, and
  * `Transfer-Encoding` goes.
+ *
+ * @example
+ * fillHeaders(super.headers, incoming, overrides?.body) // in a native Request subclass's constructor
  */
 export function fillHeaders(target: Headers, incoming: NodeIncoming, bodyOverride: Uint8Array | undefined): void {
   appendRaw(target, incoming.rawHeaders)
@@ -121,6 +124,10 @@ export function fillHeaders(target: Headers, incoming: NodeIncoming, bodyOverrid
  * What a request answers as its `headers`: a view that answers `get` and `has` from the raw list
  * over `native` (the native request's own, filled by `fillHeaders`; for the lightweight request
  * none, built on first use), or a native `Headers` itself when a body override changed the list.
+ *
+ * @example
+ * const headers = requestHeaders(incoming, undefined)
+ * headers.get('authorization') // read from the raw list; no Headers built
  */
 export function requestHeaders(
   incoming: NodeIncoming,
