@@ -1,8 +1,8 @@
 /**
  * Which `Request` the Node mounts hand a handler. The API itself (a handler `createPublicApi` made,
  * marked with a registered symbol) gets the lightweight request (lightweight-request.ts): it reads
- * only what that one answers without building a native Request, which would cost more than its
- * own work on a small page (bench/README.md#http). Any other handler (a wrapper, another
+ * only what that one answers without building a native Request, a measurable share of a small
+ * request's cost (bench/README.md#http). Any other handler (a wrapper, another
  * framework's app, a proxy that calls `fetch(request)`) gets a native one (native-request.ts),
  * which undici's `new Request(request)` and `fetch(request)` accept.
  */

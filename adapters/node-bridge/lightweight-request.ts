@@ -2,8 +2,8 @@
  * The `Request` the Node mounts hand the API itself (a handler `createPublicApi` made, which says so:
  * bridge-request.ts). The API reads `method`, `url`, `headers.get` and `has`, the body stream and
  * `signal`, which this one answers straight from the IncomingMessage: no native `Request`, no
- * `Headers`, no stream is built unless used (a native Request costs more than the API's own work
- * on a small page: bench/README.md#http). It inherits from `Request.prototype`.
+ * `Headers`, no stream is built unless used (a native Request is a measurable share of a small
+ * request's cost: bench/README.md#http). It inherits from `Request.prototype`.
  *
  * Every other member (the body readers, `clone()`, the rarely read Fetch attributes) comes from a
  * native `Request` built once from the public members above. Nothing here names those members: a

@@ -4,7 +4,7 @@
  * accept only a request the runtime made (Node.js 24 and later check a private field), and
  * `clone()`, `text()` and the rest are the runtime's own.
  *
- * A native Request costs more than the API's own work on a small page (bench/README.md#http), so
+ * A native Request is a measurable share of a small request's cost (bench/README.md#http), so
  * what can be left out is: it gets no signal (undici follows a signal it is given with listeners
  * and a finaliser); its `signal` is its own, aborted when the client goes away (a copy's signal
  * never aborts). Its body is read from the socket only when someone reads it (`lazyBodyStream`). A
