@@ -21,7 +21,7 @@ import {
   type PublicApiHandler,
 } from 'tenant-public-api'
 import type { NodeBridgeOptions } from './node-bridge/bridge-types.js'
-import { createNodeRequest } from './node-bridge/lightweight-request.js'
+import { requestFor } from './node-bridge/bridge-request.js'
 import { BadRequestTargetError, badRequestTargetResponse } from './node-bridge/request-url.js'
 import { respond, writeResponse } from './node-bridge/write-response.js'
 
@@ -104,7 +104,7 @@ export function toExpressMiddleware(
     if (!ours(req)) return next()
     let request: Request
     try {
-      request = createNodeRequest(req, res, options, {
+      request = requestFor(api, req, res, options, {
         target: req.originalUrl ?? req.url ?? '/',
         body: consumedBody(req),
         address: () => req.ip ?? req.socket?.remoteAddress,

@@ -19,7 +19,7 @@ import {
   type PublicApiHandler,
 } from 'tenant-public-api'
 import type { NodeBridgeOptions, NodeIncoming, NodeOutgoing } from './node-bridge/bridge-types.js'
-import { createNodeRequest } from './node-bridge/lightweight-request.js'
+import { requestFor } from './node-bridge/bridge-request.js'
 import { BadRequestTargetError, badRequestTargetResponse } from './node-bridge/request-url.js'
 import { respond, writeResponse } from './node-bridge/write-response.js'
 
@@ -30,7 +30,7 @@ export type {
   NodeIncoming,
   NodeOutgoing,
 } from './node-bridge/bridge-types.js'
-export { createNodeRequest } from './node-bridge/lightweight-request.js'
+export { createNodeRequest } from './node-bridge/bridge-request.js'
 export { writeResponse } from './node-bridge/write-response.js'
 
 /**
@@ -97,7 +97,7 @@ export function toNodeHandler(
   return (req, res) => {
     let request: Request
     try {
-      request = createNodeRequest(req, res, options)
+      request = requestFor(api, req, res, options)
     } catch (error) {
       return void writeResponse(mountFailure(req, error, onError), req, res).catch(onError)
     }

@@ -277,13 +277,15 @@ interface Run {
   clientLoad: number
 }
 
-/** Requests per second of one server kind, served by `command`, and what they cost the server's CPU. */
-async function measure(
-  kind: string,
-  command: string[],
-  seconds: number,
-  check?: (origin: string) => Promise<void>,
-): Promise<Run> {
+/** A server started and answering, with what measures it and what stops it. */
+interface Started {
+  /** Loads it with autocannon for `seconds`: requests per second and the server's CPU time per request. */
+  measure(seconds: number): Promise<Run>
+  stop(): void
+}
+
+/** Starts one server kind, served by `command`, waits until it answers, and checks it (`check`). */
+async function start(kind: string, command: string[], check?: (origin: string) => Promise<void>): Promise<Started> {
   const port = await freePort()
   const child = spawn(command[0]!, [...command.slice(1), '--serve', kind, String(port)], {
     cwd: root,
@@ -304,25 +306,62 @@ async function measure(
       }
     }
     await check?.(`http://127.0.0.1:${port}`)
-    const { default: autocannon } = await import('autocannon')
-    const run = (duration: number) =>
-      autocannon({ url, connections: 32, duration, headers: { authorization: `Bearer ${TOKEN}` } })
-    await run(2) // warm-up: JIT and caches
-    const cpuBefore = cpuSeconds(child.pid)
-    const clientBefore = process.cpuUsage()
-    const result = await run(seconds)
-    const client = process.cpuUsage(clientBefore)
-    const cpuAfter = cpuSeconds(child.pid)
-    if (result.non2xx > 0 || result.errors > 0)
-      throw new Error(`${kind}: ${result.non2xx} non-2xx, ${result.errors} errors`)
-    const cpuMicros =
-      cpuBefore === undefined || cpuAfter === undefined
-        ? undefined
-        : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total
-    const clientLoad = (client.user + client.system) / 1e6 / result.duration // duration in seconds
-    return { rps: result.requests.average, cpuMicros, clientLoad }
-  } finally {
+  } catch (error) {
     child.kill('SIGTERM')
+    throw error
+  }
+  const { default: autocannon } = await import('autocannon')
+  const run = (duration: number) =>
+    autocannon({ url, connections: 32, duration, headers: { authorization: `Bearer ${TOKEN}` } })
+  return {
+    async measure(seconds) {
+      await run(2) // warm-up: JIT and caches
+      const cpuBefore = cpuSeconds(child.pid)
+      const clientBefore = process.cpuUsage()
+      const result = await run(seconds)
+      const client = process.cpuUsage(clientBefore)
+      const cpuAfter = cpuSeconds(child.pid)
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`${kind}: ${result.non2xx} non-2xx, ${result.errors} errors`)
+      const cpuMicros =
+        cpuBefore === undefined || cpuAfter === undefined
+          ? undefined
+          : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total
+      const clientLoad = (client.user + client.system) / 1e6 / result.duration // duration in seconds
+      return { rps: result.requests.average, cpuMicros, clientLoad }
+    },
+    stop: () => child.kill('SIGTERM'),
+  }
+}
+
+/**
+ * One round's runs: each server alone in turn, or with `BENCH_TOGETHER=1` all at once, each with its
+ * own client, so that a busy machine loads them alike (bench/README.md#http).
+ */
+async function measureRound(
+  kinds: Array<[kind: string, command: string[]]>,
+  seconds: number,
+  checks: Record<string, (origin: string) => Promise<void>>,
+  together: boolean,
+): Promise<Run[]> {
+  if (!together) {
+    const runs: Run[] = []
+    for (const [kind, command] of kinds) {
+      const server = await start(kind, command, checks[kind])
+      try {
+        runs.push(await server.measure(seconds))
+      } finally {
+        server.stop()
+      }
+    }
+    return runs
+  }
+  const servers: Started[] = []
+  try {
+    for (const [kind, command] of kinds) servers.push(await start(kind, command, checks[kind]))
+    return await Promise.all(servers.map((server) => server.measure(seconds)))
+  } finally {
+    for (const server of servers) server.stop()
   }
 }
 
@@ -379,11 +418,15 @@ export async function runHttpBench(seconds = Number(process.env.BENCH_SECONDS ??
   if (reference !== undefined) checks.fastify = (origin) => checkParity('fastify', origin, reference)
   const runs: Record<string, Run[]> = {}
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
+  const together = process.env.BENCH_TOGETHER === '1'
+  const kinds = Object.entries(runtimes)
   for (let round = 1; round <= rounds; round++) {
-    for (const [kind, command] of Object.entries(runtimes)) {
-      const run = await measure(kind, command, seconds, checks[kind])
+    const measured = await measureRound(kinds, seconds, checks, together)
+    for (const [i, [kind]] of kinds.entries()) {
+      const run = measured[i]!
       ;(runs[kind] ??= []).push(run)
-      const client = `client ${Math.round(run.clientLoad * 100)}% of a core`
+      // Together, the clients share this process: its load is theirs all.
+      const client = `client ${Math.round(run.clientLoad * 100)}% of a core${together ? ' (all clients)' : ''}`
       console.log(`round ${round}  ${figures(kind, run.rps, run.cpuMicros)}  ${client}`)
     }
   }

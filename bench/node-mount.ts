@@ -1,16 +1,31 @@
 /**
- * One request as the Node mount serves it, in process and without a socket: the bridge's request
- * over a stub of what node:http hands the mount (a `Readable` carrying the body, when there is one),
- * the handler, and its answer written by `writeResponse` to a stub response that keeps what it is
- * given. The stubs answer what the bridge reads and writes (adapters/node-bridge/). What the mount
- * costs beyond the network, so a bench can compare a Fetch handler's callers with a Node server's
- * on the same requests (limits, mcp, operations).
+ * One request as the Node mount serves it, in process and without a socket: the mount's listener
+ * (`toNodeHandler(handler)`, made once per handler) called with a stub of what node:http hands it
+ * (a `Readable` carrying the body, when there is one) and a stub response that keeps what it is
+ * given, so the handler gets the request the mount would give it (the API itself the bridge's
+ * lightweight one, docs/mounts.md). The stubs answer what the bridge reads and writes
+ * (adapters/node-bridge/). What the mount costs beyond the network, so a bench can compare a Fetch
+ * handler's callers with a Node server's on the same requests (limits, mcp, operations).
  */
 import { Readable } from 'node:stream'
 import type * as CurrentNode from '../adapters/node.js'
 
 /** A commit's Node mount: what the bench calls of it (the current one's, or an exported commit's). */
-export type NodeMount = Pick<typeof CurrentNode, 'createNodeRequest' | 'writeResponse'>
+export type NodeMount = Pick<typeof CurrentNode, 'toNodeHandler'>
+
+type Handler = (request: Request) => Promise<Response>
+type Listener = ReturnType<NodeMount['toNodeHandler']>
+
+/** Each mount's listener per handler, made once as a server makes it. */
+const listeners = new WeakMap<NodeMount, WeakMap<Handler, Listener>>()
+
+function listenerOf(node: NodeMount, handler: Handler): Listener {
+  let byHandler = listeners.get(node)
+  if (byHandler === undefined) listeners.set(node, (byHandler = new WeakMap()))
+  let listener = byHandler.get(handler)
+  if (listener === undefined) byHandler.set(handler, (listener = node.toNodeHandler(handler)))
+  return listener
+}
 
 /** A request to pass through the mount: the target is the path and query, as node:http gives it. */
 export interface MountRequest {
@@ -63,6 +78,7 @@ export async function throughNodeMount(
   const incoming = Object.assign(stream, fields) as unknown as CurrentNode.NodeIncoming
   let status = 0
   const chunks: Array<string | Uint8Array> = []
+  let finished = () => {}
   const outgoing = {
     destroyed: false,
     writableFinished: false,
@@ -79,10 +95,14 @@ export async function throughNodeMount(
     end: (chunk?: string | Uint8Array) => {
       if (chunk !== undefined) chunks.push(chunk)
       outgoing.writableFinished = true
+      finished()
     },
   }
   const stub = outgoing as unknown as CurrentNode.NodeOutgoing
-  await node.writeResponse(await handler(node.createNodeRequest(incoming, stub)), incoming, stub)
+  await new Promise<void>((resolve) => {
+    finished = resolve
+    listenerOf(node, handler)(incoming, stub)
+  })
   return {
     status,
     // Decoded only when asked: a bench may read the status alone.

@@ -76,6 +76,9 @@ export interface PublicApiOptions {
  */
 export type PublicApiHandler = (request: Request) => Promise<Response>
 
+/** What marks a handler `createPublicApi` made: a registered symbol, so a mount of another build hears it. */
+const PUBLIC_API = Symbol.for('tenant-public-api.public-api')
+
 /**
  * Creates the public API: a Fetch-standard handler serving all 21 operations, `openapi.json`,
  * request ids, bearer keys with scopes and rate limiting. Mount it with the Node, Express,
@@ -157,7 +160,10 @@ export function createPublicApi(options: PublicApiOptions): PublicApiHandler {
   if (mcp !== undefined)
     publicRoutes.push(mcpRoute(mcp, config, (request, call) => router.answerToolCall(request, call)))
   const router = buildRouter(operations, publicRoutes, config)
-  return router.answer
+  const answer: PublicApiHandler = router.answer
+  // The Node mounts then hand it their lightweight request rather than a native one (docs/mounts.md).
+  Object.defineProperty(answer, PUBLIC_API, { value: true })
+  return answer
 }
 
 const WEBHOOKS_CHECKS: OptionChecks<NonNullable<PublicApiOptions['webhooks']>> = { allowInsecureUrls: is.boolean }

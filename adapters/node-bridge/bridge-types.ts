@@ -36,3 +36,18 @@ export function firstValue(header: string | string[] | undefined): string | unde
   const first = (comma === -1 ? value : value.slice(0, comma)).trim()
   return first === '' ? undefined : first
 }
+
+/**
+ * The client's address as the socket gives it, or with `trustProxy` the first `X-Forwarded-For`
+ * entry when there is one.
+ *
+ * @example
+ * peerAddress(req, options.trustProxy === true) // '203.0.113.7'
+ */
+export function peerAddress(incoming: NodeIncoming, trustProxy: boolean): string | undefined {
+  if (trustProxy) {
+    const forwarded = firstValue(incoming.headers['x-forwarded-for'])
+    if (forwarded !== undefined) return forwarded
+  }
+  return incoming.socket?.remoteAddress
+}

@@ -2,8 +2,8 @@
  * The `Response` the Node mounts have the API answer with: a status, a headers record and a body
  * string behind `Response.prototype`, which builds the native `Response` only when a member needs
  * it. The bridge's requests carry {@link makeLightweightResponse} under the API's reply-factory key
- * (lightweight-request.ts), so the API's replies to them are these, and write-response.ts writes
- * their parts straight to the socket.
+ * (lightweight-request.ts, native-request.ts), so the API's replies to them are these, and
+ * write-response.ts writes their parts straight to the socket.
  *
  * Why: on Node, building a native `Response` (undici wraps even a string body in a stream) and
  * reading it back costs more than the rest of a small request, and every `Headers` change on it

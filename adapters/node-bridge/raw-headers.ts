@@ -1,9 +1,10 @@
 /**
  * A request's headers over Node's raw header list. `get` and `has` (all the API itself asks) read
  * the list directly and answer as a native `Headers` would: case-insensitive, repeated headers
- * joined with ", " (Cookie with "; "), HTTP/2 pseudo-headers left out. Building a native `Headers`
- * validates every header of every request; that happens only when anything else (iteration, `set`,
- * `append`...) is used, once, and everything then answers from it.
+ * joined with ", " (Cookie with "; "), HTTP/2 pseudo-headers left out. Everything else (iteration,
+ * `set`, `append`...) is a native `Headers` holding the same list, which then answers `get` and
+ * `has` too (the raw list no longer tells what a mutated one holds): the native request's own,
+ * filled when it was made (`fillHeaders`), or for the lightweight request one built on first use.
  *
  * Only public members are involved: `new Headers(headers)` and `new Request(url, { headers })`
  * read these headers by iterating them, as they read any iterable of name/value pairs.
@@ -23,14 +24,17 @@ function trimValue(value: string): string {
 /** See the file comment. Its prototype chain ends in `Headers.prototype`, so `instanceof Headers` holds. */
 class RawHeaders {
   #raw: string[]
-  #native: Headers | undefined = undefined
+  #native: Headers | undefined
+  // Set once a member other than get and has was used: from then on the native Headers answers all.
+  #delegated = false
 
-  constructor(raw: string[]) {
+  constructor(raw: string[], native: Headers | undefined) {
     this.#raw = raw
+    this.#native = native
   }
 
   get(name: string): string | null {
-    if (this.#native !== undefined || !HEADER_NAME.test(name)) return this.native().get(name)
+    if (this.#delegated || !HEADER_NAME.test(name)) return this.native().get(name)
     const raw = this.#raw
     const lower = name.toLowerCase()
     let value: string | null = null
@@ -46,7 +50,7 @@ class RawHeaders {
   }
 
   has(name: string): boolean {
-    if (this.#native !== undefined || !HEADER_NAME.test(name)) return this.native().has(name)
+    if (this.#delegated || !HEADER_NAME.test(name)) return this.native().has(name)
     const raw = this.#raw
     const lower = name.toLowerCase()
     for (let i = 0; i < raw.length; i += 2)
@@ -54,15 +58,12 @@ class RawHeaders {
     return false
   }
 
-  /** The native Headers, built once from the raw list, for everything else. */
+  /** The native Headers, for everything else (and, once used, for get and has too). */
   native(): Headers {
+    this.#delegated = true
     if (this.#native === undefined) {
       const headers = new Headers()
-      const raw = this.#raw
-      for (let i = 0; i < raw.length; i += 2) {
-        const name = raw[i]!
-        if (name.charCodeAt(0) !== 58 /* : */) headers.append(name, raw[i + 1]!)
-      }
+      appendRaw(headers, this.#raw)
       this.#native = headers
     }
     return this.#native
@@ -96,15 +97,46 @@ for (const name of [
 }
 Object.setPrototypeOf(RawHeaders.prototype, Headers.prototype)
 
+/** Appends a raw header list (name, value, name, value...) to `target`, HTTP/2 pseudo-headers left out. */
+function appendRaw(target: Headers, raw: string[]): void {
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!
+    if (name.charCodeAt(0) !== 58 /* : */) target.append(name, raw[i + 1]!)
+  }
+}
+
 /**
- * The request's headers: over the raw list, or native when a body read before the bridge
- * replaces the stream (its length then replaces `Content-Length`, and `Transfer-Encoding` goes).
+ * Fills a request's own (empty) `Headers` from the raw list, HTTP/2 pseudo-headers left out. When a
+ * body read before the bridge replaces the stream, its length replaces `Content-Length`, and
+ * `Transfer-Encoding` goes.
+ *
+ * @example
+ * fillHeaders(super.headers, incoming, overrides?.body) // in a native Request subclass's constructor
  */
-export function requestHeaders(incoming: NodeIncoming, bodyOverride: Uint8Array | undefined): Headers {
-  const lightweight = new RawHeaders(incoming.rawHeaders)
-  if (bodyOverride === undefined) return lightweight as unknown as Headers
-  const headers = lightweight.native()
-  headers.delete('transfer-encoding')
-  headers.set('content-length', String(bodyOverride.byteLength))
+export function fillHeaders(target: Headers, incoming: NodeIncoming, bodyOverride: Uint8Array | undefined): void {
+  appendRaw(target, incoming.rawHeaders)
+  if (bodyOverride === undefined) return
+  target.delete('transfer-encoding')
+  target.set('content-length', String(bodyOverride.byteLength))
+}
+
+/**
+ * What a request answers as its `headers`: a view that answers `get` and `has` from the raw list
+ * over `native` (the native request's own, filled by `fillHeaders`; for the lightweight request
+ * none, built on first use), or a native `Headers` itself when a body override changed the list.
+ *
+ * @example
+ * const headers = requestHeaders(incoming, undefined)
+ * headers.get('authorization') // read from the raw list; no Headers built
+ */
+export function requestHeaders(
+  incoming: NodeIncoming,
+  bodyOverride: Uint8Array | undefined,
+  native?: Headers,
+): Headers {
+  if (bodyOverride === undefined) return new RawHeaders(incoming.rawHeaders, native) as unknown as Headers
+  if (native !== undefined) return native
+  const headers = new Headers()
+  fillHeaders(headers, incoming, bodyOverride)
   return headers
 }

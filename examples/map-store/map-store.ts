@@ -4,7 +4,8 @@
  * collection are kept here, in Maps, and read and written from the collection definitions alone:
  * `get` (lookup column, parts, view needs), `list` (filters, search, order, pages and cursors), the
  * generic writes (`patch`, `addChild`, `delete`, `findNames`, `replaceVersioned`), `seed` and
- * `remove`. Nothing below names a collection.
+ * `remove`. Nothing below names a collection but the webhook endpoints, whose deletion is the webhook
+ * part's (below).
  *
  * Every other part (the events feed, idempotency, API keys, webhooks) is `createMemoryStore()`'s. Its
  * feed records the events of the writes made to the memory store's own records, computed there from
@@ -34,16 +35,17 @@ import {
   SEEDED_COLLECTIONS,
   type Store,
   type RecordsPort,
-  type SeededCollection,
+  type KeyedCollection,
   type NamesNeed,
   type ViewNeed,
   viewOfGet,
+  webhookEndpoints,
 } from 'tenant-public-api'
 
 /** A record as seeded: its document, with its parts and children in their fields. */
 type Seeded = Record<string, unknown> & { id: string }
 
-/** What this file reads of any definition (each is one of `SEEDED_COLLECTIONS`). */
+/** What this file reads of any definition (each is one of `KEYED_COLLECTIONS`). */
 interface Definition {
   name: string
   columns: readonly { name: string; read: (record: never) => ColumnValue }[]
@@ -54,7 +56,7 @@ interface Definition {
   search: { columns: readonly string[] } | null
   view: AnyCollectionView | null
 }
-const definitionOf = (collection: SeededCollection) => collection as unknown as Definition
+const definitionOf = (collection: KeyedCollection) => collection as unknown as Definition
 
 const read = (definition: Definition, column: string) =>
   columnOf(definition as never, column).read as (r: Seeded) => ColumnValue
@@ -124,7 +126,7 @@ class MapRecords {
   /** One need of a view: the children kept in the record's field, or a count of another collection. */
   private gather(tenantId: string, seeded: Seeded, need: Exclude<ViewNeed, NamesNeed>): unknown {
     if ('children' in need) return structuredClone(seeded[need.children.parent!.field] ?? [])
-    const counted = definitionOf(need.count as SeededCollection)
+    const counted = definitionOf(need.count as KeyedCollection)
     const by = read(counted, need.by)
     return [...this.of(tenantId, counted.name).values()].filter((r) => by(counted.document(r)) === seeded.id).length
   }
@@ -158,6 +160,12 @@ export function createMapStore(options: { eventRetentionMs?: number } = {}): Sto
   const store: Store = {
     ...rest,
     ...mapRecords(held, rest),
+    // Webhook endpoints are records like any other (written by `replaceVersioned`); deleting one is the
+    // webhook part's, which takes its dispatch state and attempts with it: the Maps' copy goes too.
+    async deleteWebhookEndpoint(tenantId, id) {
+      held.of(tenantId, webhookEndpoints.name).delete(id)
+      return rest.deleteWebhookEndpoint(tenantId, id)
+    },
     async close() {
       held.clear()
       await rest.close()

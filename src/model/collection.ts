@@ -122,8 +122,8 @@ export interface CollectionParent {
  * The facts of a collection its type keeps literal: its name, events and parent (so that the seed keys,
  * event resource types and read scopes derived from `COLLECTIONS`, src/model/index.ts, are literal
  * unions), its view, the fields its parts fill, and its seed schema (so that the seed types derived
- * from it, `SeedData`, are exact). Each is the type of the definition's field of that name (`parts`:
- * the fields they fill).
+ * from it, `SeedData`, are exact; null for a collection hosts do not seed). Each is the type of the
+ * definition's field of that name (`parts`: the fields they fill).
  */
 export interface CollectionFacts {
   readonly name: string
@@ -131,7 +131,7 @@ export interface CollectionFacts {
   readonly parent: CollectionParent | null
   readonly view: AnyCollectionView | null
   readonly parts: string
-  readonly seed: GenericSchema
+  readonly seed: GenericSchema | null
 }
 
 /**
@@ -140,7 +140,7 @@ export interface CollectionFacts {
  * `T` its literal facts ({@link CollectionFacts}).
  */
 export interface CollectionDefinition<D, S = D, T extends CollectionFacts = CollectionFacts> {
-  /** The collection's name: its key in seed data and in `store.remove` (unless it has a parent). */
+  /** The collection's name: its key in seed data and in `store.remove` (unless it has a parent or no seed). */
   readonly name: T['name']
   /** Its events, or null when the feed has none (report types are not a resource of the feed). */
   readonly event: T['event']
@@ -154,8 +154,11 @@ export interface CollectionDefinition<D, S = D, T extends CollectionFacts = Coll
    * The schema of its records as `store.seed` takes them (src/model/seed-schema.ts): lenient where
    * the response schema is strict, less the fields the API computes, with the parts kept apart (a
    * ticket's notes). A collection with a parent is validated by it inside its parent's records.
+   * Null when only the API writes it (webhook endpoints): no seed key, and no `store.seed` or `remove`.
    */
   readonly seed: T['seed']
+  /** At most this many records per tenant (counted and refused atomically by the versioned insert), or null. */
+  readonly maxPerTenant: number | null
   /**
    * The lists inside a seeded record that are not collections of their own (a ticket's notes, a
    * goal's tasks): a seed keeps the last copy of each id in them, as in the collection itself.
@@ -202,7 +205,10 @@ export interface CollectionInput<D, S, T extends CollectionFacts, L extends List
   name: T['name']
   table: string
   event: T['event']
+  /** Null: hosts do not seed it (only the API writes it). */
   seed: T['seed']
+  /** Default: no maximum. */
+  maxPerTenant?: number
   /** Default: null (seeded under `name`). */
   parent?: T['parent']
   /** Default: none. */
@@ -272,7 +278,7 @@ export function defineCollection<D, S = D>() {
     const P extends CollectionParent | null = null,
     W extends AnyCollectionView | null = null,
     const R extends string = never,
-    Z extends GenericSchema = GenericSchema,
+    Z extends GenericSchema | null = GenericSchema,
     const L extends ListInput | undefined = undefined,
   >(
     input: CollectionInput<D, S, { name: N; event: E; parent: P; view: W; parts: R; seed: Z }, L>,
@@ -304,6 +310,10 @@ function completeDefinition<D, S, T extends CollectionFacts>(
   for (const name of list.search?.columns ?? []) need(name, true)
   for (const term of list.order) need(term.column)
   if (input.lookup !== undefined) need(input.lookup)
+  // Enforced by the versioned insert, the one insert through the port: a limited collection is versioned.
+  const max = input.maxPerTenant
+  if (max !== undefined && !(Number.isSafeInteger(max) && max > 0 && need('version')))
+    throw new TypeError(`${input.name}: maxPerTenant must be a positive integer`)
   const fields = Object.values(input.parts ?? {}).map((part) => part.field)
   if (new Set(fields).size !== fields.length) throw new TypeError(`${input.name}: two parts fill one field`)
   return {
@@ -311,6 +321,7 @@ function completeDefinition<D, S, T extends CollectionFacts>(
     event: input.event,
     parent: input.parent ?? (null as T['parent']),
     seed: input.seed,
+    maxPerTenant: input.maxPerTenant ?? null,
     nested: input.nested ?? [],
     table: input.table,
     key: input.key ?? ID_KEY,
@@ -349,32 +360,6 @@ export function columnOf<D>(
   const found = collection.columns.find((c) => c.name === name)
   if (found === undefined) throw new TypeError(`${collection.name}: no column ${name}`)
   return found
-}
-
-const sortOrders = new WeakMap<object, Map<string, readonly [readonly OrderTerm[], readonly OrderTerm[]]>>()
-
-/**
- * The order of a list sorted by `sort` (an API sort name of `collection`): one array per sort and
- * direction, the same each time, so that stores may key what they derive from an order by it.
- *
- * @example
- * sortOrder(users, 'created_at', true) // [{ column: 'created_at', descending: true }]
- */
-export function sortOrder(
-  collection: Pick<CollectionDefinition<never, never>, 'name' | 'sorts'>,
-  sort: string,
-  descending: boolean,
-): readonly OrderTerm[] {
-  let bySort = sortOrders.get(collection)
-  if (bySort === undefined) sortOrders.set(collection, (bySort = new Map()))
-  let both = bySort.get(sort)
-  if (both === undefined) {
-    const column = collection.sorts[sort]
-    if (column === undefined) throw new TypeError(`${collection.name}: no sort ${sort}`)
-    both = [[{ column, descending: false }], [{ column, descending: true }]]
-    bySort.set(sort, both)
-  }
-  return both[descending ? 1 : 0]
 }
 
 /**

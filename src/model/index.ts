@@ -4,6 +4,7 @@
  * event resource types and their read scopes, tables) derives from {@link COLLECTIONS}; nothing here
  * depends on a store or on HTTP.
  */
+import type { GenericSchema } from 'valibot'
 import type { CollectionEvents } from './collection.js'
 import { automationRules } from './automation-rules.js'
 import { budgetLineItems, budgets } from './budgets.js'
@@ -18,6 +19,7 @@ import { reportTypes, reports } from './reports.js'
 import { tickets } from './tickets.js'
 import { trainingCourses, trainingEnrollments } from './training.js'
 import { users } from './users.js'
+import { webhookEndpoints } from './webhook-endpoint-collection.js'
 
 export * from './collection.js'
 export { automationRules } from './automation-rules.js'
@@ -33,6 +35,7 @@ export { reportTypes, reports } from './reports.js'
 export { tickets, type TicketRecord } from './tickets.js'
 export { trainingCourses, trainingEnrollments, type TrainingCourseRecord } from './training.js'
 export { users } from './users.js'
+export { webhookEndpoints } from './webhook-endpoint-collection.js'
 
 /**
  * Every stored collection, in the order stores seed and remove them: the one list of them.
@@ -58,19 +61,36 @@ export const COLLECTIONS = [
   goals,
   npsSurveys,
   plannerItemTypes,
+  webhookEndpoints,
 ] as const
 
 /** Any stored collection. */
 export type AnyCollection = (typeof COLLECTIONS)[number]
 
 /**
- * A collection seeded and kept by id under a key of its own: all but the children of another (budget line
- * items, read through their budget's view).
+ * A collection kept by id under a key of its own: all but the children of another (budget line items,
+ * read through their budget's view). What `get`, `list` and `replaceVersioned` take.
  */
-export type SeededCollection = Extract<AnyCollection, { readonly parent: null }>
+export type KeyedCollection = Extract<AnyCollection, { readonly parent: null }>
+
+/**
+ * A keyed collection that hosts seed (and remove) under its name: all but those only the API writes
+ * (webhook endpoints, whose `seed` is null).
+ */
+export type SeededCollection = Extract<KeyedCollection, { readonly seed: GenericSchema }>
 
 /** A collection with events in the feed (all but report types). */
 export type EventedCollection = Extract<AnyCollection, { readonly event: CollectionEvents }>
+
+/**
+ * The keyed collections, in the order of {@link COLLECTIONS}.
+ *
+ * @example
+ * KEYED_COLLECTIONS.map((c) => c.name) // ['tickets', 'budgets', 'automationRules', ..., 'webhookEndpoints']
+ */
+export const KEYED_COLLECTIONS: readonly KeyedCollection[] = COLLECTIONS.filter(
+  (c): c is KeyedCollection => c.parent === null,
+)
 
 /**
  * The collections seeded and removed under a key of their own, in the order of {@link COLLECTIONS}.
@@ -78,8 +98,8 @@ export type EventedCollection = Extract<AnyCollection, { readonly event: Collect
  * @example
  * SEEDED_COLLECTIONS.map((c) => c.name) // ['tickets', 'budgets', 'automationRules', ...]
  */
-export const SEEDED_COLLECTIONS: readonly SeededCollection[] = COLLECTIONS.filter(
-  (c): c is SeededCollection => c.parent === null,
+export const SEEDED_COLLECTIONS: readonly SeededCollection[] = KEYED_COLLECTIONS.filter(
+  (c): c is SeededCollection => c.seed !== null,
 )
 
 /**

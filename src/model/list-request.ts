@@ -5,7 +5,7 @@
  * this, never the contract's query parameters, so the two ways the contract names a sort are read
  * here and nowhere else.
  */
-import { type CollectionDefinition, type OrderTerm, sortOrder } from './collection.js'
+import type { CollectionDefinition, OrderTerm } from './collection.js'
 import type { Keyset } from './keyset.js'
 import { type ListSurface, SORT_PARAMS } from './list-surface.js'
 
@@ -103,4 +103,30 @@ function orderOf(collection: ListDefinition, q: Readonly<Record<string, unknown>
         ? direction === true
         : direction === 'desc'
   return sortOrder(collection, String(by), descending)
+}
+
+const sortOrders = new WeakMap<object, Map<string, readonly [readonly OrderTerm[], readonly OrderTerm[]]>>()
+
+/**
+ * The order of a list sorted by `sort` (an API sort name of `collection`): one array per sort and
+ * direction, the same each time, so that stores may key what they derive from an order by it.
+ *
+ * @example
+ * sortOrder(users, 'created_at', true) // [{ column: 'created_at', descending: true }]
+ */
+export function sortOrder(
+  collection: Pick<CollectionDefinition<never, never>, 'name' | 'sorts'>,
+  sort: string,
+  descending: boolean,
+): readonly OrderTerm[] {
+  let bySort = sortOrders.get(collection)
+  if (bySort === undefined) sortOrders.set(collection, (bySort = new Map()))
+  let both = bySort.get(sort)
+  if (both === undefined) {
+    const column = collection.sorts[sort]
+    if (column === undefined) throw new TypeError(`${collection.name}: no sort ${sort}`)
+    both = [[{ column, descending: false }], [{ column, descending: true }]]
+    bySort.set(sort, both)
+  }
+  return both[descending ? 1 : 0]
 }

@@ -13,8 +13,11 @@ import type { TrainingCourseRecord } from './training.js'
 
 export type { BudgetRecord, TrainingCourseRecord }
 
-/** The name of any collection: its seed key, or for a child (line items) its key in {@link seedSchemas}. */
-type CollectionName = AnyCollection['name']
+/** Any collection hosts seed: under its own key, or inside its parent's records (all but webhook endpoints). */
+type SeededAny = Extract<AnyCollection, { readonly seed: v.GenericSchema }>
+
+/** The name of a seeded collection: its seed key, or for a child (line items) its key in {@link seedSchemas}. */
+type CollectionName = SeededAny['name']
 
 /**
  * The schema of each collection's records as `normalizeSeed` validates them, by collection name:
@@ -24,9 +27,9 @@ type CollectionName = AnyCollection['name']
  * @example
  * v.parse(seedSchemas.companies, { id, name: 'Acme', status: 'active', createdAt, updatedAt }).domain // null
  */
-export const seedSchemas = Object.fromEntries(COLLECTIONS.map((c) => [c.name, c.seed])) as {
-  readonly [C in AnyCollection as C['name']]: C['seed']
-}
+export const seedSchemas = Object.fromEntries(
+  COLLECTIONS.flatMap((c) => (c.seed === null ? [] : [[c.name, c.seed]])),
+) as { readonly [C in SeededAny as C['name']]: C['seed'] }
 
 /** One record of a collection, as `store.seed` accepts it (a budget line item: inside its budget). */
 export type SeedRecord<K extends CollectionName> = v.InferInput<(typeof seedSchemas)[K]>
@@ -94,6 +97,7 @@ export const SEED_PARTS: Readonly<Partial<Record<SeedKey, readonly string[]>>> =
  */
 export const SEED_COMPUTED: Readonly<Partial<Record<CollectionName, readonly string[]>>> = Object.fromEntries(
   COLLECTIONS.flatMap((c) => {
+    if (c.seed === null) return []
     const fields = new Set([...(c.view?.fields ?? []), ...seedComputedOf(c.seed)])
     return fields.size === 0 ? [] : [[c.name, [...fields]]]
   }),

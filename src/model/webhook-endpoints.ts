@@ -21,8 +21,7 @@ export function endpointWantsEvent(
   return (endpoint.events[0] === '*' || endpoint.events.includes(type)) && mayReadEventType(endpoint.eventScopes, type)
 }
 
-/** At most this many endpoints per tenant. */
-export const MAX_WEBHOOK_ENDPOINTS = 20
+export { MAX_WEBHOOK_ENDPOINTS, webhookEndpoints } from './webhook-endpoint-collection.js'
 /** An endpoint subscribes to at most this many event types (or `["*"]`). */
 const MAX_WEBHOOK_EVENTS = 50
 /** The old secret keeps signing this long after `rotate-secret`: 24 hours. */
@@ -134,7 +133,7 @@ export interface WebhookSecret {
  * key could not read; docs/webhooks.md), and a version for compare-and-set.
  *
  * @example
- * const record = await store.getWebhookEndpoint(tenantId, id) // WebhookEndpointRecord | null
+ * const record = await store.get(webhookEndpoints, tenantId, id) // WebhookEndpointRecord | null
  */
 export interface WebhookEndpointRecord extends WebhookEndpoint {
   secrets: WebhookSecret[]

@@ -86,8 +86,8 @@ export function listPage(context: ListContext, collection: SeededCollection): Pr
 export type PagedListDefinition = ListDefinition & Pick<CollectionDefinition<never, never>, 'columns'>
 
 /**
- * {@link listPage} over any source of records in the order of `definition` (a list that is no collection
- * of the store, such as webhook endpoints).
+ * {@link listPage} over any source of records in the order of `definition` (a list whose records the
+ * operation shows otherwise than stored, such as webhook endpoints without their secrets).
  *
  * @example
  * pageOf(context, ENDPOINTS, async (request) => ({ items, totalCount }))

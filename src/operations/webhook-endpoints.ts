@@ -22,12 +22,10 @@ import {
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,
   type WebhookEndpointRecord,
+  webhookEndpoints,
 } from '../model/webhook-endpoints.js'
 import { webhookUrlProblem } from '../model/webhook-urls.js'
-import { column, type OrderTerm } from '../model/collection.js'
-import { compareKeysets, keysetOf } from '../model/keyset.js'
-import { orderBy } from '../model/ordering.js'
-import { pageOf, type PagedListDefinition } from './list-pages.js'
+import { pageOf } from './list-pages.js'
 import { found, notFound, ok, UuidIdParams } from './results.js'
 
 type AnyContext = OperationContext<unknown, unknown, unknown>
@@ -112,7 +110,8 @@ export const createWebhookEndpoint = defineOperation({
       eventScopes: [...principal.scopes],
       version: 1,
     }
-    if (!(await store.insertWebhookEndpoint(tenantId, record, MAX_WEBHOOK_ENDPOINTS))) {
+    // The insert of a new record refuses it past the collection's `maxPerTenant`.
+    if (!(await store.replaceVersioned(webhookEndpoints, tenantId, record, null))) {
       throw validationError([
         { in: 'body', path: '', message: `A tenant may have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints` },
       ])
@@ -124,20 +123,6 @@ export const createWebhookEndpoint = defineOperation({
     }
   },
 })
-
-/** Endpoints list newest first (ties by id), by page or by cursor like every other list. */
-const ENDPOINT_ORDER: readonly OrderTerm[] = [{ column: 'created_at', descending: true }]
-const ENDPOINT_COLUMNS = {
-  name: 'webhookEndpoints',
-  columns: [column<{ createdAt: string }>('created_at', 'text', { field: 'createdAt' })],
-}
-const ENDPOINT_LIST: PagedListDefinition = {
-  ...ENDPOINT_COLUMNS,
-  sorts: {},
-  filters: {},
-  search: null,
-  order: ENDPOINT_ORDER,
-}
 
 export const listWebhookEndpoints = defineOperation({
   id: 'listWebhookEndpoints',
@@ -151,20 +136,11 @@ export const listWebhookEndpoints = defineOperation({
   response: listEnvelope(WebhookEndpointSchema),
   successStatus: 200,
   errors: [],
-  // At most MAX_WEBHOOK_ENDPOINTS per tenant: pages and cursors are cut here rather than in each store.
+  // A list of the collection in its order, shown without secrets.
   handle: (context) =>
-    pageOf(context, ENDPOINT_LIST, async (request) => {
-      const all = (await context.store.listWebhookEndpoints(context.tenantId)).map(publicEndpoint)
-      all.sort(orderBy((endpoint) => endpoint.createdAt, true))
-      const after = request.after
-      const start =
-        after === undefined
-          ? (request.page - 1) * request.limit
-          : all.filter(
-              (endpoint) =>
-                compareKeysets(ENDPOINT_ORDER, keysetOf(ENDPOINT_COLUMNS, ENDPOINT_ORDER, endpoint), after) <= 0,
-            ).length
-      return { items: all.slice(start, start + request.limit), totalCount: all.length }
+    pageOf(context, webhookEndpoints, async (request) => {
+      const page = await context.store.list(webhookEndpoints, context.tenantId, request)
+      return { items: page.items.map(publicEndpoint), totalCount: page.totalCount }
     }),
 })
 
@@ -180,7 +156,7 @@ export const getWebhookEndpoint = defineOperation({
   successStatus: 200,
   errors: ['NOT_FOUND'],
   handle: async ({ store, tenantId, params }) =>
-    ok(publicEndpoint(await found(store.getWebhookEndpoint(tenantId, params.id), WHAT))),
+    ok(publicEndpoint(await found(store.get(webhookEndpoints, tenantId, params.id), WHAT))),
 })
 
 export const updateWebhookEndpoint = defineOperation({
@@ -212,7 +188,7 @@ export const updateWebhookEndpoint = defineOperation({
     const saved = await updateVersioned<WebhookEndpointRecord>({
       what: WHAT,
       ifMatch: null,
-      load: () => store.getWebhookEndpoint(tenantId, params.id),
+      load: () => store.get(webhookEndpoints, tenantId, params.id),
       change: (current) => {
         // Checked on the record this round read, so a concurrent change cannot slip past it.
         if (rebinds && body.events === undefined) checkDelivered(context, current)
@@ -228,7 +204,7 @@ export const updateWebhookEndpoint = defineOperation({
           updatedAt: now.toISOString(),
         }
       },
-      save: (next, expected) => store.replaceWebhookEndpoint(tenantId, next, expected),
+      save: (next, expected) => store.replaceVersioned(webhookEndpoints, tenantId, next, expected),
     })
     return ok(publicEndpoint(saved))
   },
@@ -277,7 +253,7 @@ export const rotateWebhookEndpointSecret = defineOperation({
     const saved = await updateVersioned<WebhookEndpointRecord>({
       what: WHAT,
       ifMatch: null,
-      load: () => store.getWebhookEndpoint(tenantId, params.id),
+      load: () => store.get(webhookEndpoints, tenantId, params.id),
       change: (current) => {
         checkDelivered(context, current)
         return {
@@ -293,7 +269,7 @@ export const rotateWebhookEndpointSecret = defineOperation({
           updatedAt: at,
         }
       },
-      save: (next, expected) => store.replaceWebhookEndpoint(tenantId, next, expected),
+      save: (next, expected) => store.replaceVersioned(webhookEndpoints, tenantId, next, expected),
     })
     return ok({ ...publicEndpoint(saved), secret })
   },
@@ -313,7 +289,7 @@ export const listWebhookDeliveries = defineOperation({
   successStatus: 200,
   errors: ['NOT_FOUND'],
   handle: async ({ store, tenantId, params, query }) => {
-    await found(store.getWebhookEndpoint(tenantId, params.id), WHAT)
+    await found(store.get(webhookEndpoints, tenantId, params.id), WHAT)
     const deliveries = await store.listWebhookDeliveries(tenantId, params.id, query.limit)
     return ok(deliveries.map(({ endpointId: _endpoint, ...delivery }) => delivery))
   },

@@ -8,7 +8,7 @@
 import type { NamesNeed } from '../model/collection-view.js'
 import type { CollectionParent } from '../model/collection.js'
 import type { WriteContext } from '../model/events.js'
-import type { AnyCollection, SeededCollection } from '../model/index.js'
+import type { AnyCollection, KeyedCollection, SeededCollection } from '../model/index.js'
 import type { ListRequest } from '../model/list-request.js'
 import type { RemoveIds } from '../model/removal.js'
 import type { SeedData } from '../model/seed.js'
@@ -63,16 +63,16 @@ export type Included<C> = { [F in PartField<C> & keyof SeededOf<C>]?: SeededOf<C
  * @example
  * await store.get(tickets, tenantId, '1042', { include: { notes: 25 } })
  */
-export interface GetRequest<C = SeededCollection> {
+export interface GetRequest<C = KeyedCollection> {
   readonly include?: [PartField<C>] extends [never] ? never : { readonly [F in PartField<C>]?: number | true }
 }
 
 /**
- * A collection replaced by compare-and-set on its records' `version` (automation rules, reports):
- * those whose records carry a numeric `version` (kept in a `version` column).
+ * A collection replaced by compare-and-set on its records' `version` (automation rules, reports,
+ * webhook endpoints): those whose records carry a numeric `version` (kept in a `version` column).
  */
 export type VersionedCollection = Extract<
-  SeededCollection,
+  KeyedCollection,
   { readonly document: (record: never) => { readonly version: number } }
 >
 
@@ -129,7 +129,7 @@ export interface RecordsPort {
    * there is none. A collection with a `lookup` column falls back, when no record has the id, to the
    * record with the smallest id whose lookup column equals it (a ticket by its number).
    */
-  get<C extends SeededCollection>(
+  get<C extends KeyedCollection>(
     collection: C,
     tenantId: string,
     id: string,
@@ -142,7 +142,7 @@ export interface RecordsPort {
    * point, nulls last in both directions, ties by `id` ascending. With `after`, the first `limit`
    * records strictly after it (`page` ignored), found by seeking; `totalCount` counts every match.
    */
-  list<C extends SeededCollection>(
+  list<C extends KeyedCollection>(
     collection: C,
     tenantId: string,
     request: ListRequest,
@@ -188,7 +188,8 @@ export interface RecordsPort {
   /**
    * Compare-and-set: stores `record` only if the stored record's `version` is `expectedVersion`;
    * false otherwise (or when it is gone). `expectedVersion` null stores a new record (its id is
-   * fresh): true.
+   * fresh): true, unless the collection's `maxPerTenant` records are there already (counted and
+   * inserted in one atomic step): false. A new webhook endpoint starts its dispatch in the same step.
    */
   replaceVersioned<C extends VersionedCollection>(
     collection: C,

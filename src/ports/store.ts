@@ -117,10 +117,6 @@ const STORE_PARTS: {
   idempotency: { reserveIdempotencyKey: true, completeIdempotencyKey: true, releaseIdempotencyKey: true },
   apiKeys: { insertApiKey: true, findApiKeyByHash: true, getApiKey: true, listApiKeys: true, updateApiKey: true },
   webhooks: {
-    insertWebhookEndpoint: true,
-    getWebhookEndpoint: true,
-    listWebhookEndpoints: true,
-    replaceWebhookEndpoint: true,
     deleteWebhookEndpoint: true,
     saveWebhookDelivery: true,
     listWebhookDeliveries: true,

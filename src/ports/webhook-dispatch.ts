@@ -94,8 +94,9 @@ export interface FinishedWebhookJob {
 export type WebhookJobFinish = { held: false } | { held: true; failingSince: string | null }
 
 /**
- * The dispatch methods every store implements (docs/webhooks.md). `insertWebhookEndpoint` starts
- * the endpoint's position at the tenant's last event position (it gets only later events);
+ * The dispatch methods every store implements (docs/webhooks.md). Inserting an endpoint
+ * (`replaceVersioned(webhookEndpoints, ...)`) starts its position at the tenant's last event position
+ * (it gets only later events);
  * `deleteWebhookEndpoint` removes its dispatch row and jobs.
  *
  * @example

@@ -1,9 +1,9 @@
 /**
- * The webhook part of the store port (docs/extensions.md section 4): endpoints, with the secrets
- * that sign their deliveries, and the delivery attempts. Every method is tenant-scoped, like the
+ * The webhook part of the store port (docs/extensions.md section 4): what deleting an endpoint
+ * takes with it, and the delivery attempts. Every method is tenant-scoped, like the
  * rest of {@link Store}; the core validates and builds the records.
  */
-import type { WebhookDelivery, WebhookEndpointRecord } from '../model/webhook-endpoints.js'
+import type { WebhookDelivery } from '../model/webhook-endpoints.js'
 
 /**
  * What a store keeps of one delivery attempt: the attempt and the endpoint it went to.
@@ -16,23 +16,18 @@ export interface WebhookDeliveryRecord extends WebhookDelivery {
 }
 
 /**
- * The webhook methods every store implements.
+ * The webhook methods every store implements. Endpoints themselves are a collection
+ * (`webhookEndpoints`, src/model/webhook-endpoint-collection.ts), read and written through the
+ * record methods of the port: `get`, `list`, and `replaceVersioned`, which also inserts one (within
+ * the definition's `maxPerTenant`), its dispatch position starting at the tenant's last event
+ * position in the same atomic step, so that it gets later events (src/ports/webhook-dispatch.ts).
+ * What stays here is what no other collection has: a deletion that takes the endpoint's delivery
+ * attempts, dispatch row and pending jobs with it, and the attempts themselves.
  *
  * @example
- * const inserted = await store.insertWebhookEndpoint(tenantId, record, MAX_WEBHOOK_ENDPOINTS)
+ * const deleted = await store.deleteWebhookEndpoint(tenantId, id)
  */
 export interface WebhookStore {
-  /**
-   * Adds the endpoint unless the tenant already has `maxPerTenant` endpoints (then false). The
-   * count and the insert are one atomic step, so concurrent creates never exceed the limit. The
-   * endpoint's dispatch position starts at the tenant's last event position: it gets later events.
-   */
-  insertWebhookEndpoint(tenantId: string, record: WebhookEndpointRecord, maxPerTenant: number): Promise<boolean>
-  getWebhookEndpoint(tenantId: string, id: string): Promise<WebhookEndpointRecord | null>
-  /** Every endpoint of the tenant (at most a few dozen), newest `createdAt` first, ties by id. */
-  listWebhookEndpoints(tenantId: string): Promise<WebhookEndpointRecord[]>
-  /** Compare-and-set: replaces the endpoint only if its stored `version` is `expectedVersion`. */
-  replaceWebhookEndpoint(tenantId: string, record: WebhookEndpointRecord, expectedVersion: number): Promise<boolean>
   /**
    * Deletes the endpoint, its delivery attempts, its dispatch row and its pending jobs; false when
    * there was no such endpoint.

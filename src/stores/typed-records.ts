@@ -15,7 +15,7 @@ export type Doc = Record<string, unknown> & { readonly id: string }
 
 /**
  * Any collection's definition, its record types erased. Its name reads as a seed key, as the event
- * states are keyed; a child collection's (budget line items) is only ever used as a string.
+ * states are keyed; that of a collection without one (a child, webhook endpoints) only as a string.
  */
 export type ErasedDefinition = CollectionDefinition<Doc, Doc, CollectionFacts & { readonly name: SeedKey }>
 

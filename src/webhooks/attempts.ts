@@ -4,7 +4,12 @@
  * has failed for too long.
  */
 import type { Event } from '../model/events.js'
-import { endpointWantsEvent, signingSecrets, type WebhookEndpointRecord } from '../model/webhook-endpoints.js'
+import {
+  endpointWantsEvent,
+  signingSecrets,
+  type WebhookEndpointRecord,
+  webhookEndpoints,
+} from '../model/webhook-endpoints.js'
 import type { WebhookJob, WebhookJobOutcome } from '../ports/webhook-dispatch.js'
 import type { WebhookDeliveryRecord } from '../ports/webhook-store.js'
 import type { DispatchContext } from './context.js'
@@ -22,7 +27,7 @@ async function disableIfFailing(
 ): Promise<void> {
   const cutoff = new Date(at.getTime() - FAILING_ENDPOINT_DISABLE_MS).toISOString()
   for (let round = 0; round < 10; round++) {
-    const current = await ctx.store.getWebhookEndpoint(tenantId, endpointId)
+    const current = await ctx.store.get(webhookEndpoints, tenantId, endpointId)
     // A change to the endpoint (a new URL, re-enabling it) starts its count of failing days again.
     const since = current === null || current.updatedAt < failingSince ? failingSince : current.updatedAt
     if (current === null || current.status !== 'enabled' || since > cutoff) return
@@ -33,7 +38,7 @@ async function disableIfFailing(
       updatedAt: at.toISOString(),
       version: current.version + 1,
     }
-    if (await ctx.store.replaceWebhookEndpoint(tenantId, next, current.version)) {
+    if (await ctx.store.replaceVersioned(webhookEndpoints, tenantId, next, current.version)) {
       ctx.endpointCache.delete(`${tenantId}\u0000${endpointId}`)
       return
     }

@@ -3,7 +3,7 @@
  * and running its jobs with at most `concurrency` in flight.
  */
 import { type Event, eventPosition } from '../model/events.js'
-import type { WebhookEndpointRecord } from '../model/webhook-endpoints.js'
+import { type WebhookEndpointRecord, webhookEndpoints } from '../model/webhook-endpoints.js'
 import type { WebhookJob } from '../ports/webhook-dispatch.js'
 import { deliver } from './attempts.js'
 import type { DispatchContext } from './context.js'
@@ -65,7 +65,7 @@ async function loadBatch(ctx: DispatchContext, jobs: readonly WebhookJob[]) {
         const cached = ctx.endpointCache.get(key)
         if (cached !== undefined && cached.readAt >= fresh) return [key, cached.endpoint] as const
         const readAt = performance.now()
-        const endpoint = await ctx.store.getWebhookEndpoint(job.tenantId, job.endpointId)
+        const endpoint = await ctx.store.get(webhookEndpoints, job.tenantId, job.endpointId)
         ctx.endpointCache.set(key, { endpoint, readAt })
         return [key, endpoint] as const
       }),

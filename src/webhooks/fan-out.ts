@@ -3,7 +3,7 @@
  * subscribed to, and its position in the feed moves past them in the same write.
  */
 import { type Event, eventPosition } from '../model/events.js'
-import { endpointWantsEvent } from '../model/webhook-endpoints.js'
+import { endpointWantsEvent, webhookEndpoints } from '../model/webhook-endpoints.js'
 import type { WebhookFanOutClaim } from '../ports/webhook-dispatch.js'
 import type { DispatchContext } from './context.js'
 import { type WebhookDispatchCounts, WebhookFeedGapError } from './options.js'
@@ -39,7 +39,7 @@ async function newEvents(
 
 /** Fans out one claimed endpoint; the number of jobs made. */
 async function fanOutOne(ctx: DispatchContext, claim: WebhookFanOutClaim): Promise<number> {
-  const endpoint = await ctx.store.getWebhookEndpoint(claim.tenantId, claim.endpointId)
+  const endpoint = await ctx.store.get(webhookEndpoints, claim.tenantId, claim.endpointId)
   const { events, position } = await newEvents(ctx, claim)
   // A disabled endpoint moves on without jobs: it gets nothing of what happened while disabled.
   const wanted = endpoint?.status === 'enabled' ? events.filter((e) => endpointWantsEvent(endpoint, e.type)) : []

@@ -1,20 +1,31 @@
 /**
- * The Node bridge answers `request.headers.get/has` from the raw header list without building a
- * native Headers; everything else materialises one. Either way it must answer exactly as a native
- * `Headers` filled from the same raw list.
+ * The Node bridge answers `request.headers.get/has` from the raw header list; everything else is a
+ * native Headers (the native request's own, or one the lightweight request builds on first use).
+ * Either way, on either request, it must answer exactly as a native `Headers` filled from the same
+ * raw list.
  */
 import { IncomingMessage, ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
 import { describe, expect, it } from 'vitest'
+import { createMemoryStore, createPublicApi } from 'tenant-public-api'
 import { createNodeRequest } from 'tenant-public-api/node'
+import { requestFor } from '../../adapters/node-bridge/bridge-request.js'
 
-function requestWith(rawHeaders: string[]): Request {
+// The API itself gets the lightweight request; any other handler (and createNodeRequest) the native one.
+const api = createPublicApi({ store: createMemoryStore(), keyResolver: () => null })
+
+const KINDS = {
+  native: (incoming: IncomingMessage) => createNodeRequest(incoming, new ServerResponse(incoming)),
+  lightweight: (incoming: IncomingMessage) => requestFor(api, incoming, new ServerResponse(incoming), {}),
+}
+
+function requestOf(kind: keyof typeof KINDS, rawHeaders: string[]): Request {
   const incoming = new IncomingMessage(new Socket())
   incoming.method = 'GET'
   incoming.url = '/api/public/v1/tickets'
   incoming.rawHeaders = rawHeaders
   incoming.headers = { host: 'example.test' }
-  return createNodeRequest(incoming, new ServerResponse(incoming))
+  return KINDS[kind](incoming)
 }
 
 function nativeOf(rawHeaders: string[]): Headers {
@@ -57,7 +68,9 @@ const NAMES = [
   'if-match',
 ]
 
-describe('Node bridge request headers', () => {
+describe.each(Object.keys(KINDS) as Array<keyof typeof KINDS>)('Node bridge request headers (%s request)', (kind) => {
+  const requestWith = (rawHeaders: string[]) => requestOf(kind, rawHeaders)
+
   it('answer get and has as a native Headers would (case, repeats joined, Cookie with "; ", whitespace)', () => {
     const request = requestWith(RAW)
     const native = nativeOf(RAW)

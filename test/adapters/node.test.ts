@@ -174,6 +174,52 @@ describe('node:http mount (toNodeHandler)', () => {
     expect(results).toEqual([true, 'POST', 'text/plain', 'POST', true, 'hello'])
   })
 
+  it('hands the API itself its lightweight request, which its hooks can use and copy with clone()', async () => {
+    const results: unknown[] = []
+    const store = createMemoryStore()
+    await store.seed(TENANT, mountSeed())
+    const resolver = testKeyResolver()
+    const api = createPublicApi({
+      store,
+      keyResolver: async (key, request) => {
+        // What undici's new Request() and fetch() take, whatever the runtime: a native copy.
+        const copy = new Request(request.clone())
+        results.push(request instanceof Request, clientAddress(request), request.headers.get('authorization'))
+        results.push(copy.method, copy.url === request.url, await copy.text())
+        return resolver(key, request)
+      },
+    })
+    const direct = createServer(toNodeHandler(api))
+    const directOrigin = await listen(direct)
+    const body = JSON.stringify({
+      name: 'cloned',
+      triggerType: 'scheduled',
+      triggerConfig: {},
+      entityType: 'ticket',
+      conditions: [],
+      actions: [],
+    })
+    const response = await fetch(`${directOrigin}/api/public/v1/automation`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body,
+    })
+    const trace = await new Promise<number>((resolve, reject) => {
+      httpRequest(`${directOrigin}/api/public/v1/tickets`, { method: 'TRACE' }, (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+        .on('error', reject)
+        .end()
+    })
+    direct.close()
+    // The clone took a copy of the body: the API still read the whole of it.
+    expect(response.status).toBe(201)
+    expect((await response.json()).data.name).toBe('cloned')
+    expect(results).toEqual([true, '127.0.0.1', `Bearer ${token}`, 'POST', true, body])
+    expect(trace).toBe(400)
+  })
+
   it('answers a method a Fetch Request cannot carry (TRACE) with a 400 in the Error shape, and serves on', async () => {
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(`${origin}/api/public/v1/tickets`, { method: 'TRACE' }, (res) => {

@@ -7,7 +7,7 @@
  * scope and companies, dates, `Idempotency-Key`, event types and ids, NUL and prototype keys).
  */
 import { describe, expect, it } from 'vitest'
-import { createOpenApiDocument, operations } from 'tenant-public-api'
+import { createOpenApiDocument, operations, webhookEndpoints } from 'tenant-public-api'
 import { BASE, IDS, SAMPLES, setup, webhookEndpointRecord } from '../http/fixture.js'
 import { documentProblems, requestLine, type RecordedRequest } from '../support/request-contract.js'
 
@@ -307,7 +307,7 @@ describe('the Link header', () => {
 
   it('GET /webhook-endpoints sends the Link its document declares', async () => {
     const { store, h } = await setup()
-    await store.insertWebhookEndpoint('tenant-a', { ...webhookEndpointRecord(), id: IDS.company }, 20)
+    await store.replaceVersioned(webhookEndpoints, 'tenant-a', { ...webhookEndpointRecord(), id: IDS.company }, null)
     // The harness checks every answer against the document: an undeclared Link fails the call.
     const first = await h.call<{ pagination: { nextCursor: string } }>('GET', '/webhook-endpoints?limit=1')
     expect(first.status).toBe(200)

@@ -8,7 +8,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { decodeCursor, encodeCursor, queryDigest } from '../../src/http/cursor.js'
 import { tickets } from '../../src/model/tickets.js'
-import { sortOrder } from '../../src/model/collection.js'
+import { sortOrder } from '../../src/model/list-request.js'
 import { pageOf } from '../../src/operations/list-pages.js'
 
 /** base64url without padding of the UTF-8 bytes of `text`, through btoa. */

@@ -17,7 +17,7 @@ import {
 import { SEEDED_COLLECTIONS, type SeededCollection } from '../../src/model/index.js'
 import type { ListRequest } from '../../src/model/list-request.js'
 import type { GetRequest } from '../../src/ports/store.js'
-import type { WebhookEndpointRecord } from '../../src/model/webhook-endpoints.js'
+import { type WebhookEndpointRecord, webhookEndpoints } from '../../src/model/webhook-endpoints.js'
 import { createHarness, testKey, testKeyResolver, type CallResult, type Harness } from 'tenant-public-api/testing'
 import { assertMatchesContract } from '../support/contract.js'
 
@@ -310,8 +310,8 @@ export async function setup(options: Partial<PublicApiOptions> & { seed?: boolea
     await store.seed(OTHER_TENANT, seedData())
     // A failingStore refuses this write like every other; its tests need no endpoint.
     if (!failing.has(store)) {
-      await store.insertWebhookEndpoint(TENANT, webhookEndpointRecord(), 20)
-      await store.insertWebhookEndpoint(OTHER_TENANT, webhookEndpointRecord(), 20)
+      await store.replaceVersioned(webhookEndpoints, TENANT, webhookEndpointRecord(), null)
+      await store.replaceVersioned(webhookEndpoints, OTHER_TENANT, webhookEndpointRecord(), null)
     }
   }
   const errors: Setup['errors'] = []

@@ -6,7 +6,9 @@
 import { describe, expect, it } from 'vitest'
 import { createMemoryStore, createPublicApi, memoryRateLimiter, operations, type Store } from 'tenant-public-api'
 import { createHarness, testKey, testKeyResolver } from 'tenant-public-api/testing'
+import { webhookEndpoints } from '../../src/model/index.js'
 import { forkMemoryTenant } from '../../src/stores/memory/memory-store.js'
+import { storedEndpoints } from '../../src/testing/conformance/webhook-fixtures.js'
 import { IDS, sampleOf, seedData, snapshot, webhookEndpointRecord } from '../http/fixture.js'
 
 const BASE = 'base-tenant'
@@ -24,7 +26,7 @@ async function everything(store: Store, tenantId: string) {
   return {
     records: await snapshot(store, tenantId),
     events: await store.listEvents(tenantId, { after: null, order: 'asc', types: null, limit: 1000 }),
-    endpoints: await store.listWebhookEndpoints(tenantId),
+    endpoints: await storedEndpoints(store, tenantId),
   }
 }
 
@@ -37,7 +39,7 @@ const NEW_TICKET = '00000000-0000-4000-8000-0000000000ff'
  */
 async function writeEverything(store: Store, tenantId: string): Promise<void> {
   await snapshot(store, tenantId)
-  await store.insertWebhookEndpoint(tenantId, webhookEndpointRecord(), 20)
+  await store.replaceVersioned(webhookEndpoints, tenantId, webhookEndpointRecord(), null)
   const api = createPublicApi({ store, keyResolver: testKeyResolver(), rateLimiter: memoryRateLimiter({ limit: 1e6 }) })
   const h = createHarness(api, { key: testKey(tenantId) })
   // DELETEs last: the endpoint they delete is the one the others change.

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { createApiKeys } from 'tenant-public-api'
 import { createTestApi, DEMO_TENANT_ID, type TestApi } from 'tenant-public-api/testing'
 import { ApiResponseError } from 'tenant-public-api/client'
+import { storedEndpoints } from '../../src/testing/conformance/webhook-fixtures.js'
 import { IDS, seedData, snapshot } from '../http/fixture.js'
 import { assertResponseMatchesContract } from '../support/contract.js'
 
@@ -98,7 +99,7 @@ async function stateOf({ store, request, tenantId }: TestApi) {
   return {
     records: await snapshot(store, tenantId),
     events: events.data.map((event) => event.id),
-    endpoints: await store.listWebhookEndpoints(tenantId),
+    endpoints: await storedEndpoints(store, tenantId),
     tickets: ((await (await request('/tickets?limit=1')).json()) as { pagination: unknown }).pagination,
   }
 }

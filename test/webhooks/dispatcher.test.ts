@@ -6,7 +6,7 @@
  * and are refused at delivery time when the host resolves to a private address.
  */
 import { Webhook } from 'standardwebhooks'
-import { createMemoryStore, type Store } from 'tenant-public-api'
+import { createMemoryStore, type Store, webhookEndpoints } from 'tenant-public-api'
 import { createWebhookDispatcher, WebhookFeedGapError, type WebhookDispatcherOptions } from 'tenant-public-api/webhooks'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Reply } from 'tenant-public-api/testing'
@@ -175,7 +175,7 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
   it('disables an endpoint whose deliveries have all failed for 5 days (failing), as a PATCH would', async () => {
     const clock = manualClock(Date.now() + 60_000)
     const { tenantId, h, id } = await tenantWithEndpoint()
-    const before = (await store.getWebhookEndpoint(tenantId, id))!
+    const before = (await store.get(webhookEndpoints, tenantId, id))!
     receiver.answer = () => ({ status: 500 })
     const d = dispatcher({ now: clock.now, retryScheduleMs: [] })
     await store.seed(tenantId, { companies: [company(1)] })
@@ -189,7 +189,7 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     clock.advance(1)
     await store.seed(tenantId, { companies: [company(3)] })
     expect(await d.runOnce()).toMatchObject({ failed: 1 })
-    const after = (await store.getWebhookEndpoint(tenantId, id))!
+    const after = (await store.get(webhookEndpoints, tenantId, id))!
     expect(after).toMatchObject({ status: 'disabled', disabledReason: 'failing', version: before.version + 1 })
     expect(after.updatedAt).toBe(clock.now().toISOString())
     await store.seed(tenantId, { companies: [company(4)] })
@@ -212,7 +212,7 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     receiver.answer = () => ({ status: 500 })
     await store.seed(tenantId, { companies: [company(3)] })
     await d.runOnce()
-    expect((await store.getWebhookEndpoint(tenantId, id))?.status).toBe('enabled')
+    expect((await store.get(webhookEndpoints, tenantId, id))?.status).toBe('enabled')
   })
 
   it("keeps tenants apart: an endpoint never receives another tenant's events", async () => {
@@ -324,9 +324,9 @@ describe.each(STORES)('the webhook dispatcher on %s', (_name, createStore) => {
     // A store that takes longer than the lease's margin to read the endpoint after the claim.
     const slowStore: Store = {
       ...store,
-      async getWebhookEndpoint(t, e) {
-        if (slow) clock.advance(leaseMs - timeoutMs)
-        return store.getWebhookEndpoint(t, e)
+      async get(collection, t, e, request) {
+        if (slow && collection === webhookEndpoints) clock.advance(leaseMs - timeoutMs)
+        return store.get(collection, t, e, request)
       },
     }
     const d = createWebhookDispatcher({ store: slowStore, allowInsecureUrls: true, now: clock.now, leaseMs, timeoutMs })

@@ -86,9 +86,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   for (const [tenantId, data] of Object.entries(options.seed ?? {}))
     seedTenant(tenant(tenantId), data, true, retentionMs)
 
-  const webhooks = memoryWebhookMethods((tenantId) => tenants.get(tenantId)?.feed.lastPosition ?? 0)
+  const webhooks = memoryWebhookMethods((tenantId) => tenants.get(tenantId)?.feed.lastPosition ?? 0, tenants)
   const store: MemoryStore = {
-    ...memoryRecords(tenants, tenant, retentionMs),
+    ...memoryRecords(tenants, tenant, retentionMs, webhooks.companions),
     ...memoryEventFeed(tenants, retentionMs),
     ...memoryIdempotencyMethods(
       (tenantId) => tenant(tenantId).idempotency,

@@ -17,15 +17,22 @@ const resourceOf = (collection: { readonly event: { readonly resource: string } 
   (collection.event?.resource ?? null) as EventResourceType | null
 
 /**
- * The records part over `tenants` (`tenant` makes one when a write needs it).
+ * What another part of the store does in the same step as the insert of a record, by collection name
+ * (a webhook endpoint's dispatch row: src/stores/memory/webhooks.ts).
+ */
+export type InsertCompanions = Readonly<Partial<Record<string, (tenantId: string, id: string) => void>>>
+
+/**
+ * The records part over `tenants` (`tenant` makes one when a write needs it), inserting with `companions`.
  *
  * @example
- * const store = { ...memoryRecords(tenants, tenant, EVENT_RETENTION_MS), ... }
+ * const store = { ...memoryRecords(tenants, tenant, EVENT_RETENTION_MS, webhooks.companions), ... }
  */
 export function memoryRecords(
   tenants: ReadonlyMap<string, TenantData>,
   tenant: (tenantId: string) => TenantData,
   retentionMs: number,
+  companions: InsertCompanions = {},
 ): RecordsPort {
   return {
     async get(collection, tenantId, id, request) {
@@ -91,9 +98,12 @@ export function memoryRecords(
       const stored = tenants.get(tenantId)?.collection(collection).get(next.id) as { version?: number } | undefined
       if (expectedVersion !== null && stored?.version !== expectedVersion) return false
       const t = tenant(tenantId)
+      const max = collection.maxPerTenant
+      if (expectedVersion === null && max !== null && t.collection(collection).byId.size >= max) return false
       const before = statesOf(t, { [collection.name]: [next.id] })
       t.collection(collection).set(structuredClone(next))
       recordChanges(t, before, write, retentionMs)
+      if (expectedVersion === null) companions[collection.name]?.(tenantId, next.id)
       return true
     },
 

@@ -1,5 +1,5 @@
 /**
- * One tenant of the memory store: a {@link Collection} per collection of `COLLECTIONS` kept by id,
+ * One tenant of the memory store: a {@link Collection} per keyed collection of `COLLECTIONS`,
  * the records of each child collection (budget line items) by their parent's id, and what a read
  * shows of a record: its view applied to the needs its definition declares, gathered from these maps.
  * Nothing here names a collection: everything is read from the definitions (src/model/).
@@ -14,7 +14,7 @@ import {
   type ViewNeed,
   viewOfGet,
 } from '../../model/collection.js'
-import { COLLECTIONS, SEEDED_COLLECTIONS, type SeededCollection } from '../../model/index.js'
+import { COLLECTIONS, KEYED_COLLECTIONS, type KeyedCollection } from '../../model/index.js'
 import type { GetRequest } from '../../ports/store.js'
 import { deepFreeze } from '../../model/frozen-records.js'
 import { EventLog } from '../event-feed.js'
@@ -33,7 +33,7 @@ const CHILD_COLLECTIONS: readonly ChildCollection[] = COLLECTIONS.filter((c): c 
  * and the parent record field that seeds them (a budget's `lineItems`).
  */
 const CHILDREN_OF = new Map<string, readonly { name: string; field: string }[]>(
-  SEEDED_COLLECTIONS.map((definition) => [
+  KEYED_COLLECTIONS.map((definition) => [
     definition.name,
     CHILD_COLLECTIONS.filter((child) => child.parent.collection === definition.name).map((child) => ({
       name: child.name,
@@ -49,7 +49,7 @@ type TenantDefinition = MemoryDefinition &
   }
 
 /** A collection's definition as this file reads it. */
-export function tenantDefinition(collection: SeededCollection): TenantDefinition {
+export function tenantDefinition(collection: KeyedCollection): TenantDefinition {
   return definitionOf(collection)
 }
 
@@ -66,8 +66,9 @@ export class TenantData {
 
   /** An empty tenant, or a fork of `base`: see {@link fork}. */
   constructor(base?: TenantData) {
-    for (const definition of SEEDED_COLLECTIONS) {
-      const found = base?.collections.get(definition.name)
+    for (const definition of KEYED_COLLECTIONS) {
+      // What only the API writes (webhook endpoints) is not forked: its dispatch state stays with its store.
+      const found = definition.seed === null ? undefined : base?.collections.get(definition.name)
       this.collections.set(
         definition.name,
         found === undefined ? new Collection(tenantDefinition(definition)) : found.fork(),
@@ -86,6 +87,7 @@ export class TenantData {
    * A copy of this tenant that neither this one's later writes nor its own reach the other: its
    * collections share their maps until written ({@link Collection.fork}), the events and frozen
    * records are shared (the events are frozen first), the children and idempotency keys copied.
+   * The collections hosts do not seed (webhook endpoints) start empty.
    */
   fork(): TenantData {
     return new TenantData(this)

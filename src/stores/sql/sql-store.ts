@@ -25,7 +25,7 @@ import { createPages } from './queries.js'
 import { EVENT_RETENTION_MS } from '../event-feed.js'
 import { type SqlEvents, sqlEvents } from './events.js'
 import { webhookDispatchMethods } from './webhook-dispatch.js'
-import { webhookMethods } from './webhooks.js'
+import { webhookEndpointCompanions, webhookMethods } from './webhooks.js'
 
 /** Options of {@link createSqlStore}. */
 export interface SqlStoreOptions {
@@ -109,7 +109,7 @@ export async function createSqlStore(
   const store: SqlStore = {
     engine: engine.name,
     migrate,
-    ...sqlRecords(ctx, createPages(ctx), events),
+    ...sqlRecords(ctx, createPages(ctx), events, webhookEndpointCompanions(ctx)),
     ...sqlEventFeed(events),
     ...idempotencyMethods(ctx),
     ...sqlApiKeyMethods(ctx),

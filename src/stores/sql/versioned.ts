@@ -29,6 +29,24 @@ type Versioned = Doc & { readonly version: number }
 type VersionedDefinition = ErasedDefinition
 
 /**
+ * What another part of the store does in the transaction that inserts a record of a collection (a
+ * webhook endpoint's: src/stores/sql/webhooks.ts).
+ */
+export interface InsertCompanion {
+  /**
+   * Runs first, and serialises the inserts of one tenant, so that counting the tenant's records against
+   * the definition's `maxPerTenant` and inserting are one atomic step on Postgres too (SQLite's `BEGIN
+   * IMMEDIATE` already serialises writers): a collection with a maximum needs one.
+   */
+  lock(ex: Exec, tenantId: string): Promise<void>
+  /** Runs after the insert. */
+  inserted(ex: Exec, tenantId: string, id: string): Promise<void>
+}
+
+/** The insert companions of a store, by collection name. */
+export type InsertCompanions = Readonly<Partial<Record<string, InsertCompanion>>>
+
+/**
  * Whether `definition`'s records are replaced by compare-and-set: they keep their `version` in a column.
  *
  * @example
@@ -86,6 +104,10 @@ interface VersionedStatements {
   update: CompiledStatement
   /** The update guarded by version and text: the updated values, tenant, id, version and stored text. */
   guarded: CompiledStatement
+  /** The update guarded by version alone (a collection without events): the updated values, tenant, id, version. */
+  swap: CompiledStatement
+  /** How many records the tenant has (against `maxPerTenant`). */
+  count: CompiledStatement
 }
 
 /**
@@ -123,12 +145,18 @@ function versionedStatements(ctx: SqlContext, definition: VersionedDefinition): 
       const [expected, text] = values.slice(columns.length + 2)
       return sql`${update(values)} AND ${version} = ${expected} AND doc = ${text} RETURNING id`
     }),
+    swap: ctx.compiled(
+      columns.length + 3,
+      (values) => sql`${update(values)} AND ${version} = ${values[columns.length + 2]} RETURNING id`,
+    ),
+    count: ctx.compiled(1, ([tenant]) => sql`SELECT count(*) AS n FROM ${table} WHERE ${ofTenant(tenant)}`),
   }
 }
 
 /**
- * A new record: upserted with its event (the state before is whatever the id held: nothing, for a
- * fresh id), its row built by `statements`.
+ * A new record: upserted (with its event, where its collection has events), its row built by
+ * `statements`, and what `companion` does with it; false, inserting nothing, when the tenant has
+ * the definition's `maxPerTenant` records already.
  *
  * @example
  * await insertVersioned(ctx, events, versionedStatements(ctx, reports), reports, tenantId, report, write)
@@ -141,18 +169,40 @@ async function insertVersioned(
   tenantId: string,
   record: Versioned,
   write: WriteContext | undefined,
-): Promise<true> {
+  companion: InsertCompanion | undefined,
+): Promise<boolean> {
   const row = statements.row(tenantId, [record.id], record)
-  await ctx.writes.transaction(ctx.db, async (ex) => {
-    const before = await events.states(ex, tenantId, definition.name, [record.id])
-    await upsert(ctx, ex, definition, [row])
-    // The state after is the record in hand (the row's `doc` is its document's JSON).
-    const text = json(definition.document(record))
-    const [after] = await events.describe(ex, tenantId, definition.name, [{ doc: parse(text), text }])
-    const draft = syncChange(EVENT_RESOURCE_OF[definition.name]!, record.id, before.get(record.id) ?? null, after!)
-    await events.append(ex, tenantId, draft === null ? [] : [draft], write)
+  return ctx.writes.transaction(ctx.db, async (ex) => {
+    await companion?.lock(ex, tenantId)
+    if (definition.maxPerTenant !== null) {
+      const [counted] = await statements.count.rows<{ n: unknown }>([tenantId], ex)
+      if (Number(counted?.n ?? 0) >= definition.maxPerTenant) return false
+    }
+    if (definition.event === null) await upsert(ctx, ex, definition, [row])
+    else await insertWithEvent(ctx, events, ex, definition, tenantId, record, row, write)
+    await companion?.inserted(ex, tenantId, record.id)
+    return true
   })
-  return true
+}
+
+/** The insert of `row` on `ex` with its event (the state before is whatever the id held: nothing, for a fresh id). */
+async function insertWithEvent(
+  ctx: SqlContext,
+  events: SqlEvents,
+  ex: Exec,
+  definition: VersionedDefinition,
+  tenantId: string,
+  record: Versioned,
+  row: unknown[],
+  write: WriteContext | undefined,
+): Promise<void> {
+  const before = await events.states(ex, tenantId, definition.name, [record.id])
+  await upsert(ctx, ex, definition, [row])
+  // The state after is the record in hand (the row's `doc` is its document's JSON).
+  const text = json(definition.document(record))
+  const [after] = await events.describe(ex, tenantId, definition.name, [{ doc: parse(text), text }])
+  const draft = syncChange(EVENT_RESOURCE_OF[definition.name]!, record.id, before.get(record.id) ?? null, after!)
+  await events.append(ex, tenantId, draft === null ? [] : [draft], write)
 }
 
 /**
@@ -163,12 +213,21 @@ async function insertVersioned(
  * const replaceVersioned = versionedReplace(ctx, events, known)
  * await replaceVersioned(reports, tenantId, next, current.version)
  */
-export function versionedReplace(ctx: SqlContext, events: SqlEvents, known: KnownTexts): Store['replaceVersioned'] {
+export function versionedReplace(
+  ctx: SqlContext,
+  events: SqlEvents,
+  known: KnownTexts,
+  companions: InsertCompanions = {},
+): Store['replaceVersioned'] {
   const { db, writes } = ctx
   const made = new Map<string, VersionedStatements>()
   const statementsOf = (definition: VersionedDefinition) => {
     let found = made.get(definition.table)
-    if (found === undefined) made.set(definition.table, (found = versionedStatements(ctx, definition)))
+    if (found === undefined) {
+      if (definition.maxPerTenant !== null && companions[definition.name] === undefined)
+        throw new TypeError(`${definition.name}: a maximum per tenant needs an insert companion's lock`)
+      made.set(definition.table, (found = versionedStatements(ctx, definition)))
+    }
     return found
   }
 
@@ -190,6 +249,9 @@ export function versionedReplace(ctx: SqlContext, events: SqlEvents, known: Know
   ): Promise<boolean> {
     const statements = statementsOf(definition)
     const values = statements.row(tenantId, [record.id], record).slice(statements.skip)
+    // No events: the update guarded by the version is the whole compare-and-set.
+    if (definition.event === null)
+      return (await statements.swap.rows([...values, tenantId, record.id, expected])).length > 0
     // The row's new `doc`, stringified once. Change detection reads the document itself as the state
     // after, not its text parsed again: a record is plain JSON data, and it compares values as their
     // JSON (`sameJson`), so both give the same event.
@@ -240,7 +302,16 @@ export function versionedReplace(ctx: SqlContext, events: SqlEvents, known: Know
     // A `VersionedCollection`'s documents carry a numeric `version` (src/ports/records.ts).
     const versioned = docOf(collection, record) as Versioned
     return expectedVersion === null
-      ? insertVersioned(ctx, events, statementsOf(definition), definition, tenantId, versioned, write)
+      ? insertVersioned(
+          ctx,
+          events,
+          statementsOf(definition),
+          definition,
+          tenantId,
+          versioned,
+          write,
+          companions[definition.name],
+        )
       : replace(definition, tenantId, versioned, expectedVersion, write)
   }
 }

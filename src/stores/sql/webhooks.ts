@@ -1,13 +1,52 @@
 /**
- * Webhook endpoints and delivery attempts on SQL (tables of migration 0004; an endpoint's dispatch
- * row and jobs, of 0005, are made and removed with it). Endpoints are few per
- * tenant (at most 20), so they are read whole; the limit is held by locking the tenant's row in
- * `webhook_tenants` before counting (SQLite's `BEGIN IMMEDIATE` already serialises writers).
+ * The webhook part of the SQL store (tables of migration 0004; an endpoint's dispatch row and jobs,
+ * of 0005). The endpoints are a collection (`webhookEndpoints`, in `webhook_endpoints`), read and
+ * written by the generic record paths; what is particular to them is here: the start of a new
+ * endpoint's dispatch and the lock that holds the tenant's maximum (its insert companion), what
+ * deleting one takes with it, and the delivery attempts.
  */
 import { sql } from 'kysely'
-import type { WebhookEndpointRecord } from '../../model/webhook-endpoints.js'
+import { webhookEndpoints } from '../../model/webhook-endpoint-collection.js'
 import type { WebhookDeliveryRecord, WebhookStore } from '../../ports/webhook-store.js'
-import { json, ofTenant, parse, type SqlContext } from './context.js'
+import { insertOfTenant, json, ofTenant, parse, type SqlContext, tenantColumn } from './context.js'
+import type { InsertCompanions } from './versioned.js'
+
+/**
+ * What the insert of a webhook endpoint does in its transaction (`replaceVersioned`, versioned.ts):
+ * first it locks the tenant's row in `webhook_tenants`, so that concurrent creates on Postgres count
+ * the tenant's endpoints one after another (the maximum holds); after the insert, the endpoint's
+ * dispatch row starts at the tenant's last event position, so it gets later events (docs/webhooks.md).
+ *
+ * @example
+ * const store = { ...sqlRecords(ctx, pages, events, webhookEndpointCompanions(ctx)), ... }
+ */
+export function webhookEndpointCompanions(ctx: SqlContext): InsertCompanions {
+  const { table: t } = ctx
+  return {
+    [webhookEndpoints.name]: {
+      async lock(ex, tenantId) {
+        // An upsert that rewrites the row's tenant with itself: it takes the row's lock (or makes the row).
+        const tenant = tenantColumn()
+        await insertOfTenant(t('webhook_tenants'), [], sql`VALUES (${tenantId})`, {
+          key: [],
+          set: sql`${tenant} = excluded.${tenant}`,
+        }).execute(ex)
+      },
+      async inserted(ex, tenantId, id) {
+        const last = sql`COALESCE((SELECT position FROM ${t('event_positions')} WHERE ${ofTenant(tenantId)}), 0)`
+        await insertOfTenant(
+          t('webhook_dispatch'),
+          ['endpoint_id', 'position'],
+          sql`SELECT ${tenantId}, ${id}, ${last}`,
+          {
+            key: ['endpoint_id'],
+            set: null,
+          },
+        ).execute(ex)
+      },
+    },
+  }
+}
 
 /**
  * The store's webhook methods over `ctx`.
@@ -16,56 +55,12 @@ import { json, ofTenant, parse, type SqlContext } from './context.js'
  * const store = { ...webhookMethods(ctx), ... }
  */
 export function webhookMethods(ctx: SqlContext): WebhookStore {
-  const { db, writes, table: t, rows, one } = ctx
+  const { db, writes, table: t, rows } = ctx
   return {
-    async insertWebhookEndpoint(tenantId, record, maxPerTenant) {
-      return writes.transaction(db, async (trx) => {
-        await sql`INSERT INTO ${t('webhook_tenants')} (tenant_id) VALUES (${tenantId})
-                  ON CONFLICT (tenant_id) DO UPDATE SET tenant_id = excluded.tenant_id`.execute(trx)
-        const counted = await one<{ n: number | string }>(
-          sql`SELECT count(*) AS n FROM ${t('webhook_endpoints')} WHERE ${ofTenant(tenantId)}`,
-          trx,
-        )
-        if (Number(counted?.n ?? 0) >= maxPerTenant) return false
-        await sql`INSERT INTO ${t('webhook_endpoints')} (tenant_id, id, created_at, version, doc)
-                  VALUES (${tenantId}, ${record.id}, ${record.createdAt}, ${record.version}, ${json(record)})`.execute(
-          trx,
-        )
-        // Its deliveries start after the tenant's last event now (docs/webhooks.md).
-        await sql`INSERT INTO ${t('webhook_dispatch')} (tenant_id, endpoint_id, position)
-                  SELECT ${tenantId}, ${record.id},
-                         COALESCE((SELECT position FROM ${t('event_positions')} WHERE ${ofTenant(tenantId)}), 0)
-                  WHERE true ON CONFLICT (tenant_id, endpoint_id) DO NOTHING`.execute(trx)
-        return true
-      })
-    },
-
-    async getWebhookEndpoint(tenantId, id) {
-      const row = await one<{ doc: string }>(
-        sql`SELECT doc FROM ${t('webhook_endpoints')} WHERE ${ofTenant(tenantId)} AND id = ${id}`,
-      )
-      return row === undefined ? null : parse<WebhookEndpointRecord>(row.doc)
-    },
-
-    async listWebhookEndpoints(tenantId) {
-      const found = await rows<{ doc: string }>(
-        sql`SELECT doc FROM ${t('webhook_endpoints')} WHERE ${ofTenant(tenantId)} ORDER BY created_at DESC, id`,
-      )
-      return found.map((row) => parse<WebhookEndpointRecord>(row.doc))
-    },
-
-    async replaceWebhookEndpoint(tenantId, record, expectedVersion) {
-      const done = await rows(
-        sql`UPDATE ${t('webhook_endpoints')} SET version = ${record.version}, doc = ${json(record)}
-            WHERE ${ofTenant(tenantId)} AND id = ${record.id} AND version = ${expectedVersion} RETURNING id`,
-      )
-      return done.length > 0
-    },
-
     async deleteWebhookEndpoint(tenantId, id) {
       return writes.transaction(db, async (trx) => {
         const gone = await rows(
-          sql`DELETE FROM ${t('webhook_endpoints')} WHERE ${ofTenant(tenantId)} AND id = ${id} RETURNING id`,
+          sql`DELETE FROM ${t(webhookEndpoints.table)} WHERE ${ofTenant(tenantId)} AND id = ${id} RETURNING id`,
           trx,
         )
         // Jobs before the dispatch row, the order a batch finish locks them in (else the two deadlock on
@@ -77,12 +72,12 @@ export function webhookMethods(ctx: SqlContext): WebhookStore {
     },
 
     async saveWebhookDelivery(tenantId, delivery) {
-      await sql`INSERT INTO ${t('webhook_deliveries')} (tenant_id, id, endpoint_id, created_at, doc)
-                VALUES (${tenantId}, ${delivery.id}, ${delivery.endpointId}, ${delivery.createdAt}, ${json(delivery)})
-                ON CONFLICT (tenant_id, id) DO UPDATE
-                SET endpoint_id = excluded.endpoint_id, created_at = excluded.created_at, doc = excluded.doc`.execute(
-        db,
-      )
+      const { id, endpointId, createdAt } = delivery
+      const values = sql`VALUES (${tenantId}, ${id}, ${endpointId}, ${createdAt}, ${json(delivery)})`
+      await insertOfTenant(t('webhook_deliveries'), ['id', 'endpoint_id', 'created_at', 'doc'], values, {
+        key: ['id'],
+        set: sql`endpoint_id = excluded.endpoint_id, created_at = excluded.created_at, doc = excluded.doc`,
+      }).execute(db)
     },
 
     async listWebhookDeliveries(tenantId, endpointId, limit) {

@@ -4,7 +4,7 @@
  * read across tenants.
  */
 import { expect } from 'vitest'
-import type { WebhookEndpointRecord } from '../../model/webhook-endpoints.js'
+import { type WebhookEndpointRecord, webhookEndpoints } from '../../model/webhook-endpoints.js'
 import type { Store } from '../../ports/store.js'
 import type { NewWebhookJob, WebhookJob, WebhookJobFinish, WebhookJobOutcome } from '../../ports/webhook-dispatch.js'
 import type { WebhookDeliveryRecord } from '../../ports/webhook-store.js'
@@ -20,7 +20,7 @@ export const ALL = 10_000
  * An enabled endpoint for every event, with one secret.
  *
  * @example
- * await store.insertWebhookEndpoint(tenantId, endpoint(), 20)
+ * await store.replaceVersioned(webhookEndpoints, tenantId, endpoint(), null)
  */
 export function endpoint(id: string = crypto.randomUUID()): WebhookEndpointRecord {
   return {
@@ -107,7 +107,7 @@ export function dispatchKit(ctx: ConformanceContext) {
     if (events > 0)
       await store().seed(tenantId, { companies: Array.from({ length: events }, (_, i) => company(i + 1)) })
     const record = endpoint(id)
-    expect(await store().insertWebhookEndpoint(tenantId, record, 20), 'insertWebhookEndpoint').toBe(true)
+    expect(await store().replaceVersioned(webhookEndpoints, tenantId, record, null), 'insert').toBe(true)
     if (later > 0)
       await store().seed(tenantId, {
         companies: Array.from({ length: later }, (_, i) => company(events + i + 1)),

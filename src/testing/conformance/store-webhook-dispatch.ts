@@ -250,7 +250,7 @@ function jobClaimsAndFinishes(ctx: ConformanceContext): void {
 /** Registers the tests of new endpoints’ start, fan-out claims and enqueueing jobs. */
 function fanOutClaims(ctx: ConformanceContext): void {
   const { store, owner, fanOuts, jobs, tenantWithEndpoint } = dispatchKit(ctx)
-  it('insertWebhookEndpoint starts at the last event: only later events make it claimable', async () => {
+  it('a new endpoint starts at the last event: only later events make it claimable', async () => {
     const t = await tenantWithEndpoint(3, 0)
     const now = new Date()
     expect(await fanOuts(owner('a'), now, [t.tenantId]), 'claimWebhookFanOuts with no later event').toEqual([])

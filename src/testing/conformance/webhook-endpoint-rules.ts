@@ -5,10 +5,11 @@
 import { expect, it } from 'vitest'
 import type { ValidationIssue } from '../../http/errors.js'
 import { EVENT_TYPES } from '../../model/events.js'
+import { webhookEndpoints } from '../../model/webhook-endpoints.js'
 import type { Reply } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { expectValidationError } from './validation.js'
-import { webhookEndpointId } from './webhook-fixtures.js'
+import { storedEndpoints, webhookEndpointId } from './webhook-fixtures.js'
 import { endpointKit, URL_OK } from './webhook-endpoint-kit.js'
 
 /**
@@ -51,7 +52,7 @@ export function endpointValidation(ctx: ConformanceContext): void {
     it(`POST rejects ${label} (400 on ${field}) and writes nothing`, async () => {
       const { tenantId, h } = await tenant()
       expectValidationError(await create(h, body), 'body', field)
-      expect(await ctx.store.listWebhookEndpoints(tenantId)).toEqual([])
+      expect(await storedEndpoints(ctx.store, tenantId)).toEqual([])
     })
   }
 
@@ -97,6 +98,9 @@ export function endpointLimits(ctx: ConformanceContext): void {
     const over = await create(h)
     expectValidationError(over, 'body', '')
     expect((over.body.details as ValidationIssue[])[0]?.message).toBe('A tenant may have at most 20 webhook endpoints')
+    // The maximum bounds inserts only: an endpoint of a full tenant still changes.
+    const patched = await h.call('PATCH', `/webhook-endpoints/${ids[1]}`, { body: { description: 'at the limit' } })
+    expect(patched.status, 'PATCH at the limit').toBe(200)
     await h.call<Reply<'deleteWebhookEndpoint'>>('DELETE', `/webhook-endpoints/${ids[0]}`)
     expect((await create(h)).status).toBe(201)
   })
@@ -106,7 +110,7 @@ export function endpointLimits(ctx: ConformanceContext): void {
     const results = await Promise.all(Array.from({ length: 30 }, () => create(h)))
     expect(results.filter((r) => r.status === 201)).toHaveLength(20)
     expect(results.filter((r) => r.status === 400)).toHaveLength(10)
-    expect(await ctx.store.listWebhookEndpoints(tenantId)).toHaveLength(20)
+    expect(await storedEndpoints(ctx.store, tenantId)).toHaveLength(20)
   })
 
   it('concurrent PATCHes and rotations lose no update', async () => {
@@ -118,7 +122,7 @@ export function endpointLimits(ctx: ConformanceContext): void {
       h.call('PATCH', path, { body: { description: 'kept' } }),
     ])
     expect(calls.map((c) => c.status)).toEqual([200, 200, 200, 200, 200, 200])
-    const stored = (await ctx.store.getWebhookEndpoint(tenantId, id))!
+    const stored = (await ctx.store.get(webhookEndpoints, tenantId, id))!
     expect(stored.description).toBe('kept')
     expect(stored.secrets).toHaveLength(6)
     expect(stored.version).toBe(7)
@@ -149,7 +153,7 @@ export function endpointIsolation(ctx: ConformanceContext): void {
       const result = await two.h.call(method, `${path}${suffix}`, body === undefined ? {} : { body })
       expect(result.status, `${method} ${suffix}`).toBe(404)
     }
-    const after = await ctx.store.getWebhookEndpoint(one.tenantId, theirs.id)
+    const after = await ctx.store.get(webhookEndpoints, one.tenantId, theirs.id)
     expect(after).toMatchObject({ status: 'enabled', version: 1, secrets: [{ secret: theirs.secret }] })
   })
 

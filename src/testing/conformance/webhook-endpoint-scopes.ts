@@ -6,10 +6,11 @@ import { describe, expect, it } from 'vitest'
 import { SCOPES } from '../../http/auth.js'
 import type { ErrorBody } from '../../http/errors.js'
 import { EVENT_TYPES } from '../../model/events.js'
-import { endpointWantsEvent, type WebhookEndpointRecord } from '../../model/webhook-endpoints.js'
+import { endpointWantsEvent, type WebhookEndpointRecord, webhookEndpoints } from '../../model/webhook-endpoints.js'
 import type { Reply } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { endpointKit } from './webhook-endpoint-kit.js'
+import { storedEndpoints } from './webhook-fixtures.js'
 
 const delivered = (record: WebhookEndpointRecord | null) =>
   EVENT_TYPES.filter((type) => record !== null && endpointWantsEvent(record, type))
@@ -29,7 +30,7 @@ export function endpointScopes(ctx: ConformanceContext): void {
     expect(refused.status).toBe(403)
     expect(refused.body.code).toBe('INSUFFICIENT_SCOPE')
     expect(refused.body.details).toEqual({ requiredScopes: ['budgets.write', 'users.read'] })
-    expect(await ctx.store.listWebhookEndpoints(tenantId)).toEqual([])
+    expect(await storedEndpoints(ctx.store, tenantId)).toEqual([])
     const allowed = await create(h, { events: ['ticket.created', 'ticket.deleted'] })
     expect(allowed.status).toBe(201)
     const patched = await h.call<Reply<'updateWebhookEndpoint'>>(
@@ -47,7 +48,7 @@ export function endpointScopes(ctx: ConformanceContext): void {
     const { tenantId, h } = await tenant(['webhooks.write', 'budgets.write'])
     expect((await create(h, { events: ['budget_line_item.created'] })).status).toBe(201)
     const star = (await create(h, { events: ['*'] })).body.data
-    const stored = await ctx.store.getWebhookEndpoint(tenantId, star.id)
+    const stored = await ctx.store.get(webhookEndpoints, tenantId, star.id)
     expect(stored?.eventScopes).toEqual(['webhooks.write', 'budgets.write'])
   })
   describe('binding: each change but a description needs a key that reads all the endpoint delivers', () => {
@@ -71,7 +72,7 @@ function bindingRefusals(ctx: ConformanceContext): void {
     const { tenantId, h } = await tenant()
     const id = (await create(h, { events: ['*'] })).body.data.id
     const path = `/webhook-endpoints/${id}`
-    const before = await ctx.store.getWebhookEndpoint(tenantId, id)
+    const before = await ctx.store.get(webhookEndpoints, tenantId, id)
     expect(delivered(before)).toContain('user.created')
     const weak = ctx.client(tenantId, ['webhooks.write'])
     for (const [method, suffix, body] of [
@@ -88,7 +89,7 @@ function bindingRefusals(ctx: ConformanceContext): void {
       expect(new Set(required).size).toBe(required.length)
       expect(JSON.stringify(refused.body)).not.toContain('whsec_')
     }
-    expect(await ctx.store.getWebhookEndpoint(tenantId, id)).toEqual(before)
+    expect(await ctx.store.get(webhookEndpoints, tenantId, id)).toEqual(before)
   })
 
   it('no silent narrowing: a key reading less than a ["*"] endpoint delivers: 403 naming the rest', async () => {
@@ -96,7 +97,7 @@ function bindingRefusals(ctx: ConformanceContext): void {
     const maker = ctx.client(tenantId, ['webhooks.write', 'tickets.read', 'users.read', 'companies.read'])
     const id = (await create(maker, { events: ['*'] })).body.data.id
     const path = `/webhook-endpoints/${id}`
-    const before = await ctx.store.getWebhookEndpoint(tenantId, id)
+    const before = await ctx.store.get(webhookEndpoints, tenantId, id)
     const narrower = ctx.client(tenantId, ['webhooks.write', 'tickets.read'])
     for (const call of [
       () => narrower.call<ErrorBody>('PATCH', path, { body: { url: EVIL } }),
@@ -107,7 +108,7 @@ function bindingRefusals(ctx: ConformanceContext): void {
       expect(refused.status).toBe(403)
       expect(refused.body.details).toEqual({ requiredScopes: ['users.read', 'companies.read'] })
     }
-    expect(await ctx.store.getWebhookEndpoint(tenantId, id)).toEqual(before)
+    expect(await ctx.store.get(webhookEndpoints, tenantId, id)).toEqual(before)
   })
 }
 
@@ -118,7 +119,7 @@ function bindingChanges(ctx: ConformanceContext): void {
     const { tenantId, h } = await tenant()
     const id = (await create(h, { events: ['ticket.created', 'user.created'] })).body.data.id
     const path = `/webhook-endpoints/${id}`
-    const scopesOf = async () => (await ctx.store.getWebhookEndpoint(tenantId, id))?.eventScopes
+    const scopesOf = async () => (await ctx.store.get(webhookEndpoints, tenantId, id))?.eventScopes
     expect(await scopesOf()).toEqual([...SCOPES])
     const reader = ctx.client(tenantId, ['webhooks.write', 'users.read', 'tickets.read'])
     expect((await reader.call('PATCH', path, { body: { url: 'https://new.example.com/in' } })).status).toBe(200)
@@ -128,7 +129,7 @@ function bindingChanges(ctx: ConformanceContext): void {
     expect(await scopesOf()).toEqual(['tickets.read', 'users.read', 'webhooks.write', 'goals.read'])
     expect((await reader.call('POST', `${path}/rotate-secret`)).status).toBe(200)
     expect(await scopesOf()).toEqual(['webhooks.write', 'users.read', 'tickets.read'])
-    const after = await ctx.store.getWebhookEndpoint(tenantId, id)
+    const after = await ctx.store.get(webhookEndpoints, tenantId, id)
     expect(delivered(after)).toEqual(['ticket.created', 'user.created'])
   })
 
@@ -139,7 +140,7 @@ function bindingChanges(ctx: ConformanceContext): void {
     const wider = ctx.client(tenantId, ['webhooks.write', 'tickets.read', 'companies.read'])
     const path = `/webhook-endpoints/${id}`
     expect((await wider.call('PATCH', path, { body: { url: 'https://new.example.com/in' } })).status).toBe(200)
-    const stored = await ctx.store.getWebhookEndpoint(tenantId, id)
+    const stored = await ctx.store.get(webhookEndpoints, tenantId, id)
     expect(stored?.eventScopes).toEqual(['webhooks.write', 'tickets.read', 'companies.read'])
     expect(delivered(stored)).toEqual(EVENT_TYPES.filter((t) => /^(ticket|company)\./.test(t)))
   })
@@ -153,13 +154,13 @@ function bindingChanges(ctx: ConformanceContext): void {
       body: { url: EVIL, events: ['ticket.updated'] },
     })
     expect(named.status).toBe(200)
-    let stored = await ctx.store.getWebhookEndpoint(tenantId, id)
+    let stored = await ctx.store.get(webhookEndpoints, tenantId, id)
     expect(stored?.eventScopes).toEqual(['webhooks.write', 'tickets.read'])
     expect(delivered(stored)).toEqual(['ticket.updated'])
     // ["*"] set by a key with webhook scopes only means what it reads: nothing.
     const weak = ctx.client(tenantId, ['webhooks.write'])
     expect((await weak.call('PATCH', path, { body: { events: ['*'] } })).status).toBe(200)
-    stored = await ctx.store.getWebhookEndpoint(tenantId, id)
+    stored = await ctx.store.get(webhookEndpoints, tenantId, id)
     expect(stored?.eventScopes).toEqual(['webhooks.write'])
     expect(delivered(stored)).toEqual([])
     const refused = await weak.call<ErrorBody>('PATCH', path, {
@@ -174,7 +175,7 @@ function bindingChanges(ctx: ConformanceContext): void {
     const weak = ctx.client(tenantId, ['webhooks.write'])
     const patched = await weak.call('PATCH', `/webhook-endpoints/${id}`, { body: { description: 'renamed' } })
     expect(patched.status).toBe(200)
-    const stored = await ctx.store.getWebhookEndpoint(tenantId, id)
+    const stored = await ctx.store.get(webhookEndpoints, tenantId, id)
     expect(stored).toMatchObject({ description: 'renamed', eventScopes: [...SCOPES] })
   })
 }

@@ -3,7 +3,8 @@
  * them), so the suite writes one through the store beside each fixture seed, with a fixed id, for
  * the registry-driven tests (success, 404 of unknown and foreign ids) to address.
  */
-import type { WebhookEndpointRecord } from '../../model/webhook-endpoints.js'
+import { listRequest } from '../../model/list-request.js'
+import { type WebhookEndpointRecord, webhookEndpoints } from '../../model/webhook-endpoints.js'
 import type { SeedData } from '../../model/seed.js'
 import type { Store } from '../../ports/store.js'
 import { fixtureId, fixtureIds, type FixtureIds, type FixtureTenant } from './fixtures.js'
@@ -25,7 +26,7 @@ export function webhookEndpointId(ids: FixtureIds): string {
  * The fixture tenant's endpoint as a store keeps it (B's description says `(B)`, like its records).
  *
  * @example
- * await store.insertWebhookEndpoint(tenantId, fixtureWebhookEndpoint('a'), 20)
+ * await store.replaceVersioned(webhookEndpoints, tenantId, fixtureWebhookEndpoint('a'), null)
  */
 export function fixtureWebhookEndpoint(tenant: FixtureTenant): WebhookEndpointRecord {
   return {
@@ -52,7 +53,21 @@ export function fixtureWebhookEndpoint(tenant: FixtureTenant): WebhookEndpointRe
 export async function addFixtureWebhooks(store: Store, tenantId: string, data: SeedData): Promise<void> {
   const ids = new Set((data.companies ?? []).map((company) => (company as { id?: unknown }).id))
   const tenant = (['a', 'b'] as const).find((t) => ids.has(fixtureIds(t).companies[0]))
-  if (tenant !== undefined) await store.insertWebhookEndpoint(tenantId, fixtureWebhookEndpoint(tenant), 20)
+  if (tenant !== undefined)
+    await store.replaceVersioned(webhookEndpoints, tenantId, fixtureWebhookEndpoint(tenant), null)
+}
+
+/** Every endpoint of a tenant fits one page: there are at most `webhookEndpoints.maxPerTenant`. */
+const ALL_ENDPOINTS = listRequest(webhookEndpoints, { page: 1, limit: 100 })
+
+/**
+ * Every endpoint `tenantId` has in `store`, as stored (secrets included), newest first.
+ *
+ * @example
+ * expect(await storedEndpoints(store, tenantId)).toEqual([])
+ */
+export async function storedEndpoints(store: Store, tenantId: string): Promise<WebhookEndpointRecord[]> {
+  return (await store.list(webhookEndpoints, tenantId, ALL_ENDPOINTS)).items
 }
 
 /**

@@ -5,6 +5,7 @@
  * (under concurrent creates too) and tenant isolation (webhook-endpoint-rules.ts).
  */
 import { describe, expect, it } from 'vitest'
+import { webhookEndpoints } from '../../model/webhook-endpoints.js'
 import type { Reply } from '../harness.js'
 import type { ConformanceContext } from './context.js'
 import { expectValidationError } from './validation.js'
@@ -51,7 +52,7 @@ function createListAndGet(ctx: ConformanceContext): void {
     })
     expect(atob(data.secret.slice('whsec_'.length))).toHaveLength(24)
     expect(result.headers.get('location')).toBe(`/api/public/v1/webhook-endpoints/${data.id}`)
-    const stored = await ctx.store.getWebhookEndpoint(tenantId, data.id)
+    const stored = await ctx.store.get(webhookEndpoints, tenantId, data.id)
     expect(stored?.secrets).toEqual([{ secret: data.secret, expiresAt: null }])
     const other = await create(h)
     expect(other.body.data.secret).not.toBe(data.secret)
@@ -143,7 +144,7 @@ function updateAndRotate(ctx: ConformanceContext): void {
       disabledReason: null,
     })
     // The secret is untouched by PATCH.
-    expect((await ctx.store.getWebhookEndpoint(tenantId, created.id))?.secrets).toEqual([
+    expect((await ctx.store.get(webhookEndpoints, tenantId, created.id))?.secrets).toEqual([
       { secret: created.secret, expiresAt: null },
     ])
   })
@@ -167,7 +168,7 @@ function updateAndRotate(ctx: ConformanceContext): void {
     expect(rotated.status).toBe(200)
     expect(rotated.body.data).toMatchObject({ id: created.id, secret: expect.stringMatching(SECRET) })
     expect(rotated.body.data.secret).not.toBe(created.secret)
-    const secrets = (await ctx.store.getWebhookEndpoint(tenantId, created.id))!.secrets
+    const secrets = (await ctx.store.get(webhookEndpoints, tenantId, created.id))!.secrets
     expect(secrets.map((s) => s.secret)).toEqual([rotated.body.data.secret, created.secret])
     expect(secrets[0]!.expiresAt).toBeNull()
     const oldEnd = Date.parse(secrets[1]!.expiresAt!)
@@ -178,7 +179,7 @@ function updateAndRotate(ctx: ConformanceContext): void {
       'POST',
       `/webhook-endpoints/${created.id}/rotate-secret`,
     )
-    const after = (await ctx.store.getWebhookEndpoint(tenantId, created.id))!.secrets
+    const after = (await ctx.store.get(webhookEndpoints, tenantId, created.id))!.secrets
     expect(after.map((s) => s.secret)).toEqual([again.body.data.secret, rotated.body.data.secret, created.secret])
     expect(after[2]!.expiresAt).toBe(secrets[1]!.expiresAt)
   })
