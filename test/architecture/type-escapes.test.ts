@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { productionFiles, root } from './sources.js'
 
 /** The count when the rule came; lower it when an escape goes, never raise it. */
-const MAX_ESCAPES = 16
+const MAX_ESCAPES = 15
 
 const ESCAPE = /\bas never\b|\bas unknown as\b/g
 

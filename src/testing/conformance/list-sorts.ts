@@ -43,8 +43,7 @@ export interface FixedList {
  * @example
  * fixtureRows('tickets')().length // 22
  */
-export const fixtureRows = (key: keyof ReturnType<typeof fixtureSeed>) => () =>
-  (fixtureSeed('a')[key] ?? []) as unknown as Row[]
+export const fixtureRows = (key: keyof ReturnType<typeof fixtureSeed>) => (): Row[] => fixtureSeed('a')[key] ?? []
 /** A row's field `name`. */
 export const field = (name: string) => (row: Row) => row[name] as Value
 /** A row's field `inner` of its object `name` (null when that is null). */
