@@ -239,15 +239,5 @@ export function assetChanges(number: string): ScratchChange[] {
       path: 'src/demo/demo-data.ts',
       write: (text) => insert(text, '    plannerItemTypes,\n  }\n}', '    assets: [],\n', 'before'),
     },
-    {
-      path: 'src/testing/conformance/samples.ts',
-      write: (text) =>
-        insert(
-          text,
-          '  getPlannerItemType: {',
-          '  listAssets: {},\n  getAsset: { id: (f) => f.assets[0]! },\n',
-          'before',
-        ),
-    },
   ]
 }
