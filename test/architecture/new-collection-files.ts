@@ -203,7 +203,7 @@ export function assetChanges(number: string): ScratchChange[] {
         insert(
           insert(
             text,
-            "import type { AnyOperation } from '../http/operation.js'",
+            "import type { AnyOperation, OperationReads } from '../http/operation.js'",
             "\nimport { getAsset, listAssets } from './assets.js'",
           ),
           '  getPlannerItemType,\n',

@@ -6,7 +6,7 @@
  */
 import type { Scope } from '../../http/auth.js'
 import type { AnyOperation, OperationReads } from '../../http/operation.js'
-import { type OperationId, operations, type operationsById } from '../../operations/index.js'
+import { type OperationId, operations, type ReadOperationId } from '../../operations/index.js'
 import { UuidIdParams } from '../../operations/results.js'
 import { MINIMAL_LINE_ITEM, MINIMAL_RULE, type FixtureIds } from './fixtures.js'
 import { webhookEndpointId } from './webhook-fixtures.js'
@@ -26,10 +26,16 @@ export interface OperationSample {
   scopes?: readonly Scope[]
 }
 
-/** The ids of the registry's reads: the operations that state what they read (`reads`). */
-type ReadOperationId = {
-  [K in OperationId]: (typeof operationsById)[K] extends { readonly reads: OperationReads } ? K : never
-}[OperationId]
+/**
+ * Samples of type `S` written by hand, by operation id: one for every operation that is not a read (a read's
+ * derives from what it reads), and optionally a read's, over its derived one.
+ *
+ * @example
+ * const written = { createAutomationRule: { body: MINIMAL_RULE } } satisfies SamplesByOperation<OperationSample>
+ */
+export type SamplesByOperation<S> = { readonly [K in Exclude<OperationId, ReadOperationId>]: S } & {
+  readonly [K in ReadOperationId]?: S
+}
 
 /**
  * The samples written by hand: one per operation that is not a read (the compiler refuses a missing or
@@ -55,9 +61,7 @@ const WRITTEN_SAMPLES = {
   rotateWebhookEndpointSecret: { id: webhookEndpointId, scopes: ['tickets.read', 'budgets.write'] },
   listWebhookDeliveries: { id: webhookEndpointId, query: 'limit=10' },
   listEvents: { query: 'limit=5' },
-} satisfies { readonly [K in Exclude<OperationId, ReadOperationId>]: OperationSample } & {
-  readonly [K in ReadOperationId]?: OperationSample
-}
+} satisfies SamplesByOperation<OperationSample>
 
 /** The sample a read has by what it reads: a list asks for its first page, a get its collection's first record. */
 function readSample({ collection, kind }: OperationReads): OperationSample {
