@@ -70,8 +70,8 @@ function readSample({ collection, kind }: OperationReads): OperationSample {
 
 /** The sample of `operation`: the derived one of a read, under what is written for it. */
 function sampleOf(operation: AnyOperation): OperationSample | undefined {
-  const samples: Readonly<Record<string, OperationSample>> = WRITTEN_SAMPLES
-  const written = Object.hasOwn(samples, operation.id) ? samples[operation.id] : undefined
+  const samples: Readonly<Partial<Record<string, OperationSample>>> = WRITTEN_SAMPLES
+  const written = samples[operation.id]
   return operation.reads === undefined ? written : { ...readSample(operation.reads), ...written }
 }
 
