@@ -2,7 +2,7 @@
  * The route registry: the 21 operations of the contract in its order, then the extensions. The router,
  * request validation, the OpenAPI document, the typed client and the tests all read this list.
  */
-import type { AnyOperation } from '../http/operation.js'
+import type { AnyOperation, OperationReads } from '../http/operation.js'
 import { createAutomationRule, updateAutomationRule } from './automation-rules.js'
 import { createBudgetLineItem, updateBudget } from './budgets.js'
 import { listMeetingTypes } from './calendar.js'
@@ -70,6 +70,14 @@ export const operationsById = {
 
 /** The id of an operation, e.g. `'listTickets'`. */
 export type OperationId = keyof typeof operationsById
+
+/**
+ * The id of a read made by `readList` or `readOne` (reads.ts), which states what it reads: e.g. `'getGoal'`.
+ * What a test needs of a read (a sample request) derives from that; the other operations are written out.
+ */
+export type ReadOperationId = {
+  [K in OperationId]: (typeof operationsById)[K] extends { readonly reads: OperationReads } ? K : never
+}[OperationId]
 
 /**
  * Every operation of the API, in the order of the contract.

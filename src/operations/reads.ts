@@ -26,6 +26,16 @@ export type ReadListOperation<L extends ListSurface, IS extends Schema> = Define
   ReturnType<typeof listEnvelope<IS>>
 > & { readonly reads: { readonly collection: SeededCollection; readonly kind: 'list' } }
 
+/** A get operation made by {@link readOne}: its schemas' own types, and what it reads. */
+export type ReadOneOperation<PS extends Schema, QS extends Schema | undefined, IS extends Schema> = DefinedOperation<
+  PS,
+  QS,
+  undefined,
+  ReturnType<typeof dataEnvelope<IS>>
+> & {
+  readonly reads: { readonly collection: SeededCollection; readonly kind: 'one' }
+}
+
 /**
  * A list operation of `collection`: GET, its query schema derived from the collection's list surface
  * (`listQuerySchema`), `{ data, pagination }` of `item`s, answered by `listPage`.
@@ -83,16 +93,19 @@ export function readOne<
     readonly query?: QS
     readonly request?: (query: Output<QS>) => GetRequest<C>
   },
-): DefinedOperation<PS, QS, undefined, ReturnType<typeof dataEnvelope<IS>>> {
+): ReadOneOperation<PS, QS, IS> {
   const { item, what, request, ...rest } = declaration
-  return defineOperation<PS, QS, undefined, ReturnType<typeof dataEnvelope<IS>>>({
+  const reads = { collection, kind: 'one' } as const
+  const operation = defineOperation<PS, QS, undefined, ReturnType<typeof dataEnvelope<IS>>>({
     ...rest,
     method: 'GET',
     response: dataEnvelope(item),
     successStatus: 200,
     errors: ['NOT_FOUND'],
-    reads: { collection, kind: 'one' },
+    reads,
     handle: async ({ store, tenantId, params, query }) =>
       ok(await found(store.get(collection, tenantId, params.id, request?.(query)), what)),
   })
+  // What it reads in its type too: the kit's samples derive a default for every read (samples.ts).
+  return Object.assign(operation, { reads })
 }

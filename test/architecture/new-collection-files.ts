@@ -203,7 +203,7 @@ export function assetChanges(number: string): ScratchChange[] {
         insert(
           insert(
             text,
-            "import type { AnyOperation } from '../http/operation.js'",
+            "import type { AnyOperation, OperationReads } from '../http/operation.js'",
             "\nimport { getAsset, listAssets } from './assets.js'",
           ),
           '  getPlannerItemType,\n',
@@ -238,16 +238,6 @@ export function assetChanges(number: string): ScratchChange[] {
     {
       path: 'src/demo/demo-data.ts',
       write: (text) => insert(text, '    plannerItemTypes,\n  }\n}', '    assets: [],\n', 'before'),
-    },
-    {
-      path: 'src/testing/conformance/samples.ts',
-      write: (text) =>
-        insert(
-          text,
-          '  getPlannerItemType: {',
-          '  listAssets: {},\n  getAsset: { id: (f) => f.assets[0]! },\n',
-          'before',
-        ),
     },
   ]
 }

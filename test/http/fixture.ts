@@ -17,6 +17,7 @@ import {
 import { SEEDED_COLLECTIONS, type SeededCollection } from '../../src/model/index.js'
 import type { ListRequest } from '../../src/model/list-request.js'
 import type { GetRequest } from '../../src/ports/store.js'
+import type { SamplesByOperation } from '../../src/testing/conformance/samples.js'
 import { type WebhookEndpointRecord, webhookEndpoints } from '../../src/model/webhook-endpoints.js'
 import { createHarness, testKey, testKeyResolver, type CallResult, type Harness } from 'tenant-public-api/testing'
 import { assertMatchesContract } from '../support/contract.js'
@@ -215,9 +216,8 @@ export interface SampleRequest {
   scopes?: readonly Scope[]
 }
 
-/** A valid request for every operation id of the registry. */
-export const SAMPLES: Record<string, SampleRequest> = {
-  listTickets: { path: '/tickets' },
+/** The requests written out: every operation's but a read's (the compiler asks), and reads' overrides. */
+const WRITTEN_SAMPLES = {
   getTicket: { path: `/tickets/${IDS.ticket}?includeNotes=true` },
   createBudgetLineItem: {
     path: `/budgets/${IDS.budget}/items`,
@@ -237,20 +237,8 @@ export const SAMPLES: Record<string, SampleRequest> = {
   },
   updateAutomationRule: { path: `/automation/${IDS.rule}`, body: { priority: 5 } },
   updateReport: { path: `/reports/${IDS.report}`, body: { title: 'Q1 final' } },
-  listComplianceTemplates: { path: '/compliance/templates' },
-  getComplianceTemplate: { path: `/compliance/templates/${IDS.complianceTemplate}` },
-  getComplianceCheck: { path: `/compliance/checks/${IDS.complianceCheck}` },
-  listTrainingEnrollments: { path: '/training/enrollments' },
   deleteTrainingEnrollment: { path: `/training/enrollments/${IDS.enrollment}` },
-  getTrainingCourse: { path: `/training/courses/${IDS.course}` },
-  listUsers: { path: '/users' },
-  listReportTemplates: { path: '/report-templates' },
   getReportTemplate: { path: `/report-templates/${IDS.reportTemplate}?includeStructure=true` },
-  listMeetingTypes: { path: '/calendar/types' },
-  listCompanies: { path: '/companies' },
-  getGoal: { path: `/goals/${IDS.goal}` },
-  getNpsSurvey: { path: `/surveys/nps/${IDS.survey}` },
-  getPlannerItemType: { path: `/planner/types/${IDS.plannerType}` },
   createWebhookEndpoint: { path: '/webhook-endpoints', body: { url: 'https://hooks.example.com/new', events: ['*'] } },
   listWebhookEndpoints: { path: '/webhook-endpoints' },
   getWebhookEndpoint: { path: `/webhook-endpoints/${IDS.webhookEndpoint}` },
@@ -267,7 +255,25 @@ export const SAMPLES: Record<string, SampleRequest> = {
   },
   listWebhookDeliveries: { path: `/webhook-endpoints/${IDS.webhookEndpoint}/deliveries` },
   listEvents: { path: '/events' },
+} satisfies SamplesByOperation<SampleRequest>
+
+/** A read's request from what it reads: a list's first page, or the seeded record of its collection. */
+function readRequest(operation: AnyOperation): SampleRequest | undefined {
+  if (operation.reads?.kind !== 'one') return operation.reads && { path: operation.path }
+  const { name } = operation.reads.collection
+  const [record]: readonly { readonly id: string }[] = seedData()[name] ?? []
+  if (record === undefined) throw new Error(`seedData() has no ${name} for ${operation.id}`)
+  return { path: concretePath(operation, record.id) }
 }
+
+/** A valid request for every operation id of the registry: a read's derived, the others' written. */
+export const SAMPLES: Readonly<Record<string, SampleRequest>> = Object.fromEntries(
+  operations.flatMap((operation) => {
+    const written: Readonly<Partial<Record<string, SampleRequest>>> = WRITTEN_SAMPLES
+    const sample = written[operation.id] ?? readRequest(operation)
+    return sample === undefined ? [] : [[operation.id, sample]]
+  }),
+)
 
 /** The sample of an operation; throws when the registry grew an operation this fixture lacks. */
 export function sampleOf(operation: AnyOperation): SampleRequest {

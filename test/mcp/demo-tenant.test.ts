@@ -37,6 +37,10 @@ function demoIds(): FixtureIds {
     rule: ids(demo.automationRules)[0]!,
     npsSurveys: { full: surveys[0]!, empty: surveys[1]!, noInvites: surveys[2]!, half: surveys[3]! },
     meetingTypes: ids(demo.meetingTypes),
+    recordIds: (key) => {
+      const records: readonly { id: string }[] | undefined = demo[key]
+      return ids(records).sort()
+    },
   }
 }
 

@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest'
 import { SEED_KEYS, type SeedKey } from '../../model/removal.js'
 import type { FixtureTenant } from './fixture-keys.js'
-import { fixtureRecords } from './fixtures.js'
+import { fixtureIds } from './fixtures.js'
 
 /**
  * The ids of the fixture records of `key` in a fixture tenant, ascending (by code unit).
@@ -15,8 +15,7 @@ import { fixtureRecords } from './fixtures.js'
  * sortedFixtureIds('a', 'goals')[0] // 'aaaaaaaa-000d-4000-8000-000000000001'
  */
 export function sortedFixtureIds(tenant: FixtureTenant, key: SeedKey): string[] {
-  const records: readonly { readonly id?: unknown }[] = fixtureRecords(tenant, key)
-  return records.map((record) => String(record.id)).sort()
+  return [...fixtureIds(tenant).recordIds(key)]
 }
 
 /**

@@ -64,17 +64,33 @@ export function fixtureOf<K extends SeedKey>(key: K): FixtureOf<K> {
 type IdsOf<F> = F extends { readonly ids: (tenant: FixtureTenant) => infer I } ? I : never
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never
 
-/** The ids of one fixture tenant that tests address by name: every fixture's, merged. */
-export interface FixtureIds extends Intersection<IdsOf<(typeof FIXTURES)[SeedKey]>> {}
+/**
+ * The ids of one fixture tenant that tests address: every fixture's named ids, merged, and the ids of
+ * each collection's records (what a derived sample addresses: a get's target, samples.ts).
+ */
+export interface FixtureIds extends Intersection<IdsOf<(typeof FIXTURES)[SeedKey]>> {
+  /** The ids of the records of `key` in this tenant, ascending (by code unit). */
+  readonly recordIds: (key: SeedKey) => readonly string[]
+}
 
 /**
  * The fixed ids of a fixture tenant.
  *
  * @example
  * fixtureIds('a').budget
+ * fixtureIds('a').recordIds('goals')[0] // 'aaaaaaaa-000d-4000-8000-000000000001'
  */
 export function fixtureIds(tenant: FixtureTenant): FixtureIds {
-  return Object.assign({}, ...SEED_KEYS.map((key) => fixtureOf(key).ids(tenant))) as FixtureIds
+  const ids: FixtureIds = Object.assign({}, ...SEED_KEYS.map((key) => fixtureOf(key).ids(tenant)), {
+    recordIds: (key: SeedKey) => recordIdsOf(tenant, key, ids),
+  })
+  return ids
+}
+
+/** The ids of the records of `key` that `ids` (a tenant's) seeds, ascending. */
+function recordIdsOf(tenant: FixtureTenant, key: SeedKey, ids: FixtureIds): string[] {
+  const records: readonly { readonly id?: unknown }[] = fixtureOf(key).seed(tenant, ids)
+  return records.map((record) => String(record.id)).sort()
 }
 
 /**

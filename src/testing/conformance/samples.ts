@@ -1,11 +1,12 @@
 /**
  * One valid request per operation of the registry, addressed to a fixture tenant. The generic
  * tests (auth, scopes, 404s) run each of these; an operation added to the registry without a
- * sample fails the suite until it gets one, so every new route is covered.
+ * sample fails the suite until it gets one, so every new route is covered. A read made by `readList`
+ * or `readOne` (src/operations/reads.ts) has one derived from what it reads; the others are written here.
  */
 import type { Scope } from '../../http/auth.js'
-import type { AnyOperation } from '../../http/operation.js'
-import type { OperationId } from '../../operations/index.js'
+import type { AnyOperation, OperationReads } from '../../http/operation.js'
+import { type OperationId, operations, type ReadOperationId } from '../../operations/index.js'
 import { UuidIdParams } from '../../operations/results.js'
 import { MINIMAL_LINE_ITEM, MINIMAL_RULE, type FixtureIds } from './fixtures.js'
 import { webhookEndpointId } from './webhook-fixtures.js'
@@ -26,34 +27,29 @@ export interface OperationSample {
 }
 
 /**
- * Samples by operation id: one per operation of the registry (the compiler refuses a missing or unknown
- * id, and the suite's first test says which).
+ * Samples of type `S` written by hand, by operation id: one for every operation that is not a read (a read's
+ * derives from what it reads), and optionally a read's, over its derived one.
  *
  * @example
- * SAMPLES.getGoal?.id?.(fixtureIds('a'))
+ * const written = { createAutomationRule: { body: MINIMAL_RULE } } satisfies SamplesByOperation<OperationSample>
  */
-export const SAMPLES: Readonly<Record<string, OperationSample>> = {
-  listTickets: { query: 'limit=5' },
-  getTicket: { id: (f) => f.tickets[0]!, query: 'includeNotes=true' },
+export type SamplesByOperation<S> = { readonly [K in Exclude<OperationId, ReadOperationId>]: S } & {
+  readonly [K in ReadOperationId]?: S
+}
+
+/**
+ * The samples written by hand: one per operation that is not a read (the compiler refuses a missing or
+ * unknown id), and a read's where its derived one is not enough (a query worth exercising).
+ */
+const WRITTEN_SAMPLES = {
+  getTicket: { query: 'includeNotes=true' },
   createBudgetLineItem: { id: (f) => f.budget, body: MINIMAL_LINE_ITEM },
   updateBudget: { id: (f) => f.budget, body: { title: 'Renamed budget' } },
   createAutomationRule: { body: MINIMAL_RULE },
   updateAutomationRule: { id: (f) => f.rule, body: { priority: 7 } },
   updateReport: { id: (f) => f.report, body: { title: 'Renamed report' } },
-  listComplianceTemplates: {},
-  getComplianceTemplate: { id: (f) => f.complianceTemplates[0]! },
-  getComplianceCheck: { id: (f) => f.complianceCheck },
-  listTrainingEnrollments: {},
   deleteTrainingEnrollment: { id: (f) => f.enrollments[0]! },
-  getTrainingCourse: { id: (f) => f.courses[0]! },
-  listUsers: {},
-  listReportTemplates: {},
-  getReportTemplate: { id: (f) => f.reportTemplates[0]!, query: 'includeStructure=true' },
-  listMeetingTypes: {},
-  listCompanies: {},
-  getGoal: { id: (f) => f.goals[0]! },
-  getNpsSurvey: { id: (f) => f.npsSurveys.full },
-  getPlannerItemType: { id: (f) => f.plannerTypes[0]! },
+  getReportTemplate: { query: 'includeStructure=true' },
   createWebhookEndpoint: {
     body: { url: 'https://hooks.example.com/new', events: ['*'] },
   },
@@ -65,7 +61,33 @@ export const SAMPLES: Readonly<Record<string, OperationSample>> = {
   rotateWebhookEndpointSecret: { id: webhookEndpointId, scopes: ['tickets.read', 'budgets.write'] },
   listWebhookDeliveries: { id: webhookEndpointId, query: 'limit=10' },
   listEvents: { query: 'limit=5' },
-} satisfies { readonly [K in OperationId]: OperationSample }
+} satisfies SamplesByOperation<OperationSample>
+
+/** The sample a read has by what it reads: a list asks for its first page, a get its collection's first record. */
+function readSample({ collection, kind }: OperationReads): OperationSample {
+  return kind === 'list' ? {} : { id: (ids) => ids.recordIds(collection.name)[0]! }
+}
+
+/** The sample of `operation`: the derived one of a read, under what is written for it. */
+function sampleOf(operation: AnyOperation): OperationSample | undefined {
+  const samples: Readonly<Partial<Record<string, OperationSample>>> = WRITTEN_SAMPLES
+  const written = samples[operation.id]
+  return operation.reads === undefined ? written : { ...readSample(operation.reads), ...written }
+}
+
+/**
+ * Samples by operation id: one per operation of the registry, derived for its reads and written for the
+ * others (the suite's first test says which operation has none).
+ *
+ * @example
+ * SAMPLES.getGoal?.id?.(fixtureIds('a'))
+ */
+export const SAMPLES: Readonly<Record<string, OperationSample>> = Object.fromEntries(
+  operations.flatMap((operation) => {
+    const sample = sampleOf(operation)
+    return sample === undefined ? [] : [[operation.id, sample]]
+  }),
+)
 
 /**
  * Whether the operation is a list paged by `page` (the events feed is walked by `after` instead).
