@@ -42,7 +42,26 @@ export {
 } from './ports/store.js'
 export { RecordNotFoundError, VersionMismatchError } from './model/errors.js'
 export { compareKeysets, type Keyset, keysetOf } from './model/keyset.js'
-export { type FilterValue, type ListRequest, listRequest, type PagedQuery } from './model/list-request.js'
+export {
+  type FilterValue,
+  type ListDefinition,
+  type ListRequest,
+  listRequest,
+  type PagedQuery,
+} from './model/list-request.js'
+// A definition's list surface (src/model/list-surface.ts), as `CollectionDefinition['list']` and `listRequest` name it
+export type {
+  FilterParam,
+  FixedOrder,
+  ListParam,
+  ListParams,
+  ListSort,
+  ListSurface,
+  OtherParam,
+  ParamSchema,
+  SearchParam,
+  SortDirection,
+} from './model/list-surface.js'
 
 // The collections a store keeps, each defined once (src/model/<resource>.ts): what `get` and `list` take
 export {
