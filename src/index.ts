@@ -59,6 +59,7 @@ export type {
   ListSurface,
   OtherParam,
   ParamSchema,
+  ListQuerySchema,
   SearchParam,
   SortDirection,
 } from './model/list-surface.js'
@@ -108,6 +109,7 @@ export {
   type ListSearch,
   type ViewNeed,
   viewOfGet,
+  type WithList,
 } from './model/index.js'
 export type { WebhookDeliveryRecord, WebhookStore } from './ports/webhook-store.js'
 export type {
